@@ -1,0 +1,45 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "mcloud",
+    products: [
+        .executable(name: "mcloud", targets: ["mcloud"]),
+    ],
+    targets: [
+        // C libraries from Debian, found through pkg-config. Each is wrapped by exactly one Swift module.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+
+        .target(name: "MCloudCore", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "MCloudYAML", dependencies: ["MCloudCore", "CYAML"], linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "MCloudHTTP", dependencies: ["MCloudCore", "CCurl", "COpenSSL"]),
+        .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML"]),
+        .target(name: "MCloudCLI", dependencies: ["MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP"]),
+        .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
+        .executableTarget(name: "mcloud-bench", dependencies: ["MCloudCore", "MCloudManifest"]),
+
+        .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
+        .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
+        .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"]),
+        .testTarget(
+            name: "MCloudManifestTests",
+            dependencies: ["MCloudManifest", "MCloudYAML"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "MCloudCLITests",
+            dependencies: ["MCloudCLI"],
+            exclude: ["Golden"]
+        ),
+    ]
+)
+
+// One place for the compiler settings every Swift target shares.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

@@ -1,0 +1,45 @@
+import MCloudCore
+import MCloudManifest
+
+/// `mcloud validate`: reads manifests and the cloud catalog and reports every problem, changing nothing.
+struct ValidateCommand: Command {
+    static let spec = CommandSpec(
+        name: "validate",
+        abstract: "Check manifests and the cloud catalog, reporting every problem as FILE:LINE:COL.",
+        discussion: "Reads every *.yaml and *.yml file under the given paths in sorted order. Exits 0 when the input is valid (warnings are printed but allowed), 1 when there is any error.",
+        options: [
+            ManifestOptions.file,
+            ManifestOptions.providers,
+        ]
+    )
+
+    var manifests: ManifestOptions
+
+    init(_ arguments: ParsedArguments) {
+        manifests = ManifestOptions(arguments)
+    }
+
+    func run(_ context: CommandContext) -> ExitCode {
+        let set = ManifestLoader.load(paths: manifests.paths, providers: manifests.providers)
+        for diagnostic in set.diagnostics {
+            context.stderr.write("\(diagnostic)\n")
+        }
+        guard let model = set.model else {
+            context.stderr.write("validate: \(Self.count(set.diagnostics.errorCount, "error")), \(Self.count(set.diagnostics.warningCount, "warning"))\n")
+            return .failure
+        }
+        let parts = [
+            Self.count(model.clouds.count, "cloud"),
+            "application \(model.application.name)",
+            Self.count(model.services.count, "service"),
+            Self.count(model.databases.count, "database"),
+            Self.count(model.cdns.count, "CDN"),
+        ]
+        context.stdout.write("Valid: \(parts.joined(separator: ", ")); \(Self.count(model.cells.count, "cell")) in \(Self.count(set.files.count, "file")).\n")
+        return .success
+    }
+
+    static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,40 @@
+import Synchronization
+
+/// Somewhere text goes: the terminal, or a buffer in tests.
+public protocol TextOutput: Sendable {
+    func write(_ text: String)
+}
+
+/// A stream that keeps what is written, for tests and for callers that post-process output.
+public final class BufferedOutput: TextOutput {
+    private let storage = Mutex("")
+
+    public init() {}
+
+    public func write(_ text: String) {
+        storage.withLock { $0 += text }
+    }
+
+    public var text: String { storage.withLock { $0 } }
+}
+
+/// Everything a command may touch of the outside world, passed in so tests run commands in-process.
+public struct CommandContext: Sendable {
+    public var stdout: any TextOutput
+    public var stderr: any TextOutput
+    public var environment: [String: String]
+
+    public init(stdout: any TextOutput, stderr: any TextOutput, environment: [String: String]) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.environment = environment
+    }
+}
+
+/// Exit codes as cli.md defines them.
+public enum ExitCode: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    /// Only with `plan --detailed-exitcode`: the plan has changes.
+    case changes = 2
+}

@@ -1,0 +1,116 @@
+/// One region of a vendor: what it offers, what it can still hold, what it costs, how far it is from each audience.
+public struct Cloud: Hashable, Sendable {
+    public enum API: String, Hashable, Sendable, CaseIterable {
+        case openstack
+        case aws
+    }
+
+    public struct Offers: Hashable, Sendable {
+        public var kubernetes: Bool
+        public var vm: Bool
+        public var dbaas: [String]
+        public var objectStorage: Bool
+        /// Jurisdiction tags of the CDN's points of presence; nil when the cloud has no CDN.
+        public var cdnPops: [String]?
+
+        public init(kubernetes: Bool = false, vm: Bool = false, dbaas: [String] = [], objectStorage: Bool = false, cdnPops: [String]? = nil) {
+            self.kubernetes = kubernetes
+            self.vm = vm
+            self.dbaas = dbaas
+            self.objectStorage = objectStorage
+            self.cdnPops = cdnPops
+        }
+    }
+
+    public struct Capacity: Hashable, Sendable {
+        public var vcpu: Double
+        public var memoryGiB: Double
+        public var storageGiB: Double
+
+        public init(vcpu: Double, memoryGiB: Double, storageGiB: Double) {
+            self.vcpu = vcpu
+            self.memoryGiB = memoryGiB
+            self.storageGiB = storageGiB
+        }
+    }
+
+    /// List prices in `currency`; a price is nil when the cloud does not sell that thing.
+    public struct Pricing: Hashable, Sendable {
+        public var currency: String
+        public var vcpuHour: Double?
+        public var memoryGiBHour: Double?
+        public var storageGiBMonth: Double?
+        public var objectStorageGiBMonth: Double?
+        public var egressGiB: Double?
+        public var cdnGiB: Double?
+
+        public init(
+            currency: String, vcpuHour: Double? = nil, memoryGiBHour: Double? = nil, storageGiBMonth: Double? = nil,
+            objectStorageGiBMonth: Double? = nil, egressGiB: Double? = nil, cdnGiB: Double? = nil
+        ) {
+            self.currency = currency
+            self.vcpuHour = vcpuHour
+            self.memoryGiBHour = memoryGiBHour
+            self.storageGiBMonth = storageGiBMonth
+            self.objectStorageGiBMonth = objectStorageGiBMonth
+            self.egressGiB = egressGiB
+            self.cdnGiB = cdnGiB
+        }
+    }
+
+    /// Where apply and refresh reach the cloud; plan needs none of it.
+    public struct Endpoints: Hashable, Sendable {
+        public var openstackCloud: String?
+        public var kubernetesContext: String?
+        public var kubeconfig: String?
+        public var cdnURL: String?
+        public var cdnTokenEnv: String?
+        public var objectStorageURL: String?
+        public var awsProfile: String?
+
+        public init(
+            openstackCloud: String? = nil, kubernetesContext: String? = nil, kubeconfig: String? = nil, cdnURL: String? = nil,
+            cdnTokenEnv: String? = nil, objectStorageURL: String? = nil, awsProfile: String? = nil
+        ) {
+            self.openstackCloud = openstackCloud
+            self.kubernetesContext = kubernetesContext
+            self.kubeconfig = kubeconfig
+            self.cdnURL = cdnURL
+            self.cdnTokenEnv = cdnTokenEnv
+            self.objectStorageURL = objectStorageURL
+            self.awsProfile = awsProfile
+        }
+    }
+
+    public var name: String
+    public var vendor: String
+    public var api: API
+    public var jurisdiction: [String]
+    public var region: String
+    public var zones: [String]
+    public var offers: Offers
+    public var capacity: Capacity
+    public var pricing: Pricing
+    /// Round-trip time to each audience, by audience name.
+    public var latencyMs: [String: Double]
+    public var endpoints: Endpoints
+    public var location: SourceLocation
+
+    public init(
+        name: String, vendor: String, api: API, jurisdiction: [String], region: String, zones: [String], offers: Offers,
+        capacity: Capacity, pricing: Pricing, latencyMs: [String: Double], endpoints: Endpoints, location: SourceLocation
+    ) {
+        self.name = name
+        self.vendor = vendor
+        self.api = api
+        self.jurisdiction = jurisdiction
+        self.region = region
+        self.zones = zones
+        self.offers = offers
+        self.capacity = capacity
+        self.pricing = pricing
+        self.latencyMs = latencyMs
+        self.endpoints = endpoints
+        self.location = location
+    }
+}

@@ -1,0 +1,148 @@
+import MCloudCore
+import MCloudYAML
+
+extension Decoder {
+    func cloud(_ spec: YAMLNode, _ metadata: Metadata) -> Cloud? {
+        let keys = ["vendor", "api", "jurisdiction", "region", "zones", "offers", "capacity", "pricing", "latencyMs", "endpoints"]
+        let required = ["vendor", "api", "jurisdiction", "region", "offers", "capacity", "pricing"]
+        guard let fields = mapping(spec, "spec", keys: keys, required: required) else { return nil }
+        let vendor = fields["vendor"].flatMap { name($0, "spec.vendor") }
+        let api = fields["api"].flatMap { choice($0, "spec.api", as: Cloud.API.self) }
+        let jurisdiction = fields["jurisdiction"].flatMap { tags($0, "spec.jurisdiction", nonEmpty: true) }
+        let region = fields["region"].flatMap { nonEmptyString($0, "spec.region") }
+        let zones = fields["zones"].map { strings($0, "spec.zones") } ?? []
+        let offers = fields["offers"].flatMap { self.offers($0) }
+        let capacity = fields["capacity"].flatMap { self.capacity($0) }
+        let pricing = fields["pricing"].flatMap { self.pricing($0, offers: offers) }
+        var latency: [String: Double] = [:]
+        for entry in fields["latencyMs"].flatMap({ dictionary($0, "spec.latencyMs") }) ?? [] {
+            if let problem = Names.dnsLabelProblem(entry.key) {
+                error(entry.keyNode.location, "spec.latencyMs: \"\(entry.key)\" is not an audience name: \(problem)")
+            } else if let value = number(entry.value, entry.path) {
+                latency[entry.key] = value
+            }
+        }
+        let endpoints = fields["endpoints"].flatMap { self.endpoints($0) } ?? Cloud.Endpoints()
+        guard let vendor, let api, let jurisdiction, let region, let zones, let offers, let capacity, let pricing else { return nil }
+        return Cloud(
+            name: metadata.name, vendor: vendor, api: api, jurisdiction: jurisdiction, region: region, zones: zones,
+            offers: offers, capacity: capacity, pricing: pricing, latencyMs: latency, endpoints: endpoints, location: metadata.location
+        )
+    }
+
+    private func offers(_ node: YAMLNode) -> Cloud.Offers? {
+        guard let fields = mapping(node, "spec.offers", keys: ["kubernetes", "vm", "dbaas", "objectStorage", "cdn"]) else { return nil }
+        var offers = Cloud.Offers()
+        var valid = true
+        func flag(_ key: String) -> Bool {
+            guard let node = fields[key] else { return false }
+            guard let value = bool(node, fields.path(key)) else {
+                valid = false
+                return false
+            }
+            return value
+        }
+        offers.kubernetes = flag("kubernetes")
+        offers.vm = flag("vm")
+        offers.objectStorage = flag("objectStorage")
+        if let node = fields["dbaas"] {
+            if let engines = names(node, "spec.offers.dbaas") { offers.dbaas = engines } else { valid = false }
+        }
+        if let node = fields["cdn"] {
+            if let cdn = mapping(node, "spec.offers.cdn", keys: ["pops"], required: ["pops"]),
+               let pops = cdn["pops"].flatMap({ tags($0, "spec.offers.cdn.pops", nonEmpty: true) }) {
+                offers.cdnPops = pops
+            } else {
+                valid = false
+            }
+        }
+        return valid ? offers : nil
+    }
+
+    private func capacity(_ node: YAMLNode) -> Cloud.Capacity? {
+        let keys = ["vcpu", "memoryGiB", "storageGiB"]
+        guard let fields = mapping(node, "spec.capacity", keys: keys, required: keys) else { return nil }
+        guard let vcpu = fields["vcpu"].flatMap({ number($0, "spec.capacity.vcpu") }),
+              let memory = fields["memoryGiB"].flatMap({ number($0, "spec.capacity.memoryGiB") }),
+              let storage = fields["storageGiB"].flatMap({ number($0, "spec.capacity.storageGiB") }) else { return nil }
+        return Cloud.Capacity(vcpu: vcpu, memoryGiB: memory, storageGiB: storage)
+    }
+
+    /// Every capability the cloud offers must be priced, so no cost is ever a silent zero (planner.md, rule 9).
+    private func pricing(_ node: YAMLNode, offers: Cloud.Offers?) -> Cloud.Pricing? {
+        let prices = ["vcpuHour", "memoryGiBHour", "storageGiBMonth", "objectStorageGiBMonth", "egressGiB", "cdnGiB"]
+        guard let fields = mapping(node, "spec.pricing", keys: ["currency"] + prices, required: ["currency", "egressGiB"]) else { return nil }
+        let currency = fields["currency"].flatMap { self.currency($0, "spec.pricing.currency") }
+        var values: [String: Double] = [:]
+        var valid = currency != nil
+        for key in prices {
+            guard let node = fields[key] else { continue }
+            if let value = number(node, fields.path(key)) { values[key] = value } else { valid = false }
+        }
+        if let offers {
+            var needed: [(String, String)] = []
+            if offers.kubernetes || offers.vm {
+                let reason = offers.kubernetes ? "kubernetes" : "vm"
+                needed += [("vcpuHour", reason), ("memoryGiBHour", reason)]
+            }
+            if offers.vm || !offers.dbaas.isEmpty { needed.append(("storageGiBMonth", offers.vm ? "vm" : "dbaas")) }
+            if offers.objectStorage { needed.append(("objectStorageGiBMonth", "objectStorage")) }
+            if offers.cdnPops != nil { needed.append(("cdnGiB", "cdn")) }
+            for (key, reason) in needed where fields[key] == nil {
+                error(node.location, "spec.pricing: missing \"\(key)\"; the cloud offers \(reason), so it must price it")
+                valid = false
+            }
+        }
+        guard valid, let currency else { return nil }
+        return Cloud.Pricing(
+            currency: currency, vcpuHour: values["vcpuHour"], memoryGiBHour: values["memoryGiBHour"],
+            storageGiBMonth: values["storageGiBMonth"], objectStorageGiBMonth: values["objectStorageGiBMonth"],
+            egressGiB: values["egressGiB"], cdnGiB: values["cdnGiB"]
+        )
+    }
+
+    private func endpoints(_ node: YAMLNode) -> Cloud.Endpoints? {
+        let keys = ["openstack", "kubernetes", "cdn", "objectStorage", "aws"]
+        guard let fields = mapping(node, "spec.endpoints", keys: keys) else { return nil }
+        var endpoints = Cloud.Endpoints()
+        func entry(_ key: String, _ keys: [String], required: [String]) -> Fields? {
+            fields[key].flatMap { mapping($0, fields.path(key), keys: keys, required: required) }
+        }
+        if let openstack = entry("openstack", ["cloud"], required: ["cloud"]) {
+            endpoints.openstackCloud = openstack["cloud"].flatMap { nonEmptyString($0, openstack.path("cloud")) }
+        }
+        if let kubernetes = entry("kubernetes", ["context", "kubeconfig"], required: ["context"]) {
+            endpoints.kubernetesContext = kubernetes["context"].flatMap { nonEmptyString($0, kubernetes.path("context")) }
+            endpoints.kubeconfig = kubernetes["kubeconfig"].flatMap { nonEmptyString($0, kubernetes.path("kubeconfig")) }
+        }
+        if let cdn = entry("cdn", ["url", "tokenEnv"], required: ["url"]) {
+            endpoints.cdnURL = cdn["url"].flatMap { url($0, cdn.path("url")) }
+            endpoints.cdnTokenEnv = cdn["tokenEnv"].flatMap { environmentName($0, cdn.path("tokenEnv")) }
+        }
+        if let storage = entry("objectStorage", ["url"], required: ["url"]) {
+            endpoints.objectStorageURL = storage["url"].flatMap { url($0, storage.path("url")) }
+        }
+        if let aws = entry("aws", ["profile"], required: ["profile"]) {
+            endpoints.awsProfile = aws["profile"].flatMap { nonEmptyString($0, aws.path("profile")) }
+        }
+        return endpoints
+    }
+
+    func url(_ node: YAMLNode, _ path: String) -> String? {
+        guard let value = string(node, path) else { return nil }
+        guard value.hasPrefix("https://") || value.hasPrefix("http://"), value.count > 8, !value.contains(" ") else {
+            error(node.location, "\(path): \"\(value)\" is not an http:// or https:// URL")
+            return nil
+        }
+        return value
+    }
+
+    func environmentName(_ node: YAMLNode, _ path: String) -> String? {
+        guard let value = string(node, path) else { return nil }
+        guard Names.isEnvironmentName(value) else {
+            error(node.location, "\(path): \"\(value)\" is not an environment variable name (letters, digits and '_', not starting with a digit)")
+            return nil
+        }
+        return value
+    }
+}

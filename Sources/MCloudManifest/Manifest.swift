@@ -1,0 +1,89 @@
+import MCloudCore
+import MCloudYAML
+
+/// One decoded document and the place it was written.
+enum Manifest {
+    case cloud(Cloud)
+    case application(Application)
+    case service(Service)
+    case database(Database)
+    case cdn(CDN)
+
+    enum Kind: String, CaseIterable {
+        case Application
+        case CDN
+        case Cloud
+        case Database
+        case Service
+    }
+
+    static let apiVersion = "mcloud/v1"
+}
+
+extension Decoder {
+    /// Decodes the common envelope (`apiVersion`, `kind`, `metadata`, `spec`) and hands `spec` to the kind's decoder.
+    func manifest(_ root: YAMLNode) -> Manifest? {
+        guard root.mapping != nil else {
+            error(root.location, "a manifest must be a mapping with apiVersion, kind, metadata and spec; found \(root.kindDescription)")
+            return nil
+        }
+        guard let fields = mapping(root, "manifest", keys: ["apiVersion", "kind", "metadata", "spec"], required: ["apiVersion", "kind", "metadata", "spec"]) else {
+            return nil
+        }
+        if let node = fields["apiVersion"], let version = string(node, "apiVersion"), version != Manifest.apiVersion {
+            error(node.location, "apiVersion \"\(version)\" is not supported; use \(Manifest.apiVersion)")
+        }
+        let kind = fields["kind"].flatMap { self.kind($0) }
+        let metadata = fields["metadata"].flatMap { self.metadata($0) }
+        guard let kind, let metadata, let spec = fields["spec"] else { return nil }
+        sourceMap.record(document: "\(kind.rawValue)/\(metadata.name)", root: root)
+        let errorsBefore = diagnostics.errorCount
+        let manifest: Manifest?
+        switch kind {
+        case .Cloud: manifest = cloud(spec, metadata).map(Manifest.cloud)
+        case .Application: manifest = application(spec, metadata).map(Manifest.application)
+        case .Service: manifest = service(spec, metadata).map(Manifest.service)
+        case .Database: manifest = database(spec, metadata).map(Manifest.database)
+        case .CDN: manifest = cdn(spec, metadata).map(Manifest.cdn)
+        }
+        // A document is never dropped in silence: that would hide it from every later check.
+        if manifest == nil, diagnostics.errorCount == errorsBefore {
+            error(metadata.location, "\(kind.rawValue) \"\(metadata.name)\" could not be read (an mcloud bug: please report it with this file)")
+        }
+        return manifest
+    }
+
+    private func kind(_ node: YAMLNode) -> Manifest.Kind? {
+        guard let value = string(node, "kind") else { return nil }
+        if let kind = Manifest.Kind(rawValue: value) { return kind }
+        let kinds = Manifest.Kind.allCases.map(\.rawValue)
+        let hint = Suggestion.closest(to: value, in: kinds).map { "; did you mean \"\($0)\"?" }
+            ?? " (kinds: \(kinds.joined(separator: ", ")))"
+        error(node.location, "kind \"\(value)\" is not a kind mcloud knows\(hint)")
+        return nil
+    }
+
+    struct Metadata {
+        var name: String
+        var labels: [String: String]
+        var location: SourceLocation
+    }
+
+    private func metadata(_ node: YAMLNode) -> Metadata? {
+        guard let fields = mapping(node, "metadata", keys: ["name", "labels", "annotations"], required: ["name"]) else { return nil }
+        var labels: [String: String] = [:]
+        if let node = fields["labels"] { labels = stringMap(node, "metadata.labels") }
+        if let node = fields["annotations"] { _ = stringMap(node, "metadata.annotations") }
+        guard let nameNode = fields["name"], let name = self.name(nameNode, "metadata.name") else { return nil }
+        return Metadata(name: name, labels: labels, location: nameNode.location)
+    }
+
+    /// A map of string keys to string values, such as labels or env.
+    func stringMap(_ node: YAMLNode, _ path: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for entry in dictionary(node, path) ?? [] {
+            if let value = string(entry.value, entry.path) { result[entry.key] = value }
+        }
+        return result
+    }
+}

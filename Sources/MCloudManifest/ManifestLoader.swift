@@ -1,0 +1,102 @@
+public import MCloudCore
+import MCloudYAML
+import Foundation
+
+/// The result of reading and checking a set of manifests: the model when there is no error, and every diagnostic.
+public struct ManifestSet: Sendable {
+    public var model: Model?
+    /// Sorted by file and position.
+    public var diagnostics: [Diagnostic]
+    public var files: [String]
+    public var documentCount: Int
+}
+
+/// Reads manifests from files and directories, and checks them against the format in spec/manifests.md.
+public enum ManifestLoader {
+    /// One input file's path and bytes.
+    public struct Source: Sendable {
+        public var file: String
+        public var bytes: [UInt8]
+
+        public init(file: String, bytes: [UInt8]) {
+            self.file = file
+            self.bytes = bytes
+        }
+    }
+
+    /// Reads `paths` (files, or directories searched recursively for *.yaml and *.yml in sorted order)
+    /// and the cloud catalog in `providers`.
+    public static func load(paths: [String], providers: String?) -> ManifestSet {
+        var diagnostics: [Diagnostic] = []
+        var files: [String] = []
+        for path in paths + (providers.map { [$0] } ?? []) {
+            let found = ManifestFiles.find(path)
+            diagnostics += found.diagnostics
+            files += found.files.filter { !files.contains($0) }
+        }
+        var sources: [Source] = []
+        for file in files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                diagnostics.append(Diagnostic(.error, file: file, "cannot read the file"))
+                continue
+            }
+            sources.append(Source(file: file, bytes: Array(data)))
+        }
+        var result = load(sources)
+        result.diagnostics = (diagnostics + result.diagnostics).sorted()
+        if diagnostics.hasErrors { result.model = nil }
+        return result
+    }
+
+    /// Checks manifests that are already in memory.
+    public static func load(_ sources: [Source]) -> ManifestSet {
+        let decoder = Decoder()
+        var manifests: [Manifest] = []
+        var diagnostics: [Diagnostic] = []
+        var documentCount = 0
+        for source in sources {
+            let read = YAMLReader.read(source.bytes, file: source.file)
+            diagnostics += read.diagnostics
+            let documents = read.documents.compactMap(\.root)
+            if documents.isEmpty, !read.diagnostics.hasErrors {
+                diagnostics.append(.error(SourceLocation(file: source.file, line: 1, column: 1), "the file holds no manifest"))
+            }
+            documentCount += documents.count
+            manifests += documents.compactMap { decoder.manifest($0) }
+        }
+        var checker = ModelChecker(manifests: manifests, sourceMap: decoder.sourceMap)
+        let model = checker.check()
+        diagnostics += decoder.diagnostics + checker.diagnostics
+        let sorted = Array(Set(diagnostics)).sorted()
+        return ManifestSet(
+            model: sorted.hasErrors ? nil : model, diagnostics: sorted, files: sources.map(\.file), documentCount: documentCount
+        )
+    }
+}
+
+/// Finds manifest files under a path.
+enum ManifestFiles {
+    static func find(_ path: String) -> (files: [String], diagnostics: [Diagnostic]) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return ([], [Diagnostic(.error, file: path, "no such file or directory")])
+        }
+        guard isDirectory.boolValue else { return ([path], []) }
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else {
+            return ([], [Diagnostic(.error, file: path, "cannot read the directory")])
+        }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            guard relative.hasSuffix(".yaml") || relative.hasSuffix(".yml") else { continue }
+            let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue {
+                files.append(full)
+            }
+        }
+        guard !files.isEmpty else {
+            return ([], [Diagnostic(.error, file: path, "the directory holds no .yaml or .yml file")])
+        }
+        return (files.sorted(), [])
+    }
+}
