@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(
             name: "MCloudCLITests",
             dependencies: ["MCloudCLI"],
-            exclude: ["Golden"]
+            exclude: ["Golden", "Fixtures"]
         ),
     ]
 )

@@ -47,10 +47,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Diagnostic: Comparable {
-    /// Input-wide problems first, then by file and position, errors before warnings at one place.
+    /// By file and position, errors before warnings at one place; problems of the input as a whole come last.
     public static func < (lhs: Diagnostic, rhs: Diagnostic) -> Bool {
-        let left = (lhs.file ?? "", lhs.location?.line ?? 0, lhs.location?.column ?? 0)
-        let right = (rhs.file ?? "", rhs.location?.line ?? 0, rhs.location?.column ?? 0)
+        let left = (lhs.file == nil ? 1 : 0, lhs.file ?? "", lhs.location?.line ?? 0, lhs.location?.column ?? 0)
+        let right = (rhs.file == nil ? 1 : 0, rhs.file ?? "", rhs.location?.line ?? 0, rhs.location?.column ?? 0)
         if left != right { return left < right }
         if lhs.severity != rhs.severity { return lhs.severity < rhs.severity }
         return lhs.message < rhs.message

@@ -24,10 +24,11 @@ public struct CPUQuantity: Hashable, Sendable, Comparable, CustomStringConvertib
             default:
                 return .failure(.unit(text, "cpu takes no unit but m (millicores): write 500m or 2"))
             }
-            guard let whole = millicores.wholeValue else {
-                return .failure(.precision(text, "cpu is counted in whole millicores; 1m is the smallest step"))
+            switch millicores.wholeValue {
+            case .success(let whole): return .success(CPUQuantity(millicores: whole))
+            case .failure(.overflow): return .failure(.tooLarge(text))
+            case .failure(.fraction): return .failure(.precision(text, "cpu is counted in whole millicores; 1m is the smallest step"))
             }
-            return .success(CPUQuantity(millicores: whole))
         }
     }
 }
@@ -56,20 +57,22 @@ public struct MemoryQuantity: Hashable, Sendable, Comparable, CustomStringConver
         switch DecimalQuantity.parse(text) {
         case .failure(let error): return .failure(error)
         case .success(let quantity):
-            var bytes: Int?
+            let bytes: DecimalQuantity
             if let factor = binary[quantity.suffix] {
-                bytes = quantity.multiplied(by: factor)?.wholeValue
+                guard let product = quantity.multiplied(by: factor) else { return .failure(.tooLarge(text)) }
+                bytes = product
             } else if let power = decimal[quantity.suffix] {
-                bytes = quantity.scaled(byPowerOfTen: power).wholeValue
+                bytes = quantity.scaled(byPowerOfTen: power)
             } else if quantity.suffix == "m" {
                 return .failure(.unit(text, "memory in m means thousandths of a byte; did you mean \(quantity.digitsText)Mi?"))
             } else {
                 return .failure(.unit(text, "memory units are Ki, Mi, Gi, Ti (binary) or k, M, G, T (decimal)"))
             }
-            guard let bytes else {
-                return .failure(.precision(text, "memory must come to a whole number of bytes"))
+            switch bytes.wholeValue {
+            case .success(let whole): return .success(MemoryQuantity(bytes: whole))
+            case .failure(.overflow): return .failure(.tooLarge(text))
+            case .failure(.fraction): return .failure(.precision(text, "memory must come to a whole number of bytes"))
             }
-            return .success(MemoryQuantity(bytes: bytes))
         }
     }
 }
@@ -116,8 +119,8 @@ struct DecimalQuantity {
         let integer = parts[0]
         let fraction = parts.count == 2 ? parts[1] : ""
         var exponent = -fraction.count
-        // Kubernetes allows a decimal exponent (1e3, 2E6) as the suffix.
-        if let first = suffix.first, first == "e" || first == "E", suffix.count > 1 {
+        // Kubernetes allows a decimal exponent (1e3, 2E6) as the suffix; `Ei` is the exbibyte unit.
+        if let first = suffix.first, first == "e" || first == "E", suffix.count > 1, suffix != "Ei" {
             var power = suffix.dropFirst()
             let negative = power.first == "-"
             if power.first == "-" || power.first == "+" { power = power.dropFirst() }
@@ -147,22 +150,27 @@ struct DecimalQuantity {
         return copy
     }
 
-    /// The exact integer value, or nil when it has a fraction or does not fit.
-    var wholeValue: Int? {
+    enum WholeFailure: Error {
+        case fraction
+        case overflow
+    }
+
+    /// The exact integer value; fails when it has a fraction or does not fit in an Int.
+    var wholeValue: Result<Int, WholeFailure> {
         var value = significand
         var exponent = exponent
         while exponent < 0 {
-            guard value % 10 == 0 else { return value == 0 ? 0 : nil }
+            guard value % 10 == 0 else { return .failure(.fraction) }
             value /= 10
             exponent += 1
         }
         while exponent > 0 {
             let (product, overflow) = value.multipliedReportingOverflow(by: 10)
-            guard !overflow else { return nil }
+            guard !overflow else { return .failure(.overflow) }
             value = product
             exponent -= 1
         }
-        return value
+        return .success(value)
     }
 }
 

@@ -3,13 +3,15 @@ public enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a likely typo.
     public static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let lowered = word.lowercased()
-        var best: (distance: Int, candidate: String)?
+        // Case-insensitive distance decides; the case-sensitive one breaks ties, then the name itself.
+        var best: (distance: Int, exact: Int, candidate: String)?
         for candidate in candidates {
             let distance = editDistance(lowered, candidate.lowercased())
             let limit = max(1, min(3, candidate.count / 3))
             guard distance <= limit else { continue }
-            if let current = best, (current.distance, current.candidate) <= (distance, candidate) { continue }
-            best = (distance, candidate)
+            let score = (distance, editDistance(word, candidate), candidate)
+            if let current = best, (current.distance, current.exact, current.candidate) <= score { continue }
+            best = score
         }
         return best?.candidate
     }

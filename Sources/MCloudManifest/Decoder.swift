@@ -5,6 +5,8 @@ import MCloudYAML
 /// Every message starts with the key path (`spec.ports[0].port`) so the user knows which value is meant.
 final class Decoder {
     private(set) var diagnostics: [Diagnostic] = []
+    /// Kinds of every document with a valid `kind`, decoded or not, so "no Application" is said only when there is none.
+    var kindsSeen: Set<Manifest.Kind> = []
     /// Each decoded document's nodes, for checks that run after decoding (see `SourceMap`).
     var sourceMap = SourceMap()
 

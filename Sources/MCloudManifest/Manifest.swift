@@ -34,23 +34,33 @@ extension Decoder {
             error(node.location, "apiVersion \"\(version)\" is not supported; use \(Manifest.apiVersion)")
         }
         let kind = fields["kind"].flatMap { self.kind($0) }
+        if let kind { kindsSeen.insert(kind) }
         let metadata = fields["metadata"].flatMap { self.metadata($0) }
-        guard let kind, let metadata, let spec = fields["spec"] else { return nil }
+        guard let kind, let spec = fields["spec"] else { return nil }
+        // A bad name still lets the spec be checked, so one run reports every problem; the result is dropped.
+        guard let metadata else {
+            let standIn = Metadata(name: "invalid", labels: [:], location: root.location)
+            _ = decodeSpec(kind, spec, standIn)
+            return nil
+        }
         sourceMap.record(document: "\(kind.rawValue)/\(metadata.name)", root: root)
         let errorsBefore = diagnostics.errorCount
-        let manifest: Manifest?
-        switch kind {
-        case .Cloud: manifest = cloud(spec, metadata).map(Manifest.cloud)
-        case .Application: manifest = application(spec, metadata).map(Manifest.application)
-        case .Service: manifest = service(spec, metadata).map(Manifest.service)
-        case .Database: manifest = database(spec, metadata).map(Manifest.database)
-        case .CDN: manifest = cdn(spec, metadata).map(Manifest.cdn)
-        }
+        let manifest = decodeSpec(kind, spec, metadata)
         // A document is never dropped in silence: that would hide it from every later check.
         if manifest == nil, diagnostics.errorCount == errorsBefore {
             error(metadata.location, "\(kind.rawValue) \"\(metadata.name)\" could not be read (an mcloud bug: please report it with this file)")
         }
         return manifest
+    }
+
+    private func decodeSpec(_ kind: Manifest.Kind, _ spec: YAMLNode, _ metadata: Metadata) -> Manifest? {
+        switch kind {
+        case .Cloud: return cloud(spec, metadata).map(Manifest.cloud)
+        case .Application: return application(spec, metadata).map(Manifest.application)
+        case .Service: return service(spec, metadata).map(Manifest.service)
+        case .Database: return database(spec, metadata).map(Manifest.database)
+        case .CDN: return cdn(spec, metadata).map(Manifest.cdn)
+        }
     }
 
     private func kind(_ node: YAMLNode) -> Manifest.Kind? {

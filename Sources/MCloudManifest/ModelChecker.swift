@@ -4,11 +4,14 @@ import MCloudCore
 struct ModelChecker {
     let manifests: [Manifest]
     let sourceMap: SourceMap
+    /// Kinds written in the input, including documents that failed to decode (they have their own errors).
+    let kindsSeen: Set<Manifest.Kind>
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(manifests: [Manifest], sourceMap: SourceMap) {
+    init(manifests: [Manifest], sourceMap: SourceMap, kindsSeen: Set<Manifest.Kind>) {
         self.manifests = manifests
         self.sourceMap = sourceMap
+        self.kindsSeen = kindsSeen
     }
 
     private func place(_ document: String, _ path: String, _ fallback: SourceLocation) -> SourceLocation {
@@ -38,13 +41,15 @@ struct ModelChecker {
         checkUnique(services.map { ($0.name, $0.location, "Service") } + databases.map { ($0.name, $0.location, "Database") })
         checkUnique(cdns.map { ($0.name, $0.location, "CDN") })
         for extra in applications.dropFirst() {
-            error(extra.location, "metadata.name: a second Application \"\(extra.name)\"; a plan has exactly one, and \"\(applications[0].name)\" is defined at \(applications[0].location)")
+            error(extra.location, "metadata.name: a second Application \"\(extra.name)\"; a plan has exactly one, and \"\(applications[0].name)\" is defined at \(applications[0].location); point -f at one application's folder")
         }
-        if clouds.isEmpty {
+        if !kindsSeen.contains(.Cloud) {
             diagnostics.append(Diagnostic(.error, file: nil, "no Cloud manifests found; pass --providers DIR pointing at the cloud catalog"))
         }
         guard let application = applications.first else {
-            diagnostics.append(Diagnostic(.error, file: nil, "no Application manifest found; exactly one is required"))
+            if !kindsSeen.contains(.Application) {
+                diagnostics.append(Diagnostic(.error, file: nil, "no Application manifest found; exactly one is required"))
+            }
             return nil
         }
         checkApplication(application, clouds: clouds)

@@ -1,0 +1,48 @@
+import Testing
+
+@Suite struct HelpTests {
+    @Test(arguments: [
+        (["--help"], "help-mcloud.txt"),
+        (["validate", "--help"], "help-validate.txt"),
+        (["version", "--help"], "help-version.txt"),
+        (["help", "validate"], "help-validate.txt"),
+    ])
+    func helpIsGeneratedFromEachCommandsDeclaration(_ arguments: [String], _ golden: String) throws {
+        let run = mcloudRun(arguments)
+        #expect(run.exitCode == 0)
+        #expect(run.stderr.isEmpty)
+        try Golden.check(run.stdout, named: golden)
+    }
+
+    @Test func noArgumentsPrintsTheOverviewAndFails() {
+        let run = mcloudRun([])
+        #expect(run.exitCode == 1)
+        #expect(run.stderr.hasPrefix("USAGE: mcloud COMMAND [OPTIONS]"))
+    }
+
+    struct Misuse: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var firstLine: String
+        var testDescription: String { arguments.joined(separator: " ") }
+    }
+
+    @Test(arguments: [
+        Misuse(arguments: ["valdate"], firstLine: "error: unknown command 'valdate'; did you mean 'validate'?"),
+        Misuse(arguments: ["deploy"], firstLine: "error: unknown command 'deploy'"),
+        Misuse(arguments: ["validate", "--fiel", "x"], firstLine: "error: unknown option '--fiel'; did you mean '--file'?"),
+        Misuse(arguments: ["validate", "--json"], firstLine: "error: unknown option '--json'"),
+        Misuse(arguments: ["validate", "-f"], firstLine: "error: option '-f' needs a value (PATH)"),
+        Misuse(arguments: ["validate", "extra"], firstLine: "error: unexpected argument 'extra'"),
+        Misuse(arguments: ["validate", "--providers", "a", "--providers", "b"], firstLine: "error: option '--providers' may be given only once"),
+        Misuse(arguments: ["validate", "--help=yes"], firstLine: "error: option '--help' takes no value"),
+        Misuse(arguments: ["version", "now"], firstLine: "error: unexpected argument 'now'"),
+    ])
+    func misuseIsAUsageErrorWithTheCommandsUsage(_ misuse: Misuse) {
+        let run = mcloudRun(misuse.arguments)
+        #expect(run.exitCode == 1)
+        #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == misuse.firstLine)
+        #expect(lines.dropFirst().first?.hasPrefix("Usage: mcloud ") == true || lines.contains("COMMANDS:"))
+    }
+}
