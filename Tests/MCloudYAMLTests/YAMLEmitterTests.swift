@@ -79,7 +79,7 @@ import Testing
     /// Every bundled manifest survives read, emit, read with the same values, and emitting again gives the same bytes.
     @Test func bundledManifestsRoundTrip() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let files = try ["Manifests", "Providers"].flatMap { folder -> [URL] in
+        let files = ["Manifests", "Providers"].flatMap { folder -> [URL] in
             let enumerator = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
             return (enumerator?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "yaml" }
         }
