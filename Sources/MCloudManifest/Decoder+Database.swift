@@ -7,7 +7,7 @@ extension Decoder {
         guard let fields = mapping(spec, "spec", keys: keys, required: ["engine", "version", "size"]) else { return nil }
         let engine = fields["engine"].flatMap { name($0, "spec.engine") }
         let version = fields["version"].flatMap { nonEmptyString($0, "spec.version") }
-        let scope = fields["scope"].map { choice($0, "spec.scope", as: Scope.self) } ?? .global
+        let scope = fields["scope"].map { choice($0, "spec.scope", as: Scope.self) } ?? .perAudience
         let size = fields["size"].flatMap { self.size($0) }
         let data = fields["data"].map { names($0, "spec.data") } ?? []
         let standbys = fields["standbys"].map { int($0, "spec.standbys", max: 8) } ?? 0

@@ -6,7 +6,7 @@ extension Decoder {
         let keys = ["image", "scope", "replicas", "resources", "ports", "data", "dependsOn", "expose", "autoscale", "availability", "env", "probes"]
         guard let fields = mapping(spec, "spec", keys: keys, required: ["image", "replicas", "resources"]) else { return nil }
         let image = fields["image"].flatMap { self.image($0, "spec.image") }
-        let scope = fields["scope"].map { choice($0, "spec.scope", as: Scope.self) } ?? .global
+        let scope = fields["scope"].map { choice($0, "spec.scope", as: Scope.self) } ?? .perAudience
         let replicas = fields["replicas"].flatMap { int($0, "spec.replicas", min: 1, max: 10_000) }
         let resources = fields["resources"].flatMap { self.resources($0) }
         let ports = fields["ports"].map { self.ports($0) } ?? []
