@@ -62,9 +62,10 @@ extension Decoder {
     private func capacity(_ node: YAMLNode) -> Cloud.Capacity? {
         let keys = ["vcpu", "memoryGiB", "storageGiB"]
         guard let fields = mapping(node, "spec.capacity", keys: keys, required: keys) else { return nil }
-        guard let vcpu = fields["vcpu"].flatMap({ number($0, "spec.capacity.vcpu") }),
-              let memory = fields["memoryGiB"].flatMap({ number($0, "spec.capacity.memoryGiB") }),
-              let storage = fields["storageGiB"].flatMap({ number($0, "spec.capacity.storageGiB") }) else { return nil }
+        let vcpu = fields["vcpu"].flatMap { number($0, "spec.capacity.vcpu") }
+        let memory = fields["memoryGiB"].flatMap { number($0, "spec.capacity.memoryGiB") }
+        let storage = fields["storageGiB"].flatMap { number($0, "spec.capacity.storageGiB") }
+        guard let vcpu, let memory, let storage else { return nil }
         return Cloud.Capacity(vcpu: vcpu, memoryGiB: memory, storageGiB: storage)
     }
 
@@ -81,8 +82,9 @@ extension Decoder {
         }
         if let offers {
             var needed: [(String, String)] = []
-            if offers.kubernetes || offers.vm {
-                let reason = offers.kubernetes ? "kubernetes" : "vm"
+            // A managed engine is priced like a VM (planner.md's database cost), so dbaas needs the same prices.
+            if offers.kubernetes || offers.vm || !offers.dbaas.isEmpty {
+                let reason = offers.kubernetes ? "kubernetes" : offers.vm ? "vm" : "dbaas"
                 needed += [("vcpuHour", reason), ("memoryGiBHour", reason)]
             }
             if offers.vm || !offers.dbaas.isEmpty { needed.append(("storageGiBMonth", offers.vm ? "vm" : "dbaas")) }

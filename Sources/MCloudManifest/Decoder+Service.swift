@@ -79,7 +79,7 @@ extension Decoder {
         guard let items = list(node, "spec.ports") else { return nil }
         var ports: [Service.Port] = []
         var names: [String: SourceLocation] = [:]
-        var numbers: [Int: SourceLocation] = [:]
+        var numbers: [String: SourceLocation] = [:]
         var valid = true
         for item in items {
             guard let fields = mapping(item.node, item.path, keys: ["name", "port", "protocol"], required: ["name", "port"]) else {
@@ -96,12 +96,12 @@ extension Decoder {
             if let first = names[name], let node = fields["name"] {
                 error(node.location, "\(fields.path("name")): port name \"\(name)\" is already used at \(first)")
                 valid = false
-            } else if let first = numbers[number], let node = fields["port"] {
-                error(node.location, "\(fields.path("port")): port \(number) is already used at \(first)")
+            } else if let first = numbers["\(number)/\(transport)"], let node = fields["port"] {
+                error(node.location, "\(fields.path("port")): port \(number)/\(transport.rawValue) is already used at \(first)")
                 valid = false
             }
             names[name] = names[name] ?? fields["name"]?.location
-            numbers[number] = numbers[number] ?? fields["port"]?.location
+            numbers["\(number)/\(transport)"] = numbers["\(number)/\(transport)"] ?? fields["port"]?.location
             ports.append(Service.Port(name: name, port: number, transport: transport))
         }
         return valid ? ports : nil
