@@ -16,13 +16,15 @@ let package = Package(
         .target(name: "MCloudYAML", dependencies: ["MCloudCore", "CYAML"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "MCloudHTTP", dependencies: ["MCloudCore", "CCurl", "COpenSSL"]),
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML"]),
-        .target(name: "MCloudCLI", dependencies: ["MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP"]),
+        .target(name: "MCloudPlanner", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudCLI", dependencies: ["MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner"]),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
-        .executableTarget(name: "mcloud-bench", dependencies: ["MCloudCore", "MCloudManifest"]),
+        .executableTarget(name: "mcloud-bench", dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner"]),
 
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"]),
+        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"], exclude: ["Golden"]),
         .testTarget(
             name: "MCloudManifestTests",
             dependencies: ["MCloudManifest", "MCloudYAML"],

@@ -1,0 +1,93 @@
+import MCloudCore
+
+/// The static filters of planner.md: capability, residency, latency and the DR leg's rules. Each returns every
+/// reason a cloud fails, never just the first, so explanations show them all.
+struct Filters {
+    let application: Application
+    private let audiences: [String: Application.Audience]
+
+    init(model: Model) {
+        application = model.application
+        audiences = Dictionary(model.application.audiences.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    func serviceReasons(_ service: Service, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
+        var reasons: [Reason] = []
+        if !cloud.cloud.offers.kubernetes {
+            reasons.append(Reason(.capability, "no managed Kubernetes (offers.kubernetes)"))
+        } else if cloud.vcpuMonth == nil || cloud.memoryGiBMonth == nil {
+            reasons.append(Reason(.capability, "no vcpuHour and memoryGiBHour prices"))
+        }
+        reasons += residencyReasons(data: service.data, audiences: cellAudiences, cloud.cloud)
+        if service.isPublic {
+            for name in cellAudiences {
+                guard let limit = audiences[name]?.latencyMs else { continue }
+                guard let latency = cloud.cloud.latencyMs[name] else {
+                    reasons.append(Reason(.latency, "no latency figure for audience \(name), limit \(NumberText.format(limit)) ms"))
+                    continue
+                }
+                if latency > limit {
+                    reasons.append(Reason(.latency, "\(NumberText.format(latency)) ms to audience \(name), limit \(NumberText.format(limit)) ms"))
+                }
+            }
+        }
+        return reasons
+    }
+
+    func primaryReasons(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
+        var reasons: [Reason] = []
+        let offers = cloud.cloud.offers
+        if !offers.vm && !offers.dbaas.contains(database.engine) {
+            reasons.append(Reason(.capability, "no VMs and no managed \(database.engine)"))
+        } else if cloud.vcpuMonth == nil || cloud.memoryGiBMonth == nil || cloud.storageGiBMonth == nil {
+            reasons.append(Reason(.capability, "no vcpuHour, memoryGiBHour and storageGiBMonth prices"))
+        }
+        reasons += residencyReasons(data: database.data, audiences: cellAudiences, cloud.cloud)
+        return reasons
+    }
+
+    /// The filters a backup cloud passes whatever the primary: object storage and residency.
+    func backupReasons(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
+        var reasons: [Reason] = []
+        if !cloud.cloud.offers.objectStorage || cloud.objectStorageGiBMonth == nil {
+            reasons.append(Reason(.capability, "no object storage for the backup leg"))
+        }
+        reasons += residencyReasons(data: database.data, audiences: cellAudiences, cloud.cloud)
+        return reasons
+    }
+
+    /// The DR leg's own rule: another cloud, of another vendor when asked.
+    static func drReason(_ recovery: Database.DisasterRecovery, primary: Cloud, backup: Cloud) -> Reason? {
+        if primary.name == backup.name { return Reason(.dr, "the backup leg cannot be the primary's cloud") }
+        if recovery.differentVendor, primary.vendor == backup.vendor {
+            return Reason(.dr, "same vendor (\(backup.vendor)) as the primary \(primary.name); differentVendor is set")
+        }
+        return nil
+    }
+
+    func cdnReasons(_ cdn: CDN, _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
+        guard let pops = cloud.cloud.offers.cdnPops, cloud.cdnGiB != nil else {
+            return [Reason(.capability, "no CDN")]
+        }
+        var reasons: [Reason] = []
+        for name in cdn.audiences ?? application.audiences.map(\.name) {
+            guard let jurisdiction = audiences[name]?.jurisdiction, !pops.contains(jurisdiction) else { continue }
+            reasons.append(Reason(.capability, "no CDN point of presence in \(jurisdiction) (audience \(name))"))
+        }
+        return reasons
+    }
+
+    /// Every residency rule that applies to the cell (its data classes, its audiences) and that the cloud breaks.
+    func residencyReasons(data: [String], audiences cellAudiences: [String], _ cloud: Cloud) -> [Reason] {
+        application.residency.compactMap { rule in
+            guard data.contains(rule.data), cellAudiences.contains(rule.audience) else { return nil }
+            guard !rule.allowed.contains(where: cloud.jurisdiction.contains) else { return nil }
+            let law = rule.law.map { " (\($0))" } ?? ""
+            return Reason(
+                .residency,
+                "\(rule.data) data of audience \(rule.audience) allows [\(rule.allowed.joined(separator: ", "))]\(law), cloud is [\(cloud.jurisdiction.joined(separator: ", "))]",
+                law: rule.law
+            )
+        }
+    }
+}

@@ -1,0 +1,78 @@
+public import MCloudCore
+
+/// Where every cell runs, what it costs, and why each other cloud was not used.
+public struct PlacementPlan: Sendable {
+    public struct ServicePlacement: Sendable, Hashable {
+        public var cell: String
+        /// Replicas per cloud, by cloud name; only clouds with at least one replica.
+        public var replicas: [(cloud: String, count: Int)]
+
+        public static func == (lhs: ServicePlacement, rhs: ServicePlacement) -> Bool {
+            lhs.cell == rhs.cell && lhs.replicas.map(\.cloud) == rhs.replicas.map(\.cloud) && lhs.replicas.map(\.count) == rhs.replicas.map(\.count)
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(cell)
+        }
+    }
+
+    public struct DatabasePlacement: Sendable, Hashable {
+        public var cell: String
+        public var primary: String
+        public var backup: String?
+    }
+
+    public struct CDNPlacement: Sendable, Hashable {
+        public var name: String
+        public var cloud: String
+    }
+
+    /// Monthly cost in the application's currency.
+    public struct Cost: Sendable {
+        public var currency: String
+        public var monthly: Double
+        public var byCloud: [(cloud: String, amount: Double)]
+        public var byCell: [(cell: String, amount: Double)]
+        public var byCDN: [(name: String, amount: Double)]
+        /// No placement can cost less than this.
+        public var lowerBound: Double
+        /// (monthly - lowerBound) / monthly: how far from the optimum this plan can at most be.
+        public var gap: Double
+    }
+
+    public struct Explanation: Sendable {
+        public var cell: String
+        public var kind: Cell.Kind
+        /// One sentence on why the cell went where it did.
+        public var why: String
+        /// Every cloud the cell does not use, by name, with every reason.
+        public var rejected: [(cloud: String, reasons: [Reason])]
+        /// The best cloud not used and what it would take for it to win.
+        public var runnerUp: String?
+    }
+
+    public var application: String
+    /// Sorted by cell name.
+    public var services: [ServicePlacement]
+    public var databases: [DatabasePlacement]
+    public var cdns: [CDNPlacement]
+    public var cost: Cost
+    /// Sorted by cell name.
+    public var explanations: [Explanation]
+    /// Work the optimiser did, in cells placed.
+    public var steps: Int
+}
+
+/// Cells no placement can satisfy, each with a scheduler-style summary and every cloud's reasons.
+public struct PlacementFailure: Error, Sendable, CustomStringConvertible {
+    public struct InfeasibleCell: Sendable {
+        public var cell: String
+        /// `payments-api@ru: 0/7 clouds fit: 4 residency (152-FZ), 2 latency, 1 capacity`
+        public var summary: String
+        public var rejected: [(cloud: String, reasons: [Reason])]
+    }
+
+    public var cells: [InfeasibleCell]
+
+    public var description: String { cells.map(\.summary).joined(separator: "\n") }
+}

@@ -1,0 +1,204 @@
+import MCloudCore
+
+/// Turns the optimiser's final state into the plan: names instead of indices, costs broken down, and an
+/// explanation for every cell.
+struct PlanBuilder {
+    let problem: PlanningProblem
+    let optimizer: Optimizer
+    let lowerBound: Double
+    let steps: Int
+
+    private var state: PlacementState { optimizer.state }
+    private var currency: String { problem.model.application.currency }
+
+    private func name(_ cloud: Int) -> String { problem.clouds[cloud].cloud.name }
+
+    func plan() -> PlacementPlan {
+        let services = problem.services.indices.map { index in
+            PlacementPlan.ServicePlacement(
+                cell: problem.services[index].cell.name,
+                replicas: state.replicas[index].map { (cloud: name($0.cloud), count: $0.count) }
+            )
+        }
+        let databases = problem.databases.indices.map { index in
+            let primary = state.primary[index]
+            return PlacementPlan.DatabasePlacement(
+                cell: problem.databases[index].cell.name, primary: name(primary),
+                backup: problem.databases[index].bestBackup[primary].map(name)
+            )
+        }
+        let cdns = problem.cdns.indices.map { PlacementPlan.CDNPlacement(name: problem.cdns[$0].cdn.name, cloud: name(state.cdn[$0])) }
+        let explanations = (problem.services.indices.map(explainService) + problem.databases.indices.map(explainDatabase))
+            .sorted { $0.cell < $1.cell }
+        return PlacementPlan(
+            application: problem.model.application.name,
+            services: services.sorted { $0.cell < $1.cell },
+            databases: databases.sorted { $0.cell < $1.cell },
+            cdns: cdns,
+            cost: cost(),
+            explanations: explanations,
+            steps: steps
+        )
+    }
+
+    // MARK: Cost
+
+    private func cost() -> PlacementPlan.Cost {
+        var byCloud = [Double](repeating: 0, count: problem.clouds.count)
+        var byCell: [(cell: String, amount: Double)] = []
+        for (index, cell) in problem.services.enumerated() {
+            var amount = 0.0
+            for slot in state.replicas[index] {
+                let replicas = Double(slot.count) * cell.replicaCost[slot.cloud]
+                byCloud[slot.cloud] += replicas
+                amount += replicas
+            }
+            for edge in cell.edges {
+                let primary = state.primary[edge.cell]
+                let outside = Double(cell.replicas - state.count(of: index, in: primary)) / Double(cell.replicas)
+                let egress = edge.trafficGiBMonth * problem.clouds[primary].egressGiB * outside
+                byCloud[primary] += egress
+                amount += egress
+            }
+            byCell.append((cell.cell.name, amount))
+        }
+        for (index, cell) in problem.databases.enumerated() {
+            let primary = state.primary[index]
+            byCloud[primary] += cell.primaryCost[primary]
+            if let backup = cell.bestBackup[primary] { byCloud[backup] += cell.backupCost[backup] }
+            byCell.append((cell.cell.name, cell.totalCost(primary: primary)))
+        }
+        var byCDN: [(name: String, amount: Double)] = []
+        for (index, cell) in problem.cdns.enumerated() {
+            let cloud = state.cdn[index]
+            byCloud[cloud] += cell.cost[cloud]
+            byCDN.append((cell.cdn.name, cell.cost[cloud]))
+        }
+        let monthly = optimizer.totalCost
+        return PlacementPlan.Cost(
+            currency: currency,
+            monthly: monthly,
+            byCloud: problem.clouds.indices.filter { byCloud[$0] > 0 }.map { (name($0), byCloud[$0]) },
+            byCell: byCell.sorted { $0.cell < $1.cell },
+            byCDN: byCDN,
+            lowerBound: lowerBound,
+            gap: monthly > 0 ? max(0, (monthly - lowerBound) / monthly) : 0
+        )
+    }
+
+    // MARK: Explanations
+
+    /// What one more replica of `service` would cost in `cloud`, counting the egress it saves.
+    private func replicaCost(_ service: Int, in cloud: Int) -> Double {
+        let cell = problem.services[service]
+        var cost = cell.replicaCost[cloud]
+        for edge in cell.edges where state.primary[edge.cell] == cloud {
+            cost -= edge.trafficGiBMonth * problem.clouds[cloud].egressGiB / Double(cell.replicas)
+        }
+        return cost
+    }
+
+    private func explainService(_ index: Int) -> PlacementPlan.Explanation {
+        let cell = problem.services[index]
+        let used = Set(state.replicas[index].map(\.cloud))
+        let highest = used.map { replicaCost(index, in: $0) }.max() ?? 0
+        var rejected: [(cloud: String, reasons: [Reason])] = []
+        var runnerUp: (cloud: Int, cost: Double)?
+        for cloud in problem.clouds.indices where !used.contains(cloud) {
+            var reasons = problem.filters.serviceReasons(cell.service, audiences: cell.audiences, problem.clouds[cloud])
+            if reasons.isEmpty {
+                let free = problem.clouds[cloud].capacity - state.usage[cloud]
+                let cost = replicaCost(index, in: cloud)
+                if free.copies(of: cell.perReplica, limit: 1) == 0 {
+                    reasons.append(Feasibility.capacityReason(needs: cell.perReplica, unit: "per replica", free: free))
+                } else {
+                    let comparison = cost > highest + 1e-9
+                        ? "more than the clouds chosen (at most \(Money.format(highest, currency)))"
+                        : "as much as the clouds chosen; ties go to the earlier name"
+                    reasons.append(Reason(.cost, "a replica costs \(Money.format(cost, currency)) a month here, \(comparison)"))
+                    if runnerUp == nil || cost < runnerUp?.cost ?? .infinity { runnerUp = (cloud, cost) }
+                }
+            }
+            rejected.append((name(cloud), reasons))
+        }
+        let placement = state.replicas[index].map { "\(name($0.cloud)) \($0.count)" }.joined(separator: ", ")
+        var rules: [String] = []
+        let laws = Set(problem.model.application.residency.filter { rule in
+            cell.service.data.contains(rule.data) && cell.audiences.contains(rule.audience)
+        }.compactMap(\.law)).sorted()
+        if !laws.isEmpty { rules.append("residency (\(laws.joined(separator: ", ")))") }
+        if cell.service.isPublic { rules.append("latency") }
+        let passing = "\(cell.allowed.count) of \(problem.clouds.count) clouds pass" + (rules.isEmpty ? " capability" : " \(rules.joined(separator: " and "))")
+        let spread = "minClouds \(cell.minClouds), at most \(cell.maxPerCloud) of \(cell.replicas) per cloud"
+        let why = "\(placement): the cheapest replicas with room; \(passing); \(spread)"
+        let runnerText = runnerUp.map { candidate in
+            "\(name(candidate.cloud)): a replica there costs \(Money.format(candidate.cost - highest, currency)) a month more than the dearest one chosen"
+        }
+        return PlacementPlan.Explanation(cell: cell.cell.name, kind: .service, why: why, rejected: rejected, runnerUp: runnerText)
+    }
+
+    /// What the database's primary would cost in `cloud`, with its backup leg and the egress of the services as placed.
+    private func primaryCost(_ index: Int, in cloud: Int) -> Double {
+        let cell = problem.databases[index]
+        var cost = cell.totalCost(primary: cloud)
+        for edge in cell.edges {
+            let service = problem.services[edge.cell]
+            let outside = Double(service.replicas - state.count(of: edge.cell, in: cloud)) / Double(service.replicas)
+            cost += edge.trafficGiBMonth * problem.clouds[cloud].egressGiB * outside
+        }
+        return cost
+    }
+
+    private func explainDatabase(_ index: Int) -> PlacementPlan.Explanation {
+        let cell = problem.databases[index]
+        let primary = state.primary[index]
+        let backup = cell.bestBackup[primary]
+        let current = primaryCost(index, in: primary)
+        let recovery = cell.database.backup?.disasterRecovery
+        var rejected: [(cloud: String, reasons: [Reason])] = []
+        var runnerUp: (cloud: Int, extra: Double)?
+        for cloud in problem.clouds.indices where cloud != primary && cloud != backup {
+            let info = problem.clouds[cloud]
+            let asPrimary = problem.filters.primaryReasons(cell.database, audiences: cell.audiences, info)
+            var reasons = asPrimary
+            if let recovery {
+                for reason in problem.filters.backupReasons(cell.database, audiences: cell.audiences, info)
+                where !reasons.contains(reason) {
+                    reasons.append(reason)
+                }
+                if problem.filters.backupReasons(cell.database, audiences: cell.audiences, info).isEmpty {
+                    if let reason = Filters.drReason(recovery, primary: problem.clouds[primary].cloud, backup: info.cloud) {
+                        reasons.append(reason)
+                    } else if let backup {
+                        reasons.append(Reason(.cost, "as the backup leg it costs \(Money.format(cell.backupCost[cloud], currency)) a month, \(name(backup)) \(Money.format(cell.backupCost[backup], currency))"))
+                    }
+                }
+            }
+            if asPrimary.isEmpty {
+                let free = info.capacity - state.usage[cloud]
+                if !cell.demand.fits(within: free) {
+                    reasons.append(Feasibility.capacityReason(needs: cell.demand, unit: "with its standbys", free: free))
+                } else if cell.needsBackup, cell.bestBackup[cloud] == nil {
+                    reasons.append(Reason(.dr, "no other cloud could take the backup leg from here"))
+                } else {
+                    let extra = primaryCost(index, in: cloud) - current
+                    reasons.append(Reason(.cost, "as the primary it would cost \(Money.format(extra, currency)) a month more than \(name(primary))"))
+                    if runnerUp == nil || extra < runnerUp?.extra ?? .infinity { runnerUp = (cloud, extra) }
+                }
+            }
+            rejected.append((name(cloud), reasons))
+        }
+        let laws = Set(problem.model.application.residency.filter { rule in
+            cell.database.data.contains(rule.data) && cell.audiences.contains(rule.audience)
+        }.compactMap(\.law)).sorted()
+        var why = "primary \(name(primary))"
+        if cell.database.standbys > 0 { why += " with \(cell.database.standbys) standby\(cell.database.standbys == 1 ? "" : "s")" }
+        why += ": the cheapest with room, counting the egress of the services that use it; \(cell.allowedPrimaries.count) of \(problem.clouds.count) clouds can host \(cell.database.engine)"
+        if !laws.isEmpty { why += " under \(laws.joined(separator: ", "))" }
+        if let backup {
+            why += "; backup leg \(name(backup)): the cheapest object storage" + (recovery?.differentVendor == true ? " of another vendor" : " in another cloud")
+        }
+        let runnerText = runnerUp.map { "\(name($0.cloud)): moving the primary there would cost \(Money.format($0.extra, currency)) a month more" }
+        return PlacementPlan.Explanation(cell: cell.cell.name, kind: .database, why: why, rejected: rejected, runnerUp: runnerText)
+    }
+}

@@ -1,0 +1,59 @@
+public import MCloudCore
+
+/// Places every cell of a validated model: pure, deterministic, explained.
+public enum Planner {
+    public struct Options: Sendable {
+        /// Local-search work in cells placed; nil sizes it to the problem.
+        public var budget: Int?
+        /// Subgradient iterations for the lower bound.
+        public var boundIterations: Int
+
+        public init(budget: Int? = nil, boundIterations: Int = 60) {
+            self.budget = budget
+            self.boundIterations = boundIterations
+        }
+    }
+
+    public static func plan(_ model: Model, options: Options = Options()) -> Result<PlacementPlan, PlacementFailure> {
+        let problem = PlanningProblem(model: model)
+        let failures = Feasibility.staticFailures(problem)
+        guard failures.isEmpty else { return .failure(PlacementFailure(cells: failures)) }
+
+        let cellCount = problem.services.count + problem.databases.count
+        let budget = options.budget ?? max(20_000, 60 * cellCount)
+        let seed = SplitMix64.seed(from: model.cells.map(\.name) + model.clouds.map(\.name))
+        var optimizer = Optimizer(problem: problem, budget: budget, seed: seed)
+        let order = optimizer.initialOrder()
+        let stuck = optimizer.construct(order: order, prices: nil, rounds: 25)
+        guard stuck.isEmpty else {
+            return .failure(PlacementFailure(cells: Feasibility.capacityFailures(stuck, optimizer: optimizer)))
+        }
+        optimizer.descend()
+        var best = optimizer.state
+        var bestCost = optimizer.totalCost
+        var steps = optimizer.steps
+
+        // The bound's capacity prices say which cells deserve the scarce cheap capacity; placements built
+        // under them, at a few strengths, are the starting points for the search.
+        let bound = LagrangianBound.compute(problem, upperBound: bestCost, iterations: options.boundIterations)
+        for scale in [1.0, 0.7, 1.3] {
+            var guided = Optimizer(problem: problem, budget: budget, seed: seed)
+            guard guided.construct(order: order, prices: bound.prices.scaled(by: scale), rounds: 25).isEmpty else { continue }
+            guided.descend()
+            steps += guided.steps
+            if guided.totalCost < bestCost - Optimizer.tolerance(bestCost) {
+                best = guided.state
+                bestCost = guided.totalCost
+            }
+        }
+        var search = Optimizer(problem: problem, budget: budget, seed: seed &+ 1)
+        search.adopt(best)
+        search.improve()
+        steps += search.steps
+        if search.totalCost < bestCost - Optimizer.tolerance(bestCost) {
+            best = search.state
+        }
+        optimizer.adopt(best)
+        return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(bound.bound, bestCost), steps: steps).plan())
+    }
+}

@@ -1,0 +1,205 @@
+import MCloudCore
+
+/// The model turned into numbers: clouds and cells by index, every price in the application's currency,
+/// every static filter already applied. Cloud indices follow cloud names, so "lowest index" breaks ties by name.
+struct PlanningProblem {
+    struct CloudInfo {
+        var cloud: Cloud
+        var capacity: ResourceVector
+        /// Monthly prices in the application's currency; nil where the cloud does not price (so does not sell) it.
+        var vcpuMonth: Double?
+        var memoryGiBMonth: Double?
+        var storageGiBMonth: Double?
+        var objectStorageGiBMonth: Double?
+        var egressGiB: Double
+        var cdnGiB: Double?
+    }
+
+    struct Edge {
+        /// The other end: a database cell for a service's edge, a service cell for a database's edge.
+        var cell: Int
+        var trafficGiBMonth: Double
+    }
+
+    struct ServiceCell {
+        var cell: Cell
+        var service: Service
+        var audiences: [String]
+        var replicas: Int
+        var perReplica: ResourceVector
+        var maxPerCloud: Int
+        var minClouds: Int
+        var availability: Availability
+        /// Clouds that pass capability, residency and latency, in index order.
+        var allowed: [Int]
+        /// Monthly cost of one replica in each cloud; infinity where not allowed.
+        var replicaCost: [Double]
+        var edges: [Edge] = []
+    }
+
+    struct DatabaseCell {
+        var cell: Cell
+        var database: Database
+        var audiences: [String]
+        /// Everything the primary and its standbys take: (1 + standbys) x size.
+        var demand: ResourceVector
+        var allowedPrimaries: [Int]
+        /// Monthly cost of primary and standbys in each cloud, plus the DR leg's egress from it; infinity where not allowed.
+        var primaryCost: [Double]
+        var needsBackup: Bool
+        /// For each primary, the cheapest allowed backup cloud (nil when none is allowed, or none is needed).
+        var bestBackup: [Int?]
+        var backupCost: [Double]
+        var edges: [Edge] = []
+
+        func totalCost(primary: Int) -> Double {
+            primaryCost[primary] + (bestBackup[primary].map { backupCost[$0] } ?? 0)
+        }
+    }
+
+    struct CDNCell {
+        var cdn: CDN
+        var allowed: [Int]
+        var cost: [Double]
+    }
+
+    var model: Model
+    var clouds: [CloudInfo]
+    var services: [ServiceCell]
+    var databases: [DatabaseCell]
+    var cdns: [CDNCell]
+    var filters: Filters
+
+    static let hoursPerMonth = 730.0
+
+    init(model: Model) {
+        self.model = model
+        let application = model.application
+        clouds = model.clouds.map { cloud in
+            let rate = application.rate(for: cloud.pricing.currency) ?? .nan
+            let pricing = cloud.pricing
+            return CloudInfo(
+                cloud: cloud,
+                capacity: ResourceVector(cpu: cloud.capacity.vcpu, memory: cloud.capacity.memoryGiB, storage: cloud.capacity.storageGiB),
+                vcpuMonth: pricing.vcpuHour.map { $0 * Self.hoursPerMonth * rate },
+                memoryGiBMonth: pricing.memoryGiBHour.map { $0 * Self.hoursPerMonth * rate },
+                storageGiBMonth: pricing.storageGiBMonth.map { $0 * rate },
+                objectStorageGiBMonth: pricing.objectStorageGiBMonth.map { $0 * rate },
+                egressGiB: (pricing.egressGiB ?? 0) * rate,
+                cdnGiB: pricing.cdnGiB.map { $0 * rate }
+            )
+        }
+        let filters = Filters(model: model)
+        self.filters = filters
+        let cloudsInfo = clouds
+        let audienceNames = application.audiences.map(\.name)
+        func audiences(_ cell: Cell) -> [String] { cell.audience.map { [$0] } ?? audienceNames }
+
+        let servicesByName = Dictionary(model.services.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let databasesByName = Dictionary(model.databases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var serviceCells: [ServiceCell] = []
+        var databaseCells: [DatabaseCell] = []
+        for cell in model.cells {
+            switch cell.kind {
+            case .service:
+                guard let service = servicesByName[cell.workload] else { continue }
+                serviceCells.append(Self.serviceCell(cell, service, audiences(cell), cloudsInfo, filters, application))
+            case .database:
+                guard let database = databasesByName[cell.workload] else { continue }
+                databaseCells.append(Self.databaseCell(cell, database, audiences(cell), cloudsInfo, filters))
+            }
+        }
+        services = serviceCells
+        databases = databaseCells
+        cdns = model.cdns.map { cdn in
+            let allowed = cloudsInfo.indices.filter { filters.cdnReasons(cdn, cloudsInfo[$0]).isEmpty }
+            let cost = cloudsInfo.indices.map { index in
+                allowed.contains(index) ? cdn.trafficGiBMonth * (cloudsInfo[index].cdnGiB ?? .infinity) : .infinity
+            }
+            return CDNCell(cdn: cdn, allowed: allowed, cost: cost)
+        }
+        connectEdges(servicesByName: servicesByName, databasesByName: databasesByName)
+    }
+
+    private static func serviceCell(
+        _ cell: Cell, _ service: Service, _ audiences: [String], _ clouds: [CloudInfo], _ filters: Filters, _ application: Application
+    ) -> ServiceCell {
+        let availability = application.availability.overridden(by: service.availability)
+        let maxShare = availability.maxShare ?? .one
+        let perReplica = ResourceVector(cpu: service.resources.cpu.cores, memory: service.resources.memory.gibibytes, storage: 0)
+        var allowed: [Int] = []
+        var cost = [Double](repeating: .infinity, count: clouds.count)
+        for (index, cloud) in clouds.enumerated() where filters.serviceReasons(service, audiences: audiences, cloud).isEmpty {
+            guard let vcpu = cloud.vcpuMonth, let memory = cloud.memoryGiBMonth else { continue }
+            allowed.append(index)
+            cost[index] = perReplica.cpu * vcpu + perReplica.memory * memory
+        }
+        return ServiceCell(
+            cell: cell, service: service, audiences: audiences, replicas: service.replicas, perReplica: perReplica,
+            maxPerCloud: maxShare.floorOfProduct(service.replicas), minClouds: availability.minClouds ?? 1,
+            availability: availability, allowed: allowed, replicaCost: cost
+        )
+    }
+
+    private static func databaseCell(
+        _ cell: Cell, _ database: Database, _ audiences: [String], _ clouds: [CloudInfo], _ filters: Filters
+    ) -> DatabaseCell {
+        let copies = Double(1 + database.standbys)
+        let size = database.size
+        let demand = ResourceVector(cpu: copies * size.vcpu, memory: copies * size.memoryGiB, storage: copies * size.storageGiB)
+        let recovery = database.backup?.disasterRecovery
+        var backupCost = [Double](repeating: .infinity, count: clouds.count)
+        var backupCandidates: [Int] = []
+        if recovery != nil {
+            for (index, cloud) in clouds.enumerated() where filters.backupReasons(database, audiences: audiences, cloud).isEmpty {
+                guard let price = cloud.objectStorageGiBMonth else { continue }
+                backupCandidates.append(index)
+                backupCost[index] = size.storageGiB * price
+            }
+        }
+        var primaryCost = [Double](repeating: .infinity, count: clouds.count)
+        var bestBackup = [Int?](repeating: nil, count: clouds.count)
+        var allowed: [Int] = []
+        for (index, cloud) in clouds.enumerated() where filters.primaryReasons(database, audiences: audiences, cloud).isEmpty {
+            guard let vcpu = cloud.vcpuMonth, let memory = cloud.memoryGiBMonth, let storage = cloud.storageGiBMonth else { continue }
+            var cost = copies * (size.vcpu * vcpu + size.memoryGiB * memory + size.storageGiB * storage)
+            if let recovery {
+                let backups = backupCandidates.filter { Filters.drReason(recovery, primary: cloud.cloud, backup: clouds[$0].cloud) == nil }
+                // The cheapest leg; on a tie the lower index, which is the earlier name.
+                guard let best = backups.min(by: { (backupCost[$0], $0) < (backupCost[$1], $1) }) else { continue }
+                bestBackup[index] = best
+                cost += recovery.changeGiBDay * 30 * cloud.egressGiB
+            }
+            allowed.append(index)
+            primaryCost[index] = cost
+        }
+        return DatabaseCell(
+            cell: cell, database: database, audiences: audiences, demand: demand, allowedPrimaries: allowed,
+            primaryCost: primaryCost, needsBackup: recovery != nil, bestBackup: bestBackup, backupCost: backupCost
+        )
+    }
+
+    /// Joins service cells to the database cells they depend on (planner.md, precise semantics 2).
+    private mutating func connectEdges(servicesByName: [String: Service], databasesByName: [String: Database]) {
+        var databaseIndex: [String: Int] = [:]
+        for (index, cell) in databases.enumerated() { databaseIndex[cell.cell.name] = index }
+        let audienceNames = model.application.audiences.map(\.name)
+        for serviceIndex in services.indices {
+            let cell = services[serviceIndex].cell
+            for dependency in services[serviceIndex].service.dependsOn {
+                guard let database = databasesByName[dependency.name] else { continue }
+                let targets: [String]
+                switch (database.scope, cell.audience) {
+                case (.global, _): targets = [database.name]
+                case (.perAudience, .some(let audience)): targets = ["\(database.name)@\(audience)"]
+                case (.perAudience, .none): targets = audienceNames.map { "\(database.name)@\($0)" }
+                }
+                for target in targets {
+                    guard let databaseCell = databaseIndex[target] else { continue }
+                    services[serviceIndex].edges.append(Edge(cell: databaseCell, trafficGiBMonth: dependency.trafficGiBMonth))
+                    databases[databaseCell].edges.append(Edge(cell: serviceIndex, trafficGiBMonth: dependency.trafficGiBMonth))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import MCloudCore
+import MCloudManifest
+import MCloudPlanner
+
+/// Plans each bench instance (a folder with Providers/, Manifests/ and reference.json) and compares the cost with
+/// the reference: the proven optimum, the best known placement, or a naive greedy's. With `--out DIR` it writes
+/// each placement in the checker's normalized form, for `check.py INSTANCE DIR/NAME.json`.
+enum PlannerBenchmark {
+    struct Reference: Decodable {
+        var kind: String
+        var cost: Double
+        var bound: Double?
+    }
+
+    static func run(_ arguments: [String]) {
+        var directories: [String] = []
+        var output: String?
+        var options = Planner.Options()
+        var index = 0
+        while index < arguments.count {
+            if arguments[index] == "--out", index + 1 < arguments.count {
+                output = arguments[index + 1]
+                index += 2
+            } else if arguments[index] == "--bound-iterations", index + 1 < arguments.count {
+                options.boundIterations = Int(arguments[index + 1]) ?? options.boundIterations
+                index += 2
+            } else if arguments[index] == "--budget", index + 1 < arguments.count {
+                options.budget = Int(arguments[index + 1])
+                index += 2
+            } else {
+                directories.append(arguments[index])
+                index += 1
+            }
+        }
+        var table = Table(header: ["instance", "cells", "cost", "reference", "kind", "ratio", "target", "bound", "gap", "steps", "seconds"])
+        var missed = 0
+        for directory in directories {
+            let name = URL(fileURLWithPath: directory).lastPathComponent
+            let set = ManifestLoader.load(paths: [directory + "/Manifests"], providers: directory + "/Providers")
+            guard let model = set.model else {
+                print("\(name): invalid input")
+                set.diagnostics.prefix(5).forEach { print($0) }
+                continue
+            }
+            let start = DispatchTime.now().uptimeNanoseconds
+            let result = Planner.plan(model, options: options)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            guard case .success(let plan) = result else {
+                if case .failure(let failure) = result { print("\(name): \(failure)") }
+                continue
+            }
+            let reference = (try? Data(contentsOf: URL(fileURLWithPath: directory + "/reference.json")))
+                .flatMap { try? JSONDecoder().decode(Reference.self, from: $0) }
+            let ratio = reference.map { plan.cost.monthly / $0.cost }
+            let target = reference.map { $0.kind == "greedy-only" ? 0.98 : 1.01 }
+            if let ratio, let target, ratio > target { missed += 1 }
+            table.rows.append([
+                name, String(model.cells.count), String(format: "%.2f", plan.cost.monthly),
+                reference.map { String(format: "%.2f", $0.cost) } ?? "-", reference?.kind ?? "-",
+                ratio.map { String(format: "%.4f", $0) } ?? "-", target.map { String(format: "<= %.2f", $0) } ?? "-",
+                String(format: "%.2f", plan.cost.lowerBound), String(format: "%.2f%%", plan.cost.gap * 100),
+                String(plan.steps), String(format: "%.2f", seconds),
+            ])
+            if let output {
+                try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                let file = URL(fileURLWithPath: output).appendingPathComponent("\(name).json")
+                try? Data(plan.placementJSON.serialized().utf8).write(to: file)
+            }
+        }
+        print(table.text)
+        print(missed == 0 ? "all instances within target" : "\(missed) instance(s) above target")
+    }
+}
