@@ -44,6 +44,7 @@ enum CronSchedule {
         }
         let base = pieces[0]
         if base == "*" { return nil }
+        guard !base.hasPrefix("-"), !base.hasSuffix("-") else { return "\"\(base)\" is not a valid \(field.name)" }
         let bounds = base.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
         var values: [Int] = []
         for bound in bounds {

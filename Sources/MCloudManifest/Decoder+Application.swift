@@ -12,7 +12,11 @@ extension Decoder {
                 error(entry.keyNode.location, "spec.exchangeRates: \"\(entry.key)\" is not a currency code: use three upper-case letters, such as RUB")
                 continue
             }
-            if let rate = number(entry.value, entry.path, positive: true) { rates[entry.key] = rate }
+            if let rate = number(entry.value, entry.path, positive: true) {
+                rates[entry.key] = rate
+            } else {
+                rejectedRates.insert(entry.key)
+            }
         }
         let audiences = fields["audiences"].flatMap { self.audiences($0) }
         let residency = fields["residency"].map { self.residency($0) } ?? []

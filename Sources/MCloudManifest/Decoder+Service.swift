@@ -222,6 +222,8 @@ extension Decoder {
                 } else {
                     error(node.location, "\(fields.path("port")): \(number) is not one of spec.ports")
                 }
+            } else if case .string(let text) = node.scalar?.resolved, Int(text) != nil {
+                error(node.location, "\(fields.path("port")): \"\(text)\" is a port number written as a string; remove the quotes")
             } else if let name = self.name(node, fields.path("port")) {
                 if ports.contains(where: { $0.name == name }) {
                     port = name

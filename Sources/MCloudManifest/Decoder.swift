@@ -5,8 +5,11 @@ import MCloudYAML
 /// Every message starts with the key path (`spec.ports[0].port`) so the user knows which value is meant.
 final class Decoder {
     private(set) var diagnostics: [Diagnostic] = []
-    /// Kinds of every document with a valid `kind`, decoded or not, so "no Application" is said only when there is none.
-    var kindsSeen: Set<Manifest.Kind> = []
+    /// Every document with a valid `kind`, decoded or not: "no Application" is said only when there is none, and a
+    /// reference to a document that failed to decode is not reported again as dangling.
+    var documentsSeen: [DocumentSeen] = []
+    /// Currencies whose exchange rate was written but invalid; they have their own error.
+    var rejectedRates: Set<String> = []
     /// Each decoded document's nodes, for checks that run after decoding (see `SourceMap`).
     var sourceMap = SourceMap()
 
@@ -134,16 +137,23 @@ final class Decoder {
                 return nil
             }
             return value
+        case .float(let value) where value == value.rounded() && value > Double(max):
+            error(node.location, "\(path) must be at most \(max), found \(scalar.value)")
         case .float:
             error(node.location, "\(path) must be a whole number, found \(scalar.value)")
         case .string where Int(scalar.value) != nil:
-            error(node.location, "\(path) must be an integer, found a string (\"\(scalar.value)\"); remove the quotes")
+            error(node.location, "\(path) must be an integer, found a string (\"\(scalar.value)\"); \(unquoteAdvice(scalar))")
         case .null:
             error(node.location, "\(path) has no value; expected an integer")
         default:
             error(node.location, "\(path) must be an integer, found \(scalar.resolved.kindDescription) (\(scalar.value))")
         }
         return nil
+    }
+
+    /// A number written as a string is quoted, or tagged `!!str`; say which to undo.
+    private func unquoteAdvice(_ scalar: YAMLScalar) -> String {
+        scalar.style.isPlain ? "remove the !!str tag" : "remove the quotes"
     }
 
     /// A finite number, zero or more; with `positive`, more than zero.
@@ -160,7 +170,7 @@ final class Decoder {
             error(node.location, "\(path) must be a finite number, found \(scalar.value)")
             return nil
         case .string where Double(scalar.value) != nil:
-            error(node.location, "\(path) must be a number, found a string (\"\(scalar.value)\"); remove the quotes")
+            error(node.location, "\(path) must be a number, found a string (\"\(scalar.value)\"); \(unquoteAdvice(scalar))")
             return nil
         case .null:
             error(node.location, "\(path) has no value; expected a number")

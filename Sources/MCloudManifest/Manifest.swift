@@ -20,6 +20,13 @@ enum Manifest {
     static let apiVersion = "mcloud/v1"
 }
 
+/// A document's kind and, when valid, its name, whether or not the rest of it decoded.
+struct DocumentSeen {
+    var kind: Manifest.Kind
+    var name: String?
+    var location: SourceLocation
+}
+
 extension Decoder {
     /// Decodes the common envelope (`apiVersion`, `kind`, `metadata`, `spec`) and hands `spec` to the kind's decoder.
     func manifest(_ root: YAMLNode) -> Manifest? {
@@ -34,8 +41,10 @@ extension Decoder {
             error(node.location, "apiVersion \"\(version)\" is not supported; use \(Manifest.apiVersion)")
         }
         let kind = fields["kind"].flatMap { self.kind($0) }
-        if let kind { kindsSeen.insert(kind) }
         let metadata = fields["metadata"].flatMap { self.metadata($0) }
+        if let kind {
+            documentsSeen.append(DocumentSeen(kind: kind, name: metadata?.name, location: metadata?.location ?? root.location))
+        }
         guard let kind, let spec = fields["spec"] else { return nil }
         // A bad name still lets the spec be checked, so one run reports every problem; the result is dropped.
         guard let metadata else {

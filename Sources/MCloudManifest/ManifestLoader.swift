@@ -64,7 +64,7 @@ public enum ManifestLoader {
             documentCount += documents.count
             manifests += documents.compactMap { decoder.manifest($0) }
         }
-        var checker = ModelChecker(manifests: manifests, sourceMap: decoder.sourceMap, kindsSeen: decoder.kindsSeen)
+        var checker = ModelChecker(manifests: manifests, sourceMap: decoder.sourceMap, seen: decoder.documentsSeen, rejectedRates: decoder.rejectedRates)
         let model = checker.check()
         diagnostics += decoder.diagnostics + checker.diagnostics
         let sorted = Array(Set(diagnostics)).sorted()

@@ -4,14 +4,21 @@ import MCloudCore
 struct ModelChecker {
     let manifests: [Manifest]
     let sourceMap: SourceMap
-    /// Kinds written in the input, including documents that failed to decode (they have their own errors).
-    let kindsSeen: Set<Manifest.Kind>
+    /// Every document written, including those that failed to decode (they have their own errors).
+    let seen: [DocumentSeen]
+    let rejectedRates: Set<String>
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(manifests: [Manifest], sourceMap: SourceMap, kindsSeen: Set<Manifest.Kind>) {
+    init(manifests: [Manifest], sourceMap: SourceMap, seen: [DocumentSeen], rejectedRates: Set<String>) {
         self.manifests = manifests
         self.sourceMap = sourceMap
-        self.kindsSeen = kindsSeen
+        self.seen = seen
+        self.rejectedRates = rejectedRates
+    }
+
+    /// Names of documents of these kinds that exist but did not decode: a reference to one is not dangling.
+    private func brokenNames(_ kinds: Set<Manifest.Kind>, decoded: Set<String>) -> Set<String> {
+        Set(seen.filter { kinds.contains($0.kind) }.compactMap(\.name)).subtracting(decoded)
     }
 
     private func place(_ document: String, _ path: String, _ fallback: SourceLocation) -> SourceLocation {
@@ -40,23 +47,30 @@ struct ModelChecker {
         checkUnique(clouds.map { ($0.name, $0.location, "Cloud") })
         checkUnique(services.map { ($0.name, $0.location, "Service") } + databases.map { ($0.name, $0.location, "Database") })
         checkUnique(cdns.map { ($0.name, $0.location, "CDN") })
-        for extra in applications.dropFirst() {
-            error(extra.location, "metadata.name: a second Application \"\(extra.name)\"; a plan has exactly one, and \"\(applications[0].name)\" is defined at \(applications[0].location); point -f at one application's folder")
+        let applicationDocuments = seen.filter { $0.kind == .Application }.sorted { $0.location < $1.location }
+        if let first = applicationDocuments.first {
+            let firstName = first.name.map { "\"\($0)\" is defined" } ?? "the first is"
+            for extra in applicationDocuments.dropFirst() {
+                let name = extra.name.map { " \"\($0)\"" } ?? ""
+                error(extra.location, "metadata.name: a second Application\(name); a plan has exactly one, and \(firstName) at \(first.location); point -f at one application's folder")
+            }
         }
-        if !kindsSeen.contains(.Cloud) {
+        if !seen.contains(where: { $0.kind == .Cloud }) {
             diagnostics.append(Diagnostic(.error, file: nil, "no Cloud manifests found; pass --providers DIR pointing at the cloud catalog"))
         }
-        guard let application = applications.first else {
-            if !kindsSeen.contains(.Application) {
-                diagnostics.append(Diagnostic(.error, file: nil, "no Application manifest found; exactly one is required"))
-            }
-            return nil
+        if applicationDocuments.isEmpty {
+            diagnostics.append(Diagnostic(.error, file: nil, "no Application manifest found; exactly one is required"))
         }
-        checkApplication(application, clouds: clouds)
+        // Only the first Application counts; checks that need it wait until it decodes, the others run anyway.
+        let application = applications.first { $0.location == applicationDocuments.first?.location }
         checkServices(services, databases: databases, cdns: cdns, application: application)
-        checkDatabases(databases, application: application)
-        checkCDNs(cdns, services: services, application: application)
-        checkLatencyKeys(clouds, application: application)
+        checkCDNs(cdns, services: services, databases: databases, application: application)
+        if let application {
+            checkApplication(application, clouds: clouds)
+            checkDatabases(databases, application: application)
+            checkLatencyKeys(clouds, application: application)
+        }
+        guard let application else { return nil }
         guard !diagnostics.hasErrors else { return nil }
         return Model(application: application, clouds: clouds, services: services, databases: databases, cdns: cdns)
     }
@@ -83,7 +97,7 @@ struct ModelChecker {
                 "spec.residency[\(index)].audience: no audience named \"\(rule.audience)\"" + Suggestion.didYouMean(rule.audience, in: audiences)
             )
         }
-        for cloud in clouds where application.rate(for: cloud.pricing.currency) == nil {
+        for cloud in clouds where application.rate(for: cloud.pricing.currency) == nil && !rejectedRates.contains(cloud.pricing.currency) {
             error(
                 place("Cloud/\(cloud.name)", "spec.pricing.currency", cloud.location),
                 "spec.pricing.currency: \(cloud.pricing.currency) has no exchange rate; add it to spec.exchangeRates of Application \"\(application.name)\" (\(application.location))"
@@ -91,11 +105,12 @@ struct ModelChecker {
         }
     }
 
-    private mutating func checkServices(_ services: [Service], databases: [Database], cdns: [CDN], application: Application) {
+    private mutating func checkServices(_ services: [Service], databases: [Database], cdns: [CDN], application: Application?) {
         let workloads = Set(services.map(\.name) + databases.map(\.name))
+        let broken = brokenNames([.Service, .Database], decoded: workloads)
         let cdnNames = Set(cdns.map(\.name))
         let databasesByName = Dictionary(databases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let governed = Set(application.residency.map(\.data))
+        let governed = Set(application?.residency.map(\.data) ?? [])
         for service in services {
             let document = "Service/\(service.name)"
             for (index, dependency) in service.dependsOn.enumerated() {
@@ -103,10 +118,6 @@ struct ModelChecker {
                 let location = place(document, path, service.location)
                 if dependency.name == service.name {
                     error(location, "\(path): a service cannot depend on itself")
-                } else if cdnNames.contains(dependency.name) {
-                    error(location, "\(path): \"\(dependency.name)\" is a CDN; dependsOn names Services and Databases")
-                } else if !workloads.contains(dependency.name) {
-                    error(location, "\(path): no Service or Database named \"\(dependency.name)\"" + Suggestion.didYouMean(dependency.name, in: workloads.sorted()))
                 } else if let database = databasesByName[dependency.name] {
                     // Data a law keeps in place must not flow to replicas that law does not bind.
                     let leaking = database.data.filter { governed.contains($0) && !service.data.contains($0) }
@@ -116,6 +127,12 @@ struct ModelChecker {
                             "\(path): \"\(database.name)\" stores \(leaking.joined(separator: ", ")) data under a residency rule, but this service does not list it in spec.data, so its replicas are not held to that rule"
                         ))
                     }
+                } else if workloads.contains(dependency.name) || broken.contains(dependency.name) {
+                    continue
+                } else if cdnNames.contains(dependency.name) {
+                    error(location, "\(path): \"\(dependency.name)\" is a CDN; dependsOn names Services and Databases")
+                } else {
+                    error(location, "\(path): no Service or Database named \"\(dependency.name)\"" + Suggestion.didYouMean(dependency.name, in: workloads.sorted()))
                 }
             }
         }
@@ -131,21 +148,25 @@ struct ModelChecker {
         }
     }
 
-    private mutating func checkCDNs(_ cdns: [CDN], services: [Service], application: Application) {
+    private mutating func checkCDNs(_ cdns: [CDN], services: [Service], databases: [Database], application: Application?) {
         let byName = Dictionary(services.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let audiences = application.audiences.map(\.name)
+        let broken = brokenNames([.Service], decoded: Set(byName.keys))
+        let databaseNames = Set(databases.map(\.name))
         for cdn in cdns {
             let document = "CDN/\(cdn.name)"
-            for (index, origin) in cdn.origins.enumerated() {
+            for (index, origin) in cdn.origins.enumerated() where !broken.contains(origin) {
                 let location = place(document, "spec.origins[\(index)]", cdn.location)
                 guard let service = byName[origin] else {
-                    error(location, "spec.origins[\(index)]: no Service named \"\(origin)\"" + Suggestion.didYouMean(origin, in: byName.keys.sorted()))
+                    let hint = databaseNames.contains(origin) ? "; it is a Database, and a CDN fronts public Services"
+                        : Suggestion.didYouMean(origin, in: byName.keys.sorted())
+                    error(location, "spec.origins[\(index)]: no Service named \"\(origin)\"" + hint)
                     continue
                 }
                 if !service.isPublic {
                     error(location, "spec.origins[\(index)]: Service \"\(origin)\" is not public; set expose.public: true on it (\(service.location)) to put a CDN in front of it")
                 }
             }
+            guard let audiences = application?.audiences.map(\.name) else { continue }
             for (index, audience) in (cdn.audiences ?? []).enumerated() where !audiences.contains(audience) {
                 error(
                     place(document, "spec.audiences[\(index)]", cdn.location),

@@ -207,10 +207,28 @@ private final class DocumentBuilder {
         let mark = failure.mark ?? ParserEvent.Mark(index: 0, line: 0, column: 0)
         var message = failure.problem
         if let context = failure.context { message += " (\(context))" }
-        if mark.index < bytes.count, bytes[mark.index] == UInt8(ascii: "\t") {
+        if let offset = byteOffset(line: mark.line, column: mark.column), offset < bytes.count, bytes[offset] == UInt8(ascii: "\t") {
             message += "; YAML does not allow tabs for indentation, use spaces"
         }
         return Failure(location: location(mark), message: message)
+    }
+
+    /// The byte at a 0-based line and column in characters (libyaml's mark), skipping a byte order mark.
+    private func byteOffset(line: Int, column: Int) -> Int? {
+        var offset = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var currentLine = 0
+        while currentLine < line {
+            guard let newline = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            offset = newline + 1
+            currentLine += 1
+        }
+        var characters = 0
+        while characters < column, offset < bytes.count {
+            offset += 1
+            while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
+            characters += 1
+        }
+        return offset
     }
 
     /// Line and column (in characters) of a byte offset, for reader errors that carry no mark.

@@ -6,9 +6,8 @@ import Testing
 /// The placement benchmark instances in `<repo>/../shared/bench/instances`: each must validate, and the model must
 /// keep every document the files hold. (Regression: a Service with `availability: { maxShare: 0.5 }` was once
 /// dropped without a word, so the planner silently placed fewer services than the files describe.)
-/// Skipped, with the reason shown, in a checkout that has no `../shared` next to it (such as a fresh CI clone).
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: Repository.benchInstances), "no benchmark instances next to the repository"))
-struct BenchInstanceTests {
+/// CI lays `shared/` next to the clone, so a missing folder fails `instancesAreFound` rather than passing quietly.
+@Suite struct BenchInstanceTests {
     static let instances = Repository.subdirectories(of: Repository.benchInstances)
 
     @Test func instancesAreFound() {

@@ -22,9 +22,7 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
 /// wrong position, a changed word or an extra diagnostic all fail.
 ///
 /// Inputs are the `Fixtures/base` files with one exact change, or the base plus a small `extra.yaml` (see `Template`).
-/// A broken field usually sits in such an extra document that nothing refers to: today a document that fails to decode
-/// is also reported as missing by every reference to it (see `MalformedManifestKnownBugTests`), and these cases are
-/// about the field, not that cascade.
+/// A broken field usually sits in such an extra document that nothing refers to, so each case is about the field alone.
 @Suite struct MalformedManifestTests {
     @Test(arguments: MalformedCase.all)
     func reportsEveryProblemWithItsPosition(_ input: MalformedCase) throws {
@@ -39,7 +37,7 @@ struct MalformedCase: Sendable, CustomTestStringConvertible {
 
     @Test func tableIsLargeAndNamesAreUnique() {
         #expect(MalformedCase.all.count >= 70)
-        let names = (MalformedCase.all + MalformedCase.knownBugs).map(\.behaviour)
+        let names = (MalformedCase.all + MalformedCase.regressions).map(\.behaviour)
         #expect(Set(names).count == names.count)
     }
 }
@@ -380,7 +378,7 @@ extension MalformedCase {
             #"app.yaml:51:13: error: spec.origins[0]: Service "payments-api" is not public; set expose.public: true on it (app.yaml:18:19) to put a CDN in front of it"#,
         ]),
         MalformedCase("a CDN origin that is a Database", .app("origins: [payments-api]", "origins: [accounts-db]"), [
-            #"app.yaml:51:13: error: spec.origins[0]: no Service named "accounts-db""#,
+            #"app.yaml:51:13: error: spec.origins[0]: no Service named "accounts-db"; it is a Database, and a CDN fronts public Services"#,
         ]),
         MalformedCase("a CDN audience that is unknown", .app("audiences: [ru, eu]", "audiences: [ru, kz]"), [
             #"app.yaml:52:19: error: spec.audiences[1]: no audience named "kz""#,
@@ -617,35 +615,34 @@ extension MalformedCase {
 
 // MARK: - Known bugs
 
-/// Inputs whose current diagnostics are wrong or misleading. Each test states the behaviour we expect and is disabled
-/// until the bug is fixed; enable it with the fix (the exact wording of a new message may be adjusted then).
-@Suite struct MalformedManifestKnownBugTests {
-    @Test(.disabled("bug: a Service or Database that fails to decode is reported again as missing by every dependsOn or CDN origin naming it"), arguments: MalformedCase.droppedDocuments)
+/// Inputs whose diagnostics were once wrong or misleading: each test is the one that would have caught the bug.
+@Suite struct MalformedManifestRegressionTests {
+    @Test(arguments: MalformedCase.droppedDocuments)
     func invalidDocumentIsNotReportedAgainAsMissing(_ input: MalformedCase) throws {
         try MalformedManifestTests().reportsEveryProblemWithItsPosition(input)
     }
 
-    @Test(.disabled("bug: when the Application fails to decode, no cross-document check runs, so a dangling dependsOn is only reported on the next run"), arguments: MalformedCase.invalidApplication)
+    @Test(arguments: MalformedCase.invalidApplication)
     func invalidApplicationDoesNotHideOtherProblems(_ input: MalformedCase) throws {
         try MalformedManifestTests().reportsEveryProblemWithItsPosition(input)
     }
 
-    @Test(.disabled("bug: an exchange rate that is present but invalid is reported again as missing (\"RUB has no exchange rate; add it\")"), arguments: MalformedCase.invalidExchangeRate)
+    @Test(arguments: MalformedCase.invalidExchangeRate)
     func invalidExchangeRateIsNotReportedAgainAsMissing(_ input: MalformedCase) throws {
         try MalformedManifestTests().reportsEveryProblemWithItsPosition(input)
     }
 
-    @Test(.disabled("bug: a CDN named like a Database makes dependsOn on that Database fail with \"is a CDN\""), arguments: MalformedCase.cdnShadowsDatabase)
+    @Test(arguments: MalformedCase.cdnShadowsDatabase)
     func databaseDependencyIsNotTakenForACDN(_ input: MalformedCase) throws {
         try MalformedManifestTests().reportsEveryProblemWithItsPosition(input)
     }
 
-    @Test(.disabled("bug: the tab hint checks bytes[mark.index], but libyaml's index counts characters (and skips a BOM), so non-ASCII text or a BOM before the tab loses the hint"), arguments: MalformedCase.tabHint)
+    @Test(arguments: MalformedCase.tabHint)
     func tabHintSurvivesNonASCIIText(_ input: MalformedCase) throws {
         try MalformedManifestTests().reportsEveryProblemWithItsPosition(input)
     }
 
-    @Test(.disabled("poor message: the advice does not fit the input (the wording below is a proposal)"), arguments: MalformedCase.poorAdvice)
+    @Test(arguments: MalformedCase.poorAdvice)
     func messagesGiveAdviceThatFits(_ input: MalformedCase) throws {
         try MalformedManifestTests().reportsEveryProblemWithItsPosition(input)
     }
@@ -708,7 +705,7 @@ extension MalformedCase {
         ]),
     ]
 
-    static let knownBugs = droppedDocuments + invalidApplication + invalidExchangeRate + cdnShadowsDatabase + tabHint + poorAdvice
+    static let regressions = droppedDocuments + invalidApplication + invalidExchangeRate + cdnShadowsDatabase + tabHint + poorAdvice
 }
 
 // MARK: - Paths
