@@ -17,7 +17,8 @@ let package = Package(
         .target(name: "MCloudHTTP", dependencies: ["MCloudCore", "CCurl", "COpenSSL"]),
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML"]),
         .target(name: "MCloudPlanner", dependencies: ["MCloudCore"]),
-        .target(name: "MCloudCLI", dependencies: ["MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner"]),
+        .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner"]),
+        .target(name: "MCloudCLI", dependencies: ["MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender"]),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
         .executableTarget(name: "mcloud-bench", dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner"]),
 

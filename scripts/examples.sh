@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs what mcloud needs, builds it, and runs it on every bundled example application.
+# Installs what mcloud needs, builds it, validates every bundled example and plans the retail bank.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 source scripts/toolchain.sh
 swift build -c release --product mcloud
 for application in Manifests/*/; do
-  echo "== ${application%/}"
   .build/release/mcloud validate -f "${application%/}" --providers Providers
 done
+echo
+.build/release/mcloud plan -f Manifests/retail-bank --providers Providers

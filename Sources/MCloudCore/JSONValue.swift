@@ -25,6 +25,39 @@ public indirect enum JSONValue: Hashable, Sendable {
         hasher.combine(serialized(pretty: false))
     }
 
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let pairs) = self else { return nil }
+        return pairs.first { $0.0 == key }?.1
+    }
+
+    public var objectPairs: [(String, JSONValue)] {
+        if case .object(let pairs) = self { return pairs }
+        return []
+    }
+
+    public var arrayItems: [JSONValue] {
+        if case .array(let items) = self { return items }
+        return []
+    }
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var doubleValue: Double? {
+        switch self {
+        case .number(let value): return value
+        case .int(let value): return Double(value)
+        default: return nil
+        }
+    }
+
+    public var intValue: Int? {
+        if case .int(let value) = self { return value }
+        return nil
+    }
+
     /// A money amount or other measure, rounded to `places` decimals so float noise never reaches the output.
     public static func rounded(_ value: Double, places: Int = 6) -> JSONValue {
         var scale = 1.0

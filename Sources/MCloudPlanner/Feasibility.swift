@@ -16,7 +16,9 @@ enum Feasibility {
                 for cloud in cell.allowed { rejected[cloud].reasons.append(Reason(.spread, spreadProblem)) }
             }
             if fitting == 0 || spreadProblem != nil {
-                failures.append(failure(cell.cell.name, rejected: rejected))
+                var infeasible = failure(cell.cell.name, rejected: rejected)
+                infeasible.hints = serviceHints(cell, problem)
+                failures.append(infeasible)
             }
         }
         for cell in problem.databases where cell.allowedPrimaries.isEmpty {
@@ -28,13 +30,74 @@ enum Feasibility {
                 }
                 return (cloud: cloud.cloud.name, reasons: reasons)
             }
-            failures.append(failure(cell.cell.name, rejected: rejected))
+            var infeasible = failure(cell.cell.name, rejected: rejected)
+            infeasible.hints = databaseHints(cell, rejected: rejected, problem)
+            failures.append(infeasible)
         }
         for cell in problem.cdns where cell.allowed.isEmpty {
             let rejected = problem.clouds.map { (cloud: $0.cloud.name, reasons: filters.cdnReasons(cell.cdn, $0)) }
             failures.append(failure(cell.cdn.name, rejected: rejected))
         }
         return failures.sorted { $0.cell < $1.cell }
+    }
+
+    /// What would make an infeasible service cell fit: the rule to relax and by how much.
+    static func serviceHints(_ cell: PlanningProblem.ServiceCell, _ problem: PlanningProblem) -> [String] {
+        let filters = problem.filters
+        let rules = problem.model.application.residency.filter { cell.service.data.contains($0.data) && cell.audiences.contains($0.audience) }
+        var hints: [String] = []
+        if let conflict = residencyConflict(rules, workload: cell.service.name, isGlobal: cell.cell.audience == nil) {
+            return [conflict]
+        }
+        let passing = problem.clouds.filter { cloud in
+            !filters.serviceReasons(cell.service, audiences: cell.audiences, cloud).contains { $0.filter != .latency }
+        }
+        if cell.allowed.isEmpty, !passing.isEmpty {
+            for audience in cell.audiences {
+                let nearest = passing.compactMap { cloud in cloud.cloud.latencyMs[audience].map { (cloud.cloud.name, $0) } }
+                    .min { ($0.1, $0.0) < ($1.1, $1.0) }
+                if let nearest {
+                    hints.append("raise audience \(audience)'s latencyMs to \(NumberText.format(nearest.1)): the nearest cloud that meets every other rule is \(nearest.0) at \(NumberText.format(nearest.1)) ms")
+                }
+            }
+        }
+        if !cell.allowed.isEmpty, spreadProblem(cell) != nil {
+            let usable = cell.allowed.count
+            let share = (cell.replicas + usable - 1) / usable
+            let clouds = usable == 1 ? "1 cloud" : "\(usable) clouds"
+            if cell.minClouds > usable { hints.append("lower minClouds to \(usable): only \(clouds) \(usable == 1 ? "meets" : "meet") every other rule") }
+            if share > cell.maxPerCloud {
+                let needed = Double(share) / Double(cell.replicas)
+                hints.append("raise maxShare to \(Money.decimals((needed * 100).rounded(.up) / 100, places: 2)) so \(clouds) can hold \(cell.replicas) replicas, or add clouds that meet every rule")
+            }
+        }
+        return hints
+    }
+
+    static func databaseHints(_ cell: PlanningProblem.DatabaseCell, rejected: [(cloud: String, reasons: [Reason])], _ problem: PlanningProblem) -> [String] {
+        let rules = problem.model.application.residency.filter { cell.database.data.contains($0.data) && cell.audiences.contains($0.audience) }
+        if let conflict = residencyConflict(rules, workload: cell.database.name, isGlobal: cell.cell.audience == nil) {
+            return [conflict]
+        }
+        if rejected.contains(where: { $0.reasons.first?.filter == .dr }) {
+            if cell.database.backup?.disasterRecovery?.differentVendor == true {
+                return ["no cloud of another vendor can take the backup leg under the same rules: set differentVendor: false, or add object storage from another vendor where the data may live"]
+            }
+            return ["no second cloud can take the backup leg under the same rules: add object storage in another cloud where the data may live"]
+        }
+        return []
+    }
+
+    /// A global cell bound by rules whose allowed jurisdictions do not overlap can never be placed.
+    static func residencyConflict(_ rules: [Application.ResidencyRule], workload: String, isGlobal: Bool) -> String? {
+        guard isGlobal, rules.count > 1 else { return nil }
+        var common = Set(rules[0].allowed)
+        for rule in rules.dropFirst() { common.formIntersection(rule.allowed) }
+        guard common.isEmpty else { return nil }
+        let data = Set(rules.map(\.data)).sorted().joined(separator: ", ")
+        let audiences = rules.map(\.audience).joined(separator: " and ")
+        let laws = rules.map { $0.law ?? "[\($0.allowed.joined(separator: ", "))]" }.joined(separator: " and ")
+        return "a global cell handling \(data) data of \(audiences) can never satisfy both \(laws): make \(workload) perAudience"
     }
 
     /// Why spread cannot be met with the clouds that pass every other rule, or nil when it can.
@@ -69,7 +132,9 @@ enum Feasibility {
                     }
                     return (cloud: problem.clouds[cloud].cloud.name, reasons: reasons)
                 }
-                return failure(cell.cell.name, rejected: rejected)
+                var infeasible = failure(cell.cell.name, rejected: rejected)
+                infeasible.hints = ["add capacity where \(cell.cell.name) may run, or lower its replicas or resources"]
+                return infeasible
             case .database(let index):
                 let cell = problem.databases[index]
                 let rejected = problem.clouds.indices.map { cloud in
@@ -79,7 +144,9 @@ enum Feasibility {
                     }
                     return (cloud: problem.clouds[cloud].cloud.name, reasons: reasons)
                 }
-                return failure(cell.cell.name, rejected: rejected)
+                var infeasible = failure(cell.cell.name, rejected: rejected)
+                infeasible.hints = ["add capacity where \(cell.cell.name) may run, or lower its size or standbys"]
+                return infeasible
             }
         }.sorted { $0.cell < $1.cell }
     }

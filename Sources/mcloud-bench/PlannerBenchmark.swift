@@ -65,7 +65,10 @@ enum PlannerBenchmark {
             if let output {
                 try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
                 let file = URL(fileURLWithPath: output).appendingPathComponent("\(name).json")
-                try? Data(plan.placementJSON.serialized().utf8).write(to: file)
+                // The checker's normalized form: the placement with its cost as a plain number.
+                var placement = plan.placementJSON.objectPairs.filter { $0.0 != "cost" }
+                placement.append(("cost", .rounded(plan.cost.monthly)))
+                try? Data(JSONValue.object(placement).serialized().utf8).write(to: file)
             }
         }
         print(table.text)

@@ -5,6 +5,8 @@ import Testing
         (["--help"], "help-mcloud.txt"),
         (["validate", "--help"], "help-validate.txt"),
         (["version", "--help"], "help-version.txt"),
+        (["plan", "--help"], "help-plan.txt"),
+        (["explain", "--help"], "help-explain.txt"),
         (["help", "validate"], "help-validate.txt"),
     ])
     func helpIsGeneratedFromEachCommandsDeclaration(_ arguments: [String], _ golden: String) throws {

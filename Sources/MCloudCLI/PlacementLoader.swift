@@ -1,0 +1,26 @@
+import MCloudCore
+import MCloudManifest
+import MCloudPlanner
+
+/// Reads the manifests and plans them, printing diagnostics or the infeasible cells on stderr; nil on any error.
+enum PlacementLoader {
+    static func plan(_ manifests: ManifestOptions, _ context: CommandContext) -> (Model, PlacementPlan)? {
+        let set = ManifestLoader.load(paths: manifests.paths, providers: manifests.providers)
+        for diagnostic in set.diagnostics { context.stderr.write("\(diagnostic)\n") }
+        guard let model = set.model else {
+            context.stderr.write("\(set.diagnostics.errorCount) error\(set.diagnostics.errorCount == 1 ? "" : "s") in the manifests; nothing was planned\n")
+            return nil
+        }
+        switch Planner.plan(model) {
+        case .success(let plan):
+            return (model, plan)
+        case .failure(let failure):
+            context.stderr.write("error: no placement meets every rule\n")
+            for cell in failure.cells {
+                context.stderr.write("  \(cell.summary)\n")
+                for hint in cell.hints { context.stderr.write("    hint: \(hint)\n") }
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Plans every bundled example and every benchmark instance, prints the planner benchmark table, and has the
+# independent checker (../shared/bench/check.py) verify each placement and recompute its cost.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+bench=${MCLOUD_BENCH_DIR:-$root/../shared/bench}
+[ -f "$bench/check.py" ] || { echo "error: no placement checker at $bench/check.py" >&2; exit 1; }
+source scripts/toolchain.sh
+
+# PyYAML for the checker, in a venv kept outside the checkout and keyed by the Python version.
+python_version=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+venv=${XDG_CACHE_HOME:-$HOME/.cache}/mcloud/venv-py$python_version
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import yaml' 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet pyyaml
+fi
+
+swift build -c release --product mcloud
+swift build -c release --product mcloud-bench
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+.build/release/mcloud-bench plan "$bench"/instances/*/ --out "$work/bench"
+
+failed=0
+check() { # DIR PLACEMENT.json
+  local output
+  output=$("$venv/bin/python" "$bench/check.py" "$1" "$2" --quiet --strict-cost) || { echo "$output"; failed=1; return; }
+  echo "  $(basename "$1"): $(tail -n 2 <<<"$output" | tr '\n' ' ')"
+}
+echo "Checker on the benchmark placements:"
+for instance in "$bench"/instances/*/; do
+  name=$(basename "$instance")
+  check "$instance" "$work/bench/$name.json"
+done
+echo "Checker on the bundled examples:"
+for application in Manifests/*/; do
+  name=$(basename "$application")
+  mkdir -p "$work/examples/$name"
+  ln -s "$root/Providers" "$work/examples/$name/Providers"
+  ln -s "$root/$application" "$work/examples/$name/Manifests"
+  .build/release/mcloud plan --json -f "$application" --providers Providers \
+    | "$venv/bin/python" -c 'import json, sys; p = json.load(sys.stdin)["placement"]; p["cost"] = p["cost"]["monthly"]; json.dump(p, sys.stdout)' \
+    > "$work/examples/$name.json"
+  check "$work/examples/$name" "$work/examples/$name.json"
+done
+exit $failed
