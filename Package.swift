@@ -25,7 +25,7 @@ let package = Package(
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"]),
-        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"], exclude: ["Golden"]),
+        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"]),
         .testTarget(
             name: "MCloudManifestTests",
             dependencies: ["MCloudManifest", "MCloudYAML"],
