@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "MCloudHTTP", dependencies: ["MCloudCore", "CCurl", "COpenSSL"]),
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML"]),
         .target(name: "MCloudPlanner", dependencies: ["MCloudCore"]),
-        .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner"]),
+        .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
         .target(name: "MCloudCLI", dependencies: ["MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender"]),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
         .executableTarget(name: "mcloud-bench", dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner"]),
@@ -30,6 +30,11 @@ let package = Package(
             name: "MCloudManifestTests",
             dependencies: ["MCloudManifest", "MCloudYAML"],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "MCloudRenderTests",
+            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML"],
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "MCloudCLITests",
