@@ -24,7 +24,7 @@ let package = Package(
 
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
-        .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"]),
+        .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"]),
         .testTarget(
             name: "MCloudManifestTests",

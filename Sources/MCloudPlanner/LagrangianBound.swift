@@ -26,22 +26,25 @@ struct LagrangianBound {
         var best = LagrangianBound(bound: -.infinity, prices: prices)
         var stepScale = 2.0
         var sinceImprovement = 0
+        var candidates: [Optimizer.Candidate] = []
         for _ in 0..<iterations {
             var usage = [ResourceVector](repeating: .zero, count: cloudCount)
             var value = constant
-            for service in problem.services {
-                let candidates = service.allowed.map { cloud in
-                    Optimizer.Candidate(
-                        cost: service.replicaCost[cloud] + prices.cost(of: service.perReplica, in: cloud),
-                        cloud: cloud, limit: service.maxPerCloud
-                    )
+            for index in problem.services.indices {
+                // Fields read in place: copying the whole cell would retain every array it holds, per iteration.
+                let unit = problem.services[index].perReplica, limit = problem.services[index].maxPerCloud
+                candidates.removeAll(keepingCapacity: true)
+                for cloud in problem.services[index].allowed {
+                    candidates.append(Optimizer.Candidate(
+                        cost: problem.services[index].replicaCost[cloud] + prices.cost(of: unit, in: cloud), cloud: cloud, limit: limit
+                    ))
                 }
-                guard let slots = Optimizer.fill(candidates, replicas: service.replicas, minClouds: service.minClouds) else {
-                    return best
-                }
+                guard let slots = Optimizer.fill(
+                    candidates, replicas: problem.services[index].replicas, minClouds: problem.services[index].minClouds
+                ) else { return best }
                 for slot in slots {
-                    value += Double(slot.count) * (service.replicaCost[slot.cloud] + prices.cost(of: service.perReplica, in: slot.cloud))
-                    usage[slot.cloud] = usage[slot.cloud] + slot.count * service.perReplica
+                    value += Double(slot.count) * (problem.services[index].replicaCost[slot.cloud] + prices.cost(of: unit, in: slot.cloud))
+                    usage[slot.cloud] = usage[slot.cloud] + slot.count * unit
                 }
             }
             for database in problem.databases {

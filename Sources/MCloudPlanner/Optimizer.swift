@@ -16,10 +16,18 @@ struct Optimizer {
     let problem: PlanningProblem
     private(set) var state: PlacementState
     /// Cells by the clouds they use; a service cell is its index, a database cell the service count plus its index.
-    private var members: CloudMembers
-    private(set) var steps = 0
+    var members: CloudMembers
+    var steps = 0
     let budget: Int
-    private var random: SplitMix64
+    var random: SplitMix64
+    /// Service cells already taken up by the move in progress.
+    var touched: Marker
+    /// Cells already in the ruin pool, numbered as in `members`.
+    var pooled: Marker
+    /// Each service's allowed clouds by the price of a replica, cheapest first.
+    let cheapestClouds: [[Int]]
+    /// Each database's cheapest primaries on its own cost, cheapest first: where relocations aim.
+    let cheapestPrimaries: [[Int]]
 
     init(problem: PlanningProblem, budget: Int, seed: UInt64) {
         self.problem = problem
@@ -27,6 +35,23 @@ struct Optimizer {
         self.members = CloudMembers(clouds: problem.clouds.count)
         self.budget = budget
         self.random = SplitMix64(seed: seed)
+        self.touched = Marker(count: problem.services.count)
+        self.pooled = Marker(count: problem.services.count + problem.databases.count)
+        self.cheapestClouds = problem.services.map { cell in
+            cell.allowed.sorted { (cell.replicaCost[$0], $0) < (cell.replicaCost[$1], $1) }
+        }
+        self.cheapestPrimaries = problem.databases.map { cell in
+            Array(cell.allowedPrimaries.sorted { (cell.totalCost(primary: $0), $0) < (cell.totalCost(primary: $1), $1) }.prefix(Self.relocationTargets))
+        }
+    }
+
+    func free(_ cloud: Int) -> ResourceVector {
+        problem.clouds[cloud].capacity - state.usage[cloud]
+    }
+
+    /// The annealing rule: always downhill, uphill with probability exp(-delta/temperature).
+    mutating func accepts(_ delta: Double, scale: Double, temperature: Double) -> Bool {
+        delta < -Self.tolerance(scale) || (temperature > 0 && Double.random(in: 0..<1, using: &random) < exp(-delta / temperature))
     }
 
     // MARK: Costs
@@ -90,24 +115,37 @@ struct Optimizer {
     }
 
     /// Linear costs and "at least minClouds clouds": one replica in each of the minClouds cheapest clouds, then
-    /// the rest cheapest first. An exchange argument shows nothing cheaper meets the rules.
+    /// the rest cheapest first. An exchange argument shows nothing cheaper meets the rules. Clouds are taken in
+    /// price order by repeated selection rather than a full sort: a cell uses a handful of the clouds it may use.
     static func fill(_ candidates: [Candidate], replicas: Int, minClouds: Int) -> [Slot]? {
         guard candidates.count >= minClouds, minClouds <= replicas,
               candidates.reduce(0, { $0 + $1.limit }) >= replicas else { return nil }
-        let sorted = candidates.sorted { ($0.cost, $0.cloud) < ($1.cost, $1.cloud) }
-        var counts = [Int](repeating: 0, count: sorted.count)
+        var taken: [Int] = []
+        var counts: [Int] = []
         var left = replicas
-        for index in 0..<minClouds {
-            counts[index] = 1
-            left -= 1
+        while left > 0 || taken.count < minClouds {
+            var next = -1
+            for index in candidates.indices where !taken.contains(index) {
+                if next < 0 || (candidates[index].cost, candidates[index].cloud) < (candidates[next].cost, candidates[next].cloud) {
+                    next = index
+                }
+            }
+            guard next >= 0 else { return nil }
+            taken.append(next)
+            counts.append(0)
+            if taken.count <= minClouds {
+                counts[taken.count - 1] = 1
+                left -= 1
+                if taken.count < minClouds { continue }
+            }
+            // With minClouds clouds open, top them up in price order, then fill each new one as far as it goes.
+            for position in counts.indices where left > 0 {
+                let added = min(candidates[taken[position]].limit - counts[position], left)
+                counts[position] += added
+                left -= added
+            }
         }
-        for index in sorted.indices where left > 0 {
-            let added = min(sorted[index].limit - counts[index], left)
-            counts[index] += added
-            left -= added
-        }
-        guard left == 0 else { return nil }
-        return sorted.indices.filter { counts[$0] > 0 }.map { Slot(cloud: sorted[$0].cloud, count: counts[$0]) }
+        return zip(taken, counts).filter { $0.1 > 0 }.map { Slot(cloud: candidates[$0.0].cloud, count: $0.1) }
             .sorted { $0.cloud < $1.cloud }
     }
 
@@ -252,23 +290,32 @@ struct Optimizer {
 
     // MARK: Local search
 
-    /// Descends to a local optimum, then anneals with ruin-and-recreate until the budget is spent, and
-    /// returns to the best placement seen.
+    /// Anneals from the current placement, which has already descended, on nine tenths of the budget, then
+    /// returns to the best placement seen and descends from it on the rest.
     mutating func improve() {
-        descend()
+        let polish = budget / 10
         var best = state
         var bestCost = totalCost
         var current = bestCost
         let cells = max(1, problem.services.count + problem.databases.count)
         // Temperatures in money: a worse move of about a few cells' average cost is accepted now and then at first.
-        let start = 0.05 * bestCost / Double(cells)
+        let start = 0.5 * bestCost / Double(cells)
         let end = start / 1000
-        let annealBudget = budget - steps
+        let annealBudget = budget - polish - steps
         let annealStart = steps
-        while steps < budget {
+        while steps < budget - polish {
             let progress = Double(steps - annealStart) / Double(max(1, annealBudget))
             let temperature = start * pow(end / start, progress)
-            guard let delta = ruinAndRecreate(temperature: temperature) else { continue }
+            let move: Double?
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: move = ruinAndRecreate(temperature: temperature)
+            case 1: move = randomRelocation(temperature: temperature)
+            default: move = randomPull(temperature: temperature)
+            }
+            guard let delta = move else {
+                steps += 1
+                continue
+            }
             current += delta
             if current < bestCost - Self.tolerance(bestCost) {
                 best = state
@@ -280,16 +327,19 @@ struct Optimizer {
         descend()
     }
 
-    /// Re-places services and moves primaries until a whole round finds nothing cheaper.
+    /// Re-places services and moves primaries until a round saves less than a thousandth: the rounds after
+    /// that cost as much work as the first and find little that the annealing would not.
     mutating func descend() {
         while steps < budget {
             let before = totalCost
             sweepServices()
             relocateDatabases()
             recountUsage()
-            if totalCost >= before - Self.tolerance(before) { break }
+            if totalCost >= before - max(Self.tolerance(before), Self.descentStop * abs(before)) { break }
         }
     }
+
+    static let descentStop = 1e-3
 
     static func tolerance(_ cost: Double) -> Double { max(1e-9, abs(cost) * 1e-12) }
 
@@ -311,35 +361,34 @@ struct Optimizer {
         }
     }
 
-    /// Tries every other primary for each database, re-placing the services that talk to it.
+    /// Tries every other primary for each database that could pay, making room there when it is full.
     mutating func relocateDatabases() {
         for database in problem.databases.indices where steps < budget {
             let cell = problem.databases[database]
             let current = state.primary[database]
             guard current >= 0 else { continue }
-            let connected = Array(Set(cell.edges.map(\.cell))).sorted()
+            let connected = cell.connectedServices
             // Moving can save at most the egress paid today, so a primary costlier by more cannot win.
             let egressToday = connected.reduce(0.0) { $0 + serviceCost($1) } - connected.reduce(0.0) { total, service in
                 total + state.replicas[service].reduce(0.0) { $0 + Double($1.count) * problem.services[service].replicaCost[$1.cloud] }
             }
+            // Nor can a primary whose own cost plus the egress no spread can avoid there beats today's.
             let alternatives = cell.allowedPrimaries.filter {
-                $0 != current && cell.totalCost(primary: $0) < cell.totalCost(primary: current) + egressToday + 1e-9
+                $0 != current && cell.totalCost(primary: $0) + unavoidableEgress(database, at: $0) < cell.totalCost(primary: current) + egressToday + 1e-9
             }
-            for cloud in alternatives where steps < budget {
-                let before = localCost(services: connected, databases: [database])
-                let snapshot = remove(services: connected, databases: [database])
-                let free = problem.clouds[cloud].capacity - state.usage[cloud]
-                var placed = cell.demand.fits(within: free)
-                if placed {
-                    placeDatabase(database, cloud)
-                    for service in connected where placed {
-                        placed = insert(.service(service))
-                    }
-                }
-                steps += 1 + connected.count
-                if placed, localCost(services: connected, databases: [database]) < before - Self.tolerance(before) { continue }
-                restore(snapshot)
+            for cloud in alternatives where steps < budget && state.primary[database] == current {
+                _ = relocate([(database, cloud)], evicting: false, temperature: 0)
             }
+        }
+    }
+
+    /// The egress a primary in `cloud` pays whatever the services do: the replicas spread keeps out of it.
+    func unavoidableEgress(_ database: Int, at cloud: Int) -> Double {
+        let egress = problem.clouds[cloud].egressGiB
+        return problem.databases[database].edges.reduce(0.0) { total, edge in
+            let service = problem.services[edge.cell]
+            let inside = service.replicaCost[cloud].isFinite ? min(service.maxPerCloud, service.replicas) : 0
+            return total + edge.trafficGiBMonth * egress * Double(service.replicas - inside) / Double(service.replicas)
         }
     }
 
@@ -347,14 +396,15 @@ struct Optimizer {
     /// cheapest with the room left. Keeps the result when it is cheaper, or with probability exp(-delta/temperature)
     /// when it is dearer; returns the change in cost, or nil when the group was put back as it was.
     mutating func ruinAndRecreate(temperature: Double) -> Double? {
-        let busy = problem.clouds.indices.filter { !members.members(of: $0).isEmpty }
-        guard let first = busy.randomElement(using: &random) else {
+        guard let first = randomBusyCloud() else {
             steps = budget
             return nil
         }
         var pool = members.members(of: first)
-        if Bool.random(using: &random), let second = busy.randomElement(using: &random), second != first {
-            pool += members.members(of: second).filter { !pool.contains($0) }
+        if Bool.random(using: &random), let second = randomBusyCloud(), second != first {
+            pooled.clear()
+            for item in pool { pooled.insert(item) }
+            for item in members.members(of: second) where pooled.insert(item) { pool.append(item) }
         }
         pool.sort()
         pool.shuffle(using: &random)
@@ -365,23 +415,37 @@ struct Optimizer {
             if item < problem.services.count { services.append(item) } else { databases.append(item - problem.services.count) }
         }
         steps += size
-        var affected = services
-        for database in databases { affected += problem.databases[database].edges.map(\.cell) }
-        affected = Array(Set(affected)).sorted()
+        touched.clear()
+        var affected: [Int] = []
+        for service in services where touched.insert(service) { affected.append(service) }
+        for database in databases {
+            for service in problem.databases[database].connectedServices where touched.insert(service) { affected.append(service) }
+        }
         let before = localCost(services: affected, databases: databases)
         let snapshot = remove(services: services, databases: databases)
         let ok = reinsertByRegret(services: services, databases: databases)
         if ok {
             let delta = localCost(services: affected, databases: databases) - before
-            if delta < -Self.tolerance(before) || (temperature > 0 && Double.random(in: 0..<1, using: &random) < exp(-delta / temperature)) {
-                return delta
-            }
+            if accepts(delta, scale: before, temperature: temperature) { return delta }
         }
         restore(snapshot)
         return nil
     }
 
+    /// A random cloud that holds cells: a random start, then the next one along that is not empty, so no pass
+    /// over every cloud is needed to list the busy ones.
+    mutating func randomBusyCloud() -> Int? {
+        let count = problem.clouds.count
+        guard count > 0 else { return nil }
+        let start = Int.random(in: 0..<count, using: &random)
+        for offset in 0..<count where !members.members(of: (start + offset) % count).isEmpty {
+            return (start + offset) % count
+        }
+        return nil
+    }
+
     static let maxRuin = 24
+    static let relocationTargets = 10
 
     /// Puts cells back the one that would lose most by waiting first: the one whose best choice beats its
     /// second best by the widest margin in the room just freed. So the cell with no good alternative gets the

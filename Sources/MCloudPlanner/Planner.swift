@@ -20,9 +20,13 @@ public enum Planner {
         guard failures.isEmpty else { return .failure(PlacementFailure(cells: failures)) }
 
         let cellCount = problem.services.count + problem.databases.count
-        let budget = options.budget ?? max(20_000, 60 * cellCount)
+        // A step costs about one pass over the clouds, so the work allowed shrinks as clouds grow: up to 1,000
+        // steps a cell on small inputs, about a second of search on the largest.
+        let budget = options.budget ?? max(100_000, min(1_000 * cellCount, 20_000_000 / max(1, problem.clouds.count)))
+        // Each start descends on a tenth of the work; the annealing from the best of them gets the rest.
+        let startBudget = budget / 10
         let seed = SplitMix64.seed(from: model.cells.map(\.name) + model.clouds.map(\.name))
-        var optimizer = Optimizer(problem: problem, budget: budget, seed: seed)
+        var optimizer = Optimizer(problem: problem, budget: startBudget, seed: seed)
         let order = optimizer.initialOrder()
         let stuck = optimizer.construct(order: order, prices: nil, rounds: 25)
         guard stuck.isEmpty else {
@@ -37,7 +41,7 @@ public enum Planner {
         // under them, at a few strengths, are the starting points for the search.
         let bound = LagrangianBound.compute(problem, upperBound: bestCost, iterations: options.boundIterations)
         for scale in [1.0, 0.7, 1.3] {
-            var guided = Optimizer(problem: problem, budget: budget, seed: seed)
+            var guided = Optimizer(problem: problem, budget: startBudget, seed: seed)
             guard guided.construct(order: order, prices: bound.prices.scaled(by: scale), rounds: 25).isEmpty else { continue }
             guided.descend()
             steps += guided.steps
@@ -46,7 +50,7 @@ public enum Planner {
                 bestCost = guided.totalCost
             }
         }
-        var search = Optimizer(problem: problem, budget: budget, seed: seed &+ 1)
+        var search = Optimizer(problem: problem, budget: max(0, budget - steps), seed: seed &+ 1)
         search.adopt(best)
         search.improve()
         steps += search.steps

@@ -51,6 +51,8 @@ struct PlanningProblem {
         var bestBackup: [Int?]
         var backupCost: [Double]
         var edges: [Edge] = []
+        /// The service cells on its edges, each once, in index order: the cells whose egress moves with the primary.
+        var connectedServices: [Int] = []
 
         func totalCost(primary: Int) -> Double {
             primaryCost[primary] + (bestBackup[primary].map { backupCost[$0] } ?? 0)
@@ -198,6 +200,10 @@ struct PlanningProblem {
                     guard let databaseCell = databaseIndex[target] else { continue }
                     services[serviceIndex].edges.append(Edge(cell: databaseCell, trafficGiBMonth: dependency.trafficGiBMonth))
                     databases[databaseCell].edges.append(Edge(cell: serviceIndex, trafficGiBMonth: dependency.trafficGiBMonth))
+                    // Services are visited in index order, so a repeat can only be the last one added.
+                    if databases[databaseCell].connectedServices.last != serviceIndex {
+                        databases[databaseCell].connectedServices.append(serviceIndex)
+                    }
                 }
             }
         }

@@ -5,7 +5,8 @@ import MCloudPlanner
 
 /// Plans each bench instance (a folder with Providers/, Manifests/ and reference.json) and compares the cost with
 /// the reference: the proven optimum, the best known placement, or a naive greedy's. With `--out DIR` it writes
-/// each placement in the checker's normalized form, for `check.py INSTANCE DIR/NAME.json`.
+/// each placement in the checker's normalized form, for `check.py INSTANCE DIR/NAME.json`. Peak MiB is the
+/// process's peak resident memory so far, so run one instance alone to read its own.
 enum PlannerBenchmark {
     struct Reference: Decodable {
         var kind: String
@@ -33,7 +34,7 @@ enum PlannerBenchmark {
                 index += 1
             }
         }
-        var table = Table(header: ["instance", "cells", "cost", "reference", "kind", "ratio", "target", "bound", "gap", "steps", "seconds"])
+        var table = Table(header: ["instance", "cells", "cost", "reference", "kind", "ratio", "target", "bound", "gap", "steps", "seconds", "cpu s", "peak MiB"])
         var missed = 0
         for directory in directories {
             let name = URL(fileURLWithPath: directory).lastPathComponent
@@ -44,8 +45,10 @@ enum PlannerBenchmark {
                 continue
             }
             let start = DispatchTime.now().uptimeNanoseconds
+            let cpuStart = ResourceUsage.cpuSeconds()
             let result = Planner.plan(model, options: options)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let cpuSeconds = ResourceUsage.cpuSeconds() - cpuStart
             guard case .success(let plan) = result else {
                 if case .failure(let failure) = result { print("\(name): \(failure)") }
                 continue
@@ -60,7 +63,8 @@ enum PlannerBenchmark {
                 reference.map { String(format: "%.2f", $0.cost) } ?? "-", reference?.kind ?? "-",
                 ratio.map { String(format: "%.4f", $0) } ?? "-", target.map { String(format: "<= %.2f", $0) } ?? "-",
                 String(format: "%.2f", plan.cost.lowerBound), String(format: "%.2f%%", plan.cost.gap * 100),
-                String(plan.steps), String(format: "%.2f", seconds),
+                String(plan.steps), String(format: "%.2f", seconds), String(format: "%.2f", cpuSeconds),
+                String(format: "%.0f", ResourceUsage.peakMiB()),
             ])
             if let output {
                 try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)

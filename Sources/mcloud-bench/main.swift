@@ -6,16 +6,20 @@ import MCloudPlanner
 // Benchmarks that print tables; nothing here asserts a time.
 //   swift run -c release mcloud-bench validate [DOCUMENTS]     validation throughput (default 10,000 documents)
 //   swift run -c release mcloud-bench plan DIR... [--out DIR] [--budget STEPS]  planner cost against each instance's reference.json
+//   swift run -c release mcloud-bench synthetic [--clouds N] [--services N] [--databases N] [--seed N]
+//       plans a generated input (default 200 clouds, 5,000 service and 800 database cells): time and peak memory
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "plan":
     PlannerBenchmark.run(Array(arguments.dropFirst()))
+case "synthetic":
+    SyntheticBenchmark.run(Array(arguments.dropFirst()))
 case "validate":
     ValidationBenchmark.run(documents: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000)
 case nil:
     ValidationBenchmark.run(documents: 10_000)
 default:
-    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR]")
+    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N]")
     exit(1)
 }
