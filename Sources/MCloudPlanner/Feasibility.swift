@@ -7,19 +7,17 @@ enum Feasibility {
         var failures: [PlacementFailure.InfeasibleCell] = []
         let filters = problem.filters
         for cell in problem.services {
+            let spreadProblem = spreadProblem(cell)
+            guard cell.allowed.isEmpty || spreadProblem != nil else { continue }
             var rejected = problem.clouds.map { cloud in
                 (cloud: cloud.cloud.name, reasons: filters.serviceReasons(cell.service, audiences: cell.audiences, cloud))
             }
-            let fitting = cell.allowed.count
-            let spreadProblem = spreadProblem(cell)
             if let spreadProblem {
                 for cloud in cell.allowed { rejected[cloud].reasons.append(Reason(.spread, spreadProblem)) }
             }
-            if fitting == 0 || spreadProblem != nil {
-                var infeasible = failure(cell.cell.name, rejected: rejected)
-                infeasible.hints = serviceHints(cell, problem)
-                failures.append(infeasible)
-            }
+            var infeasible = failure(cell.cell.name, rejected: rejected)
+            infeasible.hints = serviceHints(cell, problem)
+            failures.append(infeasible)
         }
         for cell in problem.databases where cell.allowedPrimaries.isEmpty {
             let rejected = problem.clouds.indices.map { index in

@@ -11,6 +11,46 @@ struct Filters {
         audiences = Dictionary(model.application.audiences.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    // MARK: Predicates: the same rules as the reasons below without building any text, for the hot paths.
+    // FilterConsistencyTests checks that each predicate passes exactly where its reasons are empty.
+
+    func servicePasses(_ service: Service, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
+        guard cloud.cloud.offers.kubernetes, cloud.vcpuMonth != nil, cloud.memoryGiBMonth != nil,
+              residencyPasses(data: service.data, audiences: cellAudiences, cloud.cloud) else { return false }
+        guard service.isPublic else { return true }
+        for name in cellAudiences {
+            guard let limit = audiences[name]?.latencyMs else { continue }
+            guard let latency = cloud.cloud.latencyMs[name], latency <= limit else { return false }
+        }
+        return true
+    }
+
+    func primaryPasses(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
+        let offers = cloud.cloud.offers
+        return (offers.vm || offers.dbaas.contains(database.engine)) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
+            && cloud.storageGiBMonth != nil && residencyPasses(data: database.data, audiences: cellAudiences, cloud.cloud)
+    }
+
+    func backupPasses(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
+        cloud.cloud.offers.objectStorage && cloud.objectStorageGiBMonth != nil
+            && residencyPasses(data: database.data, audiences: cellAudiences, cloud.cloud)
+    }
+
+    func cdnPasses(_ cdn: CDN, _ cloud: PlanningProblem.CloudInfo) -> Bool {
+        guard let pops = cloud.cloud.offers.cdnPops, cloud.cdnGiB != nil else { return false }
+        return (cdn.audiences ?? application.audiences.map(\.name)).allSatisfy { name in
+            audiences[name].map { pops.contains($0.jurisdiction) } ?? true
+        }
+    }
+
+    func residencyPasses(data: [String], audiences cellAudiences: [String], _ cloud: Cloud) -> Bool {
+        application.residency.allSatisfy { rule in
+            !data.contains(rule.data) || !cellAudiences.contains(rule.audience) || rule.allowed.contains(where: cloud.jurisdiction.contains)
+        }
+    }
+
+    // MARK: Reasons
+
     func serviceReasons(_ service: Service, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
         var reasons: [Reason] = []
         if !cloud.cloud.offers.kubernetes {

@@ -13,7 +13,7 @@ struct PlanBuilder {
 
     private func name(_ cloud: Int) -> String { problem.clouds[cloud].cloud.name }
 
-    func plan() -> PlacementPlan {
+    func plan(explanations explain: Bool) -> PlacementPlan {
         let services = problem.services.indices.map { index in
             PlacementPlan.ServicePlacement(
                 cell: problem.services[index].cell.name,
@@ -28,8 +28,11 @@ struct PlanBuilder {
             )
         }
         let cdns = problem.cdns.indices.map { PlacementPlan.CDNPlacement(name: problem.cdns[$0].cdn.name, cloud: name(state.cdn[$0])) }
-        let explanations = (problem.services.indices.map(explainService) + problem.databases.indices.map(explainDatabase))
-            .sorted { $0.cell < $1.cell }
+        let cache = ReasonCache(problem: problem, state: state)
+        let explanations = explain
+            ? (problem.services.indices.map { explainService($0, cache) } + problem.databases.indices.map { explainDatabase($0, cache) })
+                .sorted { $0.cell < $1.cell }
+            : []
         return PlacementPlan(
             application: problem.model.application.name,
             services: services.sorted { $0.cell < $1.cell },
@@ -98,19 +101,19 @@ struct PlanBuilder {
         return cost
     }
 
-    private func explainService(_ index: Int) -> PlacementPlan.Explanation {
+    private func explainService(_ index: Int, _ cache: ReasonCache) -> PlacementPlan.Explanation {
         let cell = problem.services[index]
         let used = Set(state.replicas[index].map(\.cloud))
         let highest = used.map { replicaCost(index, in: $0) }.max() ?? 0
         var rejected: [(cloud: String, reasons: [Reason])] = []
         var runnerUp: (cloud: Int, cost: Double)?
         for cloud in problem.clouds.indices where !used.contains(cloud) {
-            var reasons = problem.filters.serviceReasons(cell.service, audiences: cell.audiences, problem.clouds[cloud])
+            var reasons = cache.serviceReasons(cell)[cloud]
             if reasons.isEmpty {
                 let free = problem.clouds[cloud].capacity - state.usage[cloud]
                 let cost = replicaCost(index, in: cloud)
                 if free.copies(of: cell.perReplica, limit: 1) == 0 {
-                    reasons.append(Feasibility.capacityReason(needs: cell.perReplica, unit: "per replica", free: free))
+                    reasons.append(Reason(.capacity, "needs \(Feasibility.describe(cell.perReplica)) per replica, \(cache.freeText(cloud)) free"))
                 } else {
                     let comparison = cost > highest + 1e-9
                         ? "more than the clouds chosen (at most \(Money.format(highest, currency)))"
@@ -149,7 +152,7 @@ struct PlanBuilder {
         return cost
     }
 
-    private func explainDatabase(_ index: Int) -> PlacementPlan.Explanation {
+    private func explainDatabase(_ index: Int, _ cache: ReasonCache) -> PlacementPlan.Explanation {
         let cell = problem.databases[index]
         let primary = state.primary[index]
         let backup = cell.bestBackup[primary]
@@ -159,14 +162,14 @@ struct PlanBuilder {
         var runnerUp: (cloud: Int, extra: Double)?
         for cloud in problem.clouds.indices where cloud != primary && cloud != backup {
             let info = problem.clouds[cloud]
-            let asPrimary = problem.filters.primaryReasons(cell.database, audiences: cell.audiences, info)
+            let asPrimary = cache.primaryReasons(cell)[cloud]
+            let asBackup = cache.backupReasons(cell)[cloud]
             var reasons = asPrimary
             if let recovery {
-                for reason in problem.filters.backupReasons(cell.database, audiences: cell.audiences, info)
-                where !reasons.contains(reason) {
+                for reason in asBackup where !reasons.contains(reason) {
                     reasons.append(reason)
                 }
-                if problem.filters.backupReasons(cell.database, audiences: cell.audiences, info).isEmpty {
+                if asBackup.isEmpty {
                     if let reason = Filters.drReason(recovery, primary: problem.clouds[primary].cloud, backup: info.cloud) {
                         reasons.append(reason)
                     } else if let backup {
@@ -177,7 +180,7 @@ struct PlanBuilder {
             if asPrimary.isEmpty {
                 let free = info.capacity - state.usage[cloud]
                 if !cell.demand.fits(within: free) {
-                    reasons.append(Feasibility.capacityReason(needs: cell.demand, unit: "with its standbys", free: free))
+                    reasons.append(Reason(.capacity, "needs \(Feasibility.describe(cell.demand)) with its standbys, \(cache.freeText(cloud)) free"))
                 } else if cell.needsBackup, cell.bestBackup[cloud] == nil {
                     reasons.append(Reason(.dr, "no other cloud could take the backup leg from here"))
                 } else {
@@ -200,5 +203,52 @@ struct PlanBuilder {
         }
         let runnerText = runnerUp.map { "\(name($0.cloud)): moving the primary there would cost \(Money.format($0.extra, currency)) a month more" }
         return PlacementPlan.Explanation(cell: cell.cell.name, kind: .database, why: why, rejected: rejected, runnerUp: runnerText)
+    }
+}
+
+/// Filter reasons depend on a cell only through its rules (data classes, audiences, exposure, engine), so cells
+/// that share those share the text; and the capacity left in each cloud is the same for every cell.
+private final class ReasonCache {
+    let problem: PlanningProblem
+    let state: PlacementState
+    private var services: [String: [[Reason]]] = [:]
+    private var primaries: [String: [[Reason]]] = [:]
+    private var backups: [String: [[Reason]]] = [:]
+    private var free: [Int: String] = [:]
+
+    init(problem: PlanningProblem, state: PlacementState) {
+        self.problem = problem
+        self.state = state
+    }
+
+    func serviceReasons(_ cell: PlanningProblem.ServiceCell) -> [[Reason]] {
+        let key = "\(cell.service.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))|\(cell.service.isPublic)"
+        if let cached = services[key] { return cached }
+        let reasons = problem.clouds.map { problem.filters.serviceReasons(cell.service, audiences: cell.audiences, $0) }
+        services[key] = reasons
+        return reasons
+    }
+
+    func primaryReasons(_ cell: PlanningProblem.DatabaseCell) -> [[Reason]] {
+        let key = "\(cell.database.engine)|\(cell.database.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))"
+        if let cached = primaries[key] { return cached }
+        let reasons = problem.clouds.map { problem.filters.primaryReasons(cell.database, audiences: cell.audiences, $0) }
+        primaries[key] = reasons
+        return reasons
+    }
+
+    func backupReasons(_ cell: PlanningProblem.DatabaseCell) -> [[Reason]] {
+        let key = "\(cell.database.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))"
+        if let cached = backups[key] { return cached }
+        let reasons = problem.clouds.map { problem.filters.backupReasons(cell.database, audiences: cell.audiences, $0) }
+        backups[key] = reasons
+        return reasons
+    }
+
+    func freeText(_ cloud: Int) -> String {
+        if let cached = free[cloud] { return cached }
+        let text = Feasibility.describe(problem.clouds[cloud].capacity - state.usage[cloud])
+        free[cloud] = text
+        return text
     }
 }

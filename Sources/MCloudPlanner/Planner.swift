@@ -7,10 +7,13 @@ public enum Planner {
         public var budget: Int?
         /// Subgradient iterations for the lower bound.
         public var boundIterations: Int
+        /// Every cell's reasons for every unused cloud; a benchmark of the search alone can leave them out.
+        public var explanations: Bool
 
-        public init(budget: Int? = nil, boundIterations: Int = 60) {
+        public init(budget: Int? = nil, boundIterations: Int = 60, explanations: Bool = true) {
             self.budget = budget
             self.boundIterations = boundIterations
+            self.explanations = explanations
         }
     }
 
@@ -58,6 +61,6 @@ public enum Planner {
             best = search.state
         }
         optimizer.adopt(best)
-        return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(bound.bound, bestCost), steps: steps).plan())
+        return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(bound.bound, bestCost), steps: steps).plan(explanations: options.explanations))
     }
 }

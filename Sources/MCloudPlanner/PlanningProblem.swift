@@ -3,16 +3,30 @@ import MCloudCore
 /// The model turned into numbers: clouds and cells by index, every price in the application's currency,
 /// every static filter already applied. Cloud indices follow cloud names, so "lowest index" breaks ties by name.
 struct PlanningProblem {
-    struct CloudInfo {
-        var cloud: Cloud
-        var capacity: ResourceVector
+    /// A class, not a struct: the search and the explanations pass clouds around constantly, and copying a
+    /// Cloud's arrays and strings each time cost more than the work itself.
+    final class CloudInfo: Sendable {
+        let cloud: Cloud
+        let capacity: ResourceVector
         /// Monthly prices in the application's currency; nil where the cloud does not price (so does not sell) it.
-        var vcpuMonth: Double?
-        var memoryGiBMonth: Double?
-        var storageGiBMonth: Double?
-        var objectStorageGiBMonth: Double?
-        var egressGiB: Double
-        var cdnGiB: Double?
+        let vcpuMonth: Double?
+        let memoryGiBMonth: Double?
+        let storageGiBMonth: Double?
+        let objectStorageGiBMonth: Double?
+        let egressGiB: Double
+        let cdnGiB: Double?
+
+        init(cloud: Cloud, rate: Double) {
+            let pricing = cloud.pricing
+            self.cloud = cloud
+            capacity = ResourceVector(cpu: cloud.capacity.vcpu, memory: cloud.capacity.memoryGiB, storage: cloud.capacity.storageGiB)
+            vcpuMonth = pricing.vcpuHour.map { $0 * PlanningProblem.hoursPerMonth * rate }
+            memoryGiBMonth = pricing.memoryGiBHour.map { $0 * PlanningProblem.hoursPerMonth * rate }
+            storageGiBMonth = pricing.storageGiBMonth.map { $0 * rate }
+            objectStorageGiBMonth = pricing.objectStorageGiBMonth.map { $0 * rate }
+            egressGiB = (pricing.egressGiB ?? 0) * rate
+            cdnGiB = pricing.cdnGiB.map { $0 * rate }
+        }
     }
 
     struct Edge {
@@ -77,20 +91,7 @@ struct PlanningProblem {
     init(model: Model) {
         self.model = model
         let application = model.application
-        clouds = model.clouds.map { cloud in
-            let rate = application.rate(for: cloud.pricing.currency) ?? .nan
-            let pricing = cloud.pricing
-            return CloudInfo(
-                cloud: cloud,
-                capacity: ResourceVector(cpu: cloud.capacity.vcpu, memory: cloud.capacity.memoryGiB, storage: cloud.capacity.storageGiB),
-                vcpuMonth: pricing.vcpuHour.map { $0 * Self.hoursPerMonth * rate },
-                memoryGiBMonth: pricing.memoryGiBHour.map { $0 * Self.hoursPerMonth * rate },
-                storageGiBMonth: pricing.storageGiBMonth.map { $0 * rate },
-                objectStorageGiBMonth: pricing.objectStorageGiBMonth.map { $0 * rate },
-                egressGiB: (pricing.egressGiB ?? 0) * rate,
-                cdnGiB: pricing.cdnGiB.map { $0 * rate }
-            )
-        }
+        clouds = model.clouds.map { CloudInfo(cloud: $0, rate: application.rate(for: $0.pricing.currency) ?? .nan) }
         let filters = Filters(model: model)
         self.filters = filters
         let cloudsInfo = clouds
@@ -114,7 +115,7 @@ struct PlanningProblem {
         services = serviceCells
         databases = databaseCells
         cdns = model.cdns.map { cdn in
-            let allowed = cloudsInfo.indices.filter { filters.cdnReasons(cdn, cloudsInfo[$0]).isEmpty }
+            let allowed = cloudsInfo.indices.filter { filters.cdnPasses(cdn, cloudsInfo[$0]) }
             let cost = cloudsInfo.indices.map { index in
                 allowed.contains(index) ? cdn.trafficGiBMonth * (cloudsInfo[index].cdnGiB ?? .infinity) : .infinity
             }
@@ -131,7 +132,7 @@ struct PlanningProblem {
         let perReplica = ResourceVector(cpu: service.resources.cpu.cores, memory: service.resources.memory.gibibytes, storage: 0)
         var allowed: [Int] = []
         var cost = [Double](repeating: .infinity, count: clouds.count)
-        for (index, cloud) in clouds.enumerated() where filters.serviceReasons(service, audiences: audiences, cloud).isEmpty {
+        for (index, cloud) in clouds.enumerated() where filters.servicePasses(service, audiences: audiences, cloud) {
             guard let vcpu = cloud.vcpuMonth, let memory = cloud.memoryGiBMonth else { continue }
             allowed.append(index)
             cost[index] = perReplica.cpu * vcpu + perReplica.memory * memory
@@ -153,7 +154,7 @@ struct PlanningProblem {
         var backupCost = [Double](repeating: .infinity, count: clouds.count)
         var backupCandidates: [Int] = []
         if recovery != nil {
-            for (index, cloud) in clouds.enumerated() where filters.backupReasons(database, audiences: audiences, cloud).isEmpty {
+            for (index, cloud) in clouds.enumerated() where filters.backupPasses(database, audiences: audiences, cloud) {
                 guard let price = cloud.objectStorageGiBMonth else { continue }
                 backupCandidates.append(index)
                 backupCost[index] = size.storageGiB * price
@@ -162,7 +163,7 @@ struct PlanningProblem {
         var primaryCost = [Double](repeating: .infinity, count: clouds.count)
         var bestBackup = [Int?](repeating: nil, count: clouds.count)
         var allowed: [Int] = []
-        for (index, cloud) in clouds.enumerated() where filters.primaryReasons(database, audiences: audiences, cloud).isEmpty {
+        for (index, cloud) in clouds.enumerated() where filters.primaryPasses(database, audiences: audiences, cloud) {
             guard let vcpu = cloud.vcpuMonth, let memory = cloud.memoryGiBMonth, let storage = cloud.storageGiBMonth else { continue }
             var cost = copies * (size.vcpu * vcpu + size.memoryGiB * memory + size.storageGiB * storage)
             if let recovery {
