@@ -17,6 +17,7 @@ let package = Package(
         .target(name: "MCloudHTTP", dependencies: ["MCloudCore", "CCurl", "COpenSSL"]),
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML"]),
         .target(name: "MCloudPlanner", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
         .target(name: "MCloudCLI", dependencies: ["MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender"]),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
@@ -26,6 +27,7 @@ let package = Package(
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"]),
+        .testTarget(name: "MCloudKubernetesTests", dependencies: ["MCloudKubernetes", "MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudManifestTests",
             dependencies: ["MCloudManifest", "MCloudYAML"],
