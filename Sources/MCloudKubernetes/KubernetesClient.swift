@@ -159,6 +159,23 @@ public actor KubernetesClient {
         return versions
     }
 
+    /// Older API versions with the same schema for the fields mcloud writes, tried when a cluster does not serve
+    /// the GA version yet (the 1.20 test bed has neither autoscaling/v2 nor policy/v1).
+    static let compatibleVersions: [String: [String]] = [
+        "autoscaling/v2|HorizontalPodAutoscaler": ["autoscaling/v2beta2"],
+        "policy/v1|PodDisruptionBudget": ["policy/v1beta1"],
+    ]
+
+    /// The version this cluster serves for the object: its own, or a compatible older one.
+    public func servedVersion(apiVersion: String, kind: String) async throws(KubernetesError) -> String {
+        if groupVersions == nil { groupVersions = try await loadGroupVersions() }
+        if groupVersions?.contains(apiVersion) == true { return apiVersion }
+        for older in Self.compatibleVersions["\(apiVersion)|\(kind)"] ?? [] where groupVersions?.contains(older) == true {
+            return older
+        }
+        return apiVersion
+    }
+
     private func objectPath(_ reference: ObjectReference) async throws(KubernetesError) -> String {
         let info = try await resource(apiVersion: reference.apiVersion, kind: reference.kind)
         return info.collectionPath(namespace: info.namespaced ? (reference.namespace.isEmpty ? connection.namespace : reference.namespace) : nil)
@@ -169,9 +186,16 @@ public actor KubernetesClient {
 
     /// Server-side apply as field manager `mcloud`. Applying the same object again changes nothing on the server.
     /// `force` takes over fields another manager owns (kubectl's `--force-conflicts`); never done unasked.
-    public func apply(_ object: JSONValue, force: Bool = false) async throws(KubernetesError) -> JSONValue {
-        guard let reference = ObjectReference(object: object) else {
+    public func apply(_ original: JSONValue, force: Bool = false) async throws(KubernetesError) -> JSONValue {
+        guard var reference = ObjectReference(object: original) else {
             throw .invalidObject("an object needs apiVersion, kind and metadata.name")
+        }
+        var object = original
+        let served = try await servedVersion(apiVersion: reference.apiVersion, kind: reference.kind)
+        if served != reference.apiVersion, case .object(var pairs) = object {
+            pairs = pairs.map { $0.0 == "apiVersion" ? ("apiVersion", .string(served)) : $0 }
+            object = .object(pairs)
+            reference.apiVersion = served
         }
         let operation = "apply \(reference)"
         var query = [("fieldManager", Self.fieldManager)]

@@ -6,6 +6,8 @@ import MCloudPlanner
 // Benchmarks that print tables; nothing here asserts a time.
 //   swift run -c release mcloud-bench validate [DOCUMENTS]     validation throughput (default 10,000 documents)
 //   swift run -c release mcloud-bench plan DIR... [--out DIR] [--budget STEPS]  planner cost against each instance's reference.json
+//   swift run -c release mcloud-bench kube-apply [--objects N] [--concurrency N] [--kubeconfig F] [--context C]
+//       server-side applies N objects to a real API server (the test bed's by default): objects/s, peak memory
 //   swift run -c release mcloud-bench synthetic [--clouds N] [--services N] [--databases N] [--seed N]
 //       plans a generated input (default 200 clouds, 5,000 service and 800 database cells): time and peak memory
 
@@ -15,6 +17,8 @@ case "plan":
     PlannerBenchmark.run(Array(arguments.dropFirst()))
 case "synthetic":
     SyntheticBenchmark.run(Array(arguments.dropFirst()))
+case "kube-apply":
+    await KubeApplyBenchmark.run(Array(arguments.dropFirst()))
 case "validate":
     ValidationBenchmark.run(documents: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000)
 case nil:
