@@ -4,7 +4,7 @@ import MCloudCore
 public enum MCloud {
     static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [ValidateCommand.self, PlanCommand.self, ExplainCommand.self, VersionCommand.self]
+    static let commands: [any Command.Type] = [ValidateCommand.self, PlanCommand.self, RenderCommand.self, ExplainCommand.self, VersionCommand.self]
 
     static let abstract = "mcloud places an application's services and databases across clouds, under data-residency law, at minimum cost, and deploys them."
 

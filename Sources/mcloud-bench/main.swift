@@ -6,6 +6,7 @@ import MCloudPlanner
 // Benchmarks that print tables; nothing here asserts a time.
 //   swift run -c release mcloud-bench validate [DOCUMENTS]     validation throughput (default 10,000 documents)
 //   swift run -c release mcloud-bench plan DIR... [--out DIR] [--budget STEPS]  planner cost against each instance's reference.json
+//   swift run -c release mcloud-bench render [OBJECTS]   rendering throughput (default 100,000 Kubernetes objects)
 //   swift run -c release mcloud-bench kube-apply [--objects N] [--concurrency N] [--kubeconfig F] [--context C]
 //       server-side applies N objects to a real API server (the test bed's by default): objects/s, peak memory
 //   swift run -c release mcloud-bench synthetic [--clouds N] [--services N] [--databases N] [--seed N]
@@ -17,6 +18,8 @@ case "plan":
     PlannerBenchmark.run(Array(arguments.dropFirst()))
 case "synthetic":
     SyntheticBenchmark.run(Array(arguments.dropFirst()))
+case "render":
+    RenderBenchmark.run(objects: arguments.dropFirst().first.flatMap { Int($0) } ?? 100_000)
 case "kube-apply":
     await KubeApplyBenchmark.run(Array(arguments.dropFirst()))
 case "validate":
@@ -24,6 +27,6 @@ case "validate":
 case nil:
     ValidationBenchmark.run(documents: 10_000)
 default:
-    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N]")
+    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N]")
     exit(1)
 }

@@ -7,6 +7,7 @@ import Testing
         (["version", "--help"], "help-version.txt"),
         (["plan", "--help"], "help-plan.txt"),
         (["explain", "--help"], "help-explain.txt"),
+        (["render", "--help"], "help-render.txt"),
         (["help", "validate"], "help-validate.txt"),
     ])
     func helpIsGeneratedFromEachCommandsDeclaration(_ arguments: [String], _ golden: String) throws {
@@ -38,6 +39,7 @@ import Testing
         Misuse(arguments: ["validate", "--providers", "a", "--providers", "b"], firstLine: "error: option '--providers' may be given only once"),
         Misuse(arguments: ["validate", "--help=yes"], firstLine: "error: option '--help' takes no value"),
         Misuse(arguments: ["version", "now"], firstLine: "error: unexpected argument 'now'"),
+        Misuse(arguments: ["render"], firstLine: "error: missing option --out DIR"),
     ])
     func misuseIsAUsageErrorWithTheCommandsUsage(_ misuse: Misuse) {
         let run = mcloudRun(misuse.arguments)

@@ -35,6 +35,9 @@ enum ArgumentParser {
             }
         }
         if parsed.flags.contains("--help") { return parsed }
+        for option in spec.options where option.isRequired && parsed.values[option.canonicalName] == nil {
+            throw UsageError(message: "missing option \(option.names.first ?? "")" + (option.valueName.map { " \($0)" } ?? ""))
+        }
         let required = spec.positionals.filter { !$0.isOptional }.count
         if parsed.positionals.count < required {
             let missing = spec.positionals[parsed.positionals.count]

@@ -7,6 +7,8 @@ struct CommandSpec: Sendable {
         var valueName: String?
         var help: String
         var repeatable = false
+        /// Usage shows it without brackets, and the parser refuses a call without it.
+        var isRequired = false
 
         var canonicalName: String { names.last ?? "" }
         var takesValue: Bool { valueName != nil }

@@ -5,7 +5,7 @@ enum HelpFormatter {
         for option in spec.options {
             let spelling = option.names.first ?? ""
             var part = option.valueName.map { "\(spelling) \($0)" } ?? spelling
-            part = "[\(part)]"
+            if !option.isRequired { part = "[\(part)]" }
             if option.repeatable { part += "..." }
             parts.append(part)
         }

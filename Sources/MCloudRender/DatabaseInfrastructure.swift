@@ -1,0 +1,111 @@
+import MCloudCore
+
+/// What a database cell needs outside Kubernetes. In the primary's cloud: the cloud's managed engine where it sells
+/// one (it handles standbys, volumes and failover itself), else one VM and volume per copy, the primary first and
+/// each standby in the next zone; a security group open to the clusters of the services that use it; the backup
+/// schedule. In the backup cloud: the bucket the DR copies go to.
+struct DatabaseInfrastructure {
+    private let topology: Topology
+    private let index: Int
+    private let cell: Topology.DatabaseCell
+    private let cloud: Cloud
+    /// `retail-bank-ru.accounts-db`: what every resource of the cell is named after.
+    private let base: String
+    private let labels: CellLabels
+    private let port: Int?
+    private let managed: Bool
+
+    /// Nil when the primary's cloud is not in the catalog, which a validated model rules out.
+    init?(_ index: Int, in topology: Topology) {
+        let cell = topology.databases[index]
+        guard let cloud = topology.clouds[cell.primary] else { return nil }
+        self.topology = topology
+        self.index = index
+        self.cell = cell
+        self.cloud = cloud
+        base = "\(cell.namespace).\(cell.database.name)"
+        labels = CellLabels(cell: cell.cell, application: topology.application, workloadLabels: cell.database.labels)
+        port = DatabaseEndpoint.port(cell)
+        managed = cloud.offers.dbaas.contains(cell.database.engine)
+    }
+
+    var resources: [InfrastructureResource] {
+        (managed ? [managedDatabase] : servers) + [securityGroup] + backups
+    }
+
+    private var database: Database { cell.database }
+    private var provider: String { cloud.api.rawValue }
+    private var databaseAddress: String { managed ? address("ManagedDatabase", base) : address("DatabaseServer", "\(base).0") }
+    private var securityGroupAddress: String { address("SecurityGroup", base) }
+
+    /// The zone of each copy, the primary's first; none when the catalog lists no zones.
+    private var zones: [String] {
+        cloud.zones.isEmpty ? [] : (0...database.standbys).map { cloud.zones[$0 % cloud.zones.count] }
+    }
+
+    private func address(_ kind: String, _ name: String) -> String {
+        InfrastructureResource.address(provider: provider, cloud: cloud.name, kind: kind, name: name)
+    }
+
+    private func resource(_ kind: String, _ name: String, _ spec: [(String, ObjectNode)]) -> InfrastructureResource {
+        InfrastructureResource(kind: kind, name: name, cloud: cloud.name, provider: provider, labels: labels.metadata(cloud: cloud.name), spec: spec)
+    }
+
+    private var engine: [(String, ObjectNode)] {
+        [("engine", .string(database.engine)), ("version", .string(database.version))] + (port.map { [("port", .int($0))] } ?? [])
+    }
+
+    private var managedDatabase: InfrastructureResource {
+        let size: ObjectNode = ["vcpu": .number(database.size.vcpu), "memoryGiB": .number(database.size.memoryGiB), "storageGiB": .number(database.size.storageGiB)]
+        var spec = engine + [("size", size), ("standbys", .int(database.standbys))]
+        if !zones.isEmpty { spec.append(("zones", .list(zones.map(ObjectNode.string)))) }
+        spec += [("securityGroup", .string(securityGroupAddress)), ("dnsName", .string(DatabaseEndpoint.host(cell)))]
+        return resource("ManagedDatabase", base, spec)
+    }
+
+    /// A Volume and a DatabaseServer per copy: `.0` the primary, then the standbys.
+    private var servers: [InfrastructureResource] {
+        (0...database.standbys).flatMap { copy -> [InfrastructureResource] in
+            let name = "\(base).\(copy)"
+            let zone: [(String, ObjectNode)] = zones.isEmpty ? [] : [("zone", .string(zones[copy]))]
+            var server: [(String, ObjectNode)] = [("role", copy == 0 ? "primary" : "standby")] + engine
+            server.append(("flavor", ["vcpu": .number(database.size.vcpu), "memoryGiB": .number(database.size.memoryGiB)]))
+            server += zone + [("volume", .string(address("Volume", name))), ("securityGroup", .string(securityGroupAddress))]
+            server.append(copy == 0 ? ("dnsName", .string(DatabaseEndpoint.host(cell))) : ("replicaOf", .string(databaseAddress)))
+            return [resource("Volume", name, [("sizeGiB", .number(database.size.storageGiB))] + zone), resource("DatabaseServer", name, server)]
+        }
+    }
+
+    /// The engine port from each cluster whose services use the database, and between the VMs for replication;
+    /// without a known port, a rule stands for every TCP port.
+    private var securityGroup: InfrastructureResource {
+        func rule(_ from: ObjectNode) -> ObjectNode {
+            .map([("protocol", "TCP")] + (port.map { [("port", .int($0))] } ?? []) + [("from", from)])
+        }
+        let clients = Set(topology.databaseDependents[index].flatMap { topology.services[$0].replicas.map(\.cloud) }).sorted()
+        var rules = clients.map { rule(["kubernetesCluster": .string($0)]) }
+        if !managed, database.standbys > 0 { rules.append(rule(["securityGroup": .string(securityGroupAddress)])) }
+        return resource("SecurityGroup", base, [("ingress", .list(rules))])
+    }
+
+    /// The schedule in the primary's cloud and, with a DR leg, the bucket in the backup cloud.
+    private var backups: [InfrastructureResource] {
+        guard let backup = database.backup else { return [] }
+        let bucketCloud = cell.backup.flatMap { topology.clouds[$0] }
+        let bucket = bucketCloud.map { InfrastructureResource.address(provider: $0.api.rawValue, cloud: $0.name, kind: "BackupBucket", name: base) }
+        var schedule: [(String, ObjectNode)] = [
+            ("database", .string(databaseAddress)), ("schedule", .string(backup.schedule)), ("retentionDays", .int(backup.retentionDays)),
+        ]
+        if let bucket { schedule.append(("copyTo", .string(bucket))) }
+        guard let bucketCloud else { return [resource("BackupSchedule", base, schedule)] }
+        var spec: [(String, ObjectNode)] = [("source", .string(databaseAddress)), ("retentionDays", .int(backup.retentionDays))]
+        if let recovery = backup.disasterRecovery {
+            spec += [("differentVendor", .bool(recovery.differentVendor)), ("changeGiBDay", .number(recovery.changeGiBDay))]
+        }
+        let bucketResource = InfrastructureResource(
+            kind: "BackupBucket", name: base, cloud: bucketCloud.name, provider: bucketCloud.api.rawValue,
+            labels: labels.metadata(cloud: bucketCloud.name), spec: spec
+        )
+        return [resource("BackupSchedule", base, schedule), bucketResource]
+    }
+}

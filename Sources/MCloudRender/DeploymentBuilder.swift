@@ -1,0 +1,73 @@
+import MCloudCore
+
+/// The Deployment of a cell in one cluster: the replicas the planner gave that cloud, and the pod the Service asks for.
+enum DeploymentBuilder {
+    /// `endpoints` names the cell's endpoints ConfigMap, which the pods read through `envFrom`, and a hash of its
+    /// data, which goes on the pod template so a moved database primary rolls the pods onto the new address.
+    static func build(_ context: CellOnCloud, endpoints: (name: String, hash: String)?) -> KubernetesObject {
+        let selector = context.selector
+        var podMetadata: [(String, ObjectNode)] = [("labels", context.metadata)]
+        if let endpoints { podMetadata.append(("annotations", ["mcloud.io/endpoints-hash": .string(endpoints.hash)])) }
+        let pod: ObjectNode = [
+            // No service in the model talks to the Kubernetes API, so its pods get no token to lose.
+            "automountServiceAccountToken": false,
+            "securityContext": ["seccompProfile": ["type": "RuntimeDefault"]],
+            // Spread over the cloud's zones where it has several; never block scheduling over it.
+            "topologySpreadConstraints": [[
+                "maxSkew": 1,
+                "topologyKey": "topology.kubernetes.io/zone",
+                "whenUnsatisfiable": "ScheduleAnyway",
+                "labelSelector": ["matchLabels": selector],
+            ]],
+            "containers": [container(context.cell.service, endpoints: endpoints?.name)],
+        ]
+        return KubernetesObject(
+            "apps/v1", "Deployment", name: context.name, namespace: context.namespace, labels: context.metadata,
+            content: [
+                ("spec", [
+                    "replicas": .int(context.replicas),
+                    "selector": ["matchLabels": selector],
+                    // Surge first and never drop below the placed count: a cloud with one replica keeps serving.
+                    "strategy": ["type": "RollingUpdate", "rollingUpdate": ["maxSurge": "25%", "maxUnavailable": 0]],
+                    "template": ["metadata": .map(podMetadata), "spec": pod],
+                ]),
+            ]
+        )
+    }
+
+    private static func container(_ service: Service, endpoints: String?) -> ObjectNode {
+        var fields: [(String, ObjectNode)] = [("name", .string(service.name)), ("image", .string(service.image))]
+        if !service.ports.isEmpty {
+            fields.append(("ports", .list(service.ports.map {
+                ["name": .string($0.name), "containerPort": .int($0.port), "protocol": .string($0.transport.rawValue)]
+            })))
+        }
+        if !service.env.isEmpty {
+            fields.append(("env", .list(service.env.map { ["name": .string($0.name), "value": .string($0.value)] })))
+        }
+        if let endpoints {
+            fields.append(("envFrom", [["configMapRef": ["name": .string(endpoints)]]]))
+        }
+        fields.append(("resources", resources(service.resources)))
+        if let probe = service.readinessProbe { fields.append(("readinessProbe", httpGet(probe))) }
+        if let probe = service.livenessProbe { fields.append(("livenessProbe", httpGet(probe))) }
+        fields.append(("securityContext", ["allowPrivilegeEscalation": false]))
+        return .map(fields)
+    }
+
+    private static func resources(_ resources: Service.Resources) -> ObjectNode {
+        var fields: [(String, ObjectNode)] = [
+            ("requests", ["cpu": .string(resources.cpu.description), "memory": .string(resources.memory.description)]),
+        ]
+        var limits: [(String, ObjectNode)] = []
+        if let cpu = resources.limitCPU { limits.append(("cpu", .string(cpu.description))) }
+        if let memory = resources.limitMemory { limits.append(("memory", .string(memory.description))) }
+        if !limits.isEmpty { fields.append(("limits", .map(limits))) }
+        return .map(fields)
+    }
+
+    /// A probe names its port as the manifest did: by number or by the port's name.
+    private static func httpGet(_ probe: Service.Probe) -> ObjectNode {
+        ["httpGet": ["path": .string(probe.path), "port": Int(probe.port).map(ObjectNode.int) ?? .string(probe.port)]]
+    }
+}

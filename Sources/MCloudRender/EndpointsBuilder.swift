@@ -1,0 +1,31 @@
+/// The ConfigMap with the endpoints of the databases a cell uses, read by its pods as environment variables:
+/// `ACCOUNTS_DB_HOST` and `ACCOUNTS_DB_PORT`; a global cell that uses a perAudience database gets one pair per
+/// audience (`ACCOUNTS_DB_RU_HOST`). Nil when the cell uses no database.
+enum EndpointsBuilder {
+    static func name(_ context: CellOnCloud) -> String { "\(context.name)-endpoints" }
+
+    static func build(_ context: CellOnCloud) -> KubernetesObject? {
+        let databases = context.topology.databaseDependencies[context.index].map { context.topology.databases[$0] }
+        guard !databases.isEmpty else { return nil }
+        var data: [(String, String)] = []
+        for database in databases {
+            var prefix = environmentName(database.database.name)
+            if context.cell.cell.audience == nil, let audience = database.cell.audience { prefix += "_" + environmentName(audience) }
+            data.append((prefix + "_HOST", DatabaseEndpoint.host(database)))
+            if let port = DatabaseEndpoint.port(database) { data.append((prefix + "_PORT", String(port))) }
+        }
+        return KubernetesObject(
+            "v1", "ConfigMap", name: name(context), namespace: context.namespace, labels: context.metadata,
+            content: [("data", .sortedStrings(data))]
+        )
+    }
+
+    /// A hash of the ConfigMap's data, for the pod template.
+    static func hash(_ configMap: KubernetesObject) -> String {
+        StableHash.hex(configMap.body["data"].map(BlockYAMLWriter.document) ?? "", digits: 16)
+    }
+
+    private static func environmentName(_ name: String) -> String {
+        String(name.uppercased().map { $0 == "-" ? "_" : $0 })
+    }
+}

@@ -1,0 +1,37 @@
+/// One Kubernetes object: its identity, the file it is written to, and its content.
+public struct KubernetesObject: Sendable {
+    public let apiVersion: String
+    public let kind: String
+    /// The namespace of a namespaced object; for a Namespace, its own name (it is filed in its own folder).
+    public let namespace: String
+    public let name: String
+    public let body: ObjectNode
+
+    /// `content` follows `apiVersion`, `kind` and `metadata`, in the order given.
+    init(
+        _ apiVersion: String, _ kind: String, name: String, namespace: String, labels: ObjectNode, content: [(String, ObjectNode)]
+    ) {
+        self.apiVersion = apiVersion
+        self.kind = kind
+        self.namespace = namespace
+        self.name = name
+        var metadata: [(String, ObjectNode)] = [("name", .string(name))]
+        if kind != "Namespace" { metadata.append(("namespace", .string(namespace))) }
+        metadata.append(("labels", labels))
+        body = .map([("apiVersion", .string(apiVersion)), ("kind", .string(kind)), ("metadata", .map(metadata))] + content)
+    }
+
+    /// cli.md's resource address: `kubernetes.vk-msk.apps/v1.Deployment.retail-bank-ru.payments-api`.
+    public func address(cloud: String) -> String {
+        kind == "Namespace" ? "kubernetes.\(cloud).\(apiVersion).\(kind).\(name)" : Self.address(cloud: cloud, apiVersion, kind, namespace: namespace, name: name)
+    }
+
+    static func address(cloud: String, _ apiVersion: String, _ kind: String, namespace: String, name: String) -> String {
+        "kubernetes.\(cloud).\(apiVersion).\(kind).\(namespace).\(name)"
+    }
+
+    /// The path under the cluster's folder: `retail-bank-ru/web.deployment.yaml`, `retail-bank-ru/namespace.yaml`.
+    public var path: String {
+        kind == "Namespace" ? "\(name)/namespace.yaml" : "\(namespace)/\(name).\(kind.lowercased()).yaml"
+    }
+}

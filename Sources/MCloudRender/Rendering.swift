@@ -1,0 +1,39 @@
+public import MCloudCore
+
+/// Everything `mcloud render` writes, as objects: each cluster's Kubernetes objects and each cloud's infrastructure
+/// resources, both sorted by cloud name. Same model and placement, same rendering.
+public struct Rendering: Sendable {
+    public var clusters: [(cloud: String, objects: [KubernetesObject])]
+    public var infrastructure: [(cloud: String, resources: [InfrastructureResource])]
+
+    public init(model: Model, placement: Placement) {
+        let topology = Topology(model: model, placement: placement)
+        let clouds = ClusterRenderer.clouds(topology)
+        clusters = Parallel.map(clouds.count) { $0.map { (cloud: clouds[$0], objects: ClusterRenderer.objects(for: clouds[$0], in: topology)) } }
+        let resources = topology.databases.indices.flatMap { DatabaseInfrastructure($0, in: topology)?.resources ?? [] }
+            + topology.cdns.map { CDNInfrastructure.resource($0.cdn, cloud: $0.cloud, in: topology) }
+        infrastructure = Dictionary(grouping: resources, by: \.cloud).sorted { $0.key < $1.key }.map { (cloud: $0.key, resources: $0.value) }
+    }
+
+    public var objectCount: Int { clusters.reduce(0) { $0 + $1.objects.count } }
+    public var resourceCount: Int { infrastructure.reduce(0) { $0 + $1.resources.count } }
+
+    /// The files: `clusters/<cloud>/kustomization.yaml` and one file per object, `infrastructure/<cloud>/` one file
+    /// per resource; sorted by path.
+    public var tree: RenderedTree {
+        var pending: [(path: String, node: ObjectNode)] = []
+        for (cloud, objects) in clusters {
+            pending.append((path: "clusters/\(cloud)/kustomization.yaml", node: ClusterRenderer.kustomization(objects)))
+            pending += objects.map { (path: "clusters/\(cloud)/\($0.path)", node: $0.body) }
+        }
+        for (cloud, resources) in infrastructure {
+            pending += resources.map { (path: "infrastructure/\(cloud)/\($0.path)", node: $0.body) }
+        }
+        let nodes = pending  // the writers run concurrently and may only read
+        let files = Parallel.map(nodes.count) { range in
+            var writer = BlockYAMLWriter()
+            return range.map { RenderedTree.File(path: nodes[$0].path, contents: writer.document(nodes[$0].node)) }
+        }
+        return RenderedTree(files: files.sorted { $0.path < $1.path })
+    }
+}
