@@ -120,32 +120,26 @@ enum Feasibility {
         let problem = optimizer.problem
         let filters = problem.filters
         return items.map { item -> PlacementFailure.InfeasibleCell in
+            let name: String, needs: ResourceVector, unit: String, hint: String
+            let reasons: (PlanningProblem.CloudInfo) -> [Reason]
             switch item {
             case .service(let index):
                 let cell = problem.services[index]
-                let rejected = problem.clouds.indices.map { cloud in
-                    var reasons = filters.serviceReasons(cell.service, audiences: cell.audiences, problem.clouds[cloud])
-                    if reasons.isEmpty {
-                        reasons.append(capacityReason(needs: cell.perReplica, unit: "per replica", free: free(cloud, optimizer)))
-                    }
-                    return (cloud: problem.clouds[cloud].cloud.name, reasons: reasons)
-                }
-                var infeasible = failure(cell.cell.name, rejected: rejected)
-                infeasible.hints = ["add capacity where \(cell.cell.name) may run, or lower its replicas or resources"]
-                return infeasible
+                (name, needs, unit, hint) = (cell.cell.name, cell.perReplica, "per replica", "lower its replicas or resources")
+                reasons = { filters.serviceReasons(cell.service, audiences: cell.audiences, $0) }
             case .database(let index):
                 let cell = problem.databases[index]
-                let rejected = problem.clouds.indices.map { cloud in
-                    var reasons = filters.primaryReasons(cell.database, audiences: cell.audiences, problem.clouds[cloud])
-                    if reasons.isEmpty {
-                        reasons.append(capacityReason(needs: cell.demand, unit: "with its standbys", free: free(cloud, optimizer)))
-                    }
-                    return (cloud: problem.clouds[cloud].cloud.name, reasons: reasons)
-                }
-                var infeasible = failure(cell.cell.name, rejected: rejected)
-                infeasible.hints = ["add capacity where \(cell.cell.name) may run, or lower its size or standbys"]
-                return infeasible
+                (name, needs, unit, hint) = (cell.cell.name, cell.demand, "with its standbys", "lower its size or standbys")
+                reasons = { filters.primaryReasons(cell.database, audiences: cell.audiences, $0) }
             }
+            let rejected = problem.clouds.indices.map { cloud in
+                var found = reasons(problem.clouds[cloud])
+                if found.isEmpty { found.append(capacityReason(needs: needs, unit: unit, free: free(cloud, optimizer))) }
+                return (cloud: problem.clouds[cloud].cloud.name, reasons: found)
+            }
+            var infeasible = failure(name, rejected: rejected)
+            infeasible.hints = ["add capacity where \(name) may run, or \(hint)"]
+            return infeasible
         }.sorted { $0.cell < $1.cell }
     }
 

@@ -211,9 +211,8 @@ struct PlanBuilder {
 private final class ReasonCache {
     let problem: PlanningProblem
     let state: PlacementState
-    private var services: [String: [[Reason]]] = [:]
-    private var primaries: [String: [[Reason]]] = [:]
-    private var backups: [String: [[Reason]]] = [:]
+    /// Per cloud, by role and rules: `service|…`, `primary|…`, `backup|…`.
+    private var reasons: [String: [[Reason]]] = [:]
     private var free: [Int: String] = [:]
 
     init(problem: PlanningProblem, state: PlacementState) {
@@ -221,28 +220,29 @@ private final class ReasonCache {
         self.state = state
     }
 
+    private func cached(_ key: String, _ make: (PlanningProblem.CloudInfo) -> [Reason]) -> [[Reason]] {
+        if let hit = reasons[key] { return hit }
+        let made = problem.clouds.map(make)
+        reasons[key] = made
+        return made
+    }
+
     func serviceReasons(_ cell: PlanningProblem.ServiceCell) -> [[Reason]] {
-        let key = "\(cell.service.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))|\(cell.service.isPublic)"
-        if let cached = services[key] { return cached }
-        let reasons = problem.clouds.map { problem.filters.serviceReasons(cell.service, audiences: cell.audiences, $0) }
-        services[key] = reasons
-        return reasons
+        cached("service|\(cell.service.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))|\(cell.service.isPublic)") {
+            self.problem.filters.serviceReasons(cell.service, audiences: cell.audiences, $0)
+        }
     }
 
     func primaryReasons(_ cell: PlanningProblem.DatabaseCell) -> [[Reason]] {
-        let key = "\(cell.database.engine)|\(cell.database.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))"
-        if let cached = primaries[key] { return cached }
-        let reasons = problem.clouds.map { problem.filters.primaryReasons(cell.database, audiences: cell.audiences, $0) }
-        primaries[key] = reasons
-        return reasons
+        cached("primary|\(cell.database.engine)|\(cell.database.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))") {
+            self.problem.filters.primaryReasons(cell.database, audiences: cell.audiences, $0)
+        }
     }
 
     func backupReasons(_ cell: PlanningProblem.DatabaseCell) -> [[Reason]] {
-        let key = "\(cell.database.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))"
-        if let cached = backups[key] { return cached }
-        let reasons = problem.clouds.map { problem.filters.backupReasons(cell.database, audiences: cell.audiences, $0) }
-        backups[key] = reasons
-        return reasons
+        cached("backup|\(cell.database.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))") {
+            self.problem.filters.backupReasons(cell.database, audiences: cell.audiences, $0)
+        }
     }
 
     func freeText(_ cloud: Int) -> String {

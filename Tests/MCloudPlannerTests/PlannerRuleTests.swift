@@ -253,4 +253,33 @@ import Testing
             "raise maxShare to 1.00 so 1 cloud can hold 4 replicas, or add clouds that meet every rule",
         ])
     }
+
+    @Test func aCellThatFitsNowhereForCapacityNamesWhatEachCloudHasLeft() throws {
+        let database = """
+            apiVersion: mcloud/v1
+            kind: Database
+            metadata: { name: db }
+            spec:
+              engine: postgresql
+              version: "16"
+              scope: global
+              size: { vcpu: 8, memoryGiB: 16, storageGiB: 100 }
+            """
+        let result = try Self.plan([
+            Self.application(),
+            Self.cloud("a", capacity: "{ vcpu: 4, memoryGiB: 64, storageGiB: 1000 }"),
+            Self.cloud("b", jurisdiction: "[EU]", capacity: "{ vcpu: 6, memoryGiB: 64, storageGiB: 1000 }"),
+            database,
+        ])
+        guard case .failure(let failure) = result else {
+            Issue.record("expected no placement")
+            return
+        }
+        #expect(failure.cells.map(\.summary) == ["db: 0/2 clouds fit: 2 capacity"])
+        #expect(failure.cells.first?.rejected.map { "\($0.cloud): \($0.reasons.map(\.description).joined(separator: "; "))" } == [
+            "a: capacity: needs 8 vCPU, 16 GiB memory, 100 GiB storage with its standbys, 4 vCPU, 64 GiB memory, 1000 GiB storage free",
+            "b: capacity: needs 8 vCPU, 16 GiB memory, 100 GiB storage with its standbys, 6 vCPU, 64 GiB memory, 1000 GiB storage free",
+        ])
+        #expect(failure.cells.first?.hints == ["add capacity where db may run, or lower its size or standbys"])
+    }
 }
