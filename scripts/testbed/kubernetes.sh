@@ -376,6 +376,34 @@ ensure_pki() {
 
 b64() { base64 -w0 <"$1"; }
 
+# The contexts both kubeconfigs share: one per credential, all on the bed's cluster.
+contexts_yaml() {
+  cat <<'CONTEXTS'
+contexts:
+- name: admin-cert
+  context:
+    cluster: mcloud-testbed
+    user: admin-cert
+- name: admin-token
+  context:
+    cluster: mcloud-testbed
+    user: admin-token
+- name: viewer-token
+  context:
+    cluster: mcloud-testbed
+    user: viewer-token
+- name: dev-cert
+  context:
+    cluster: mcloud-testbed
+    user: dev-cert
+- name: insecure
+  context:
+    cluster: mcloud-testbed-insecure
+    user: admin-token
+current-context: admin-cert
+CONTEXTS
+}
+
 write_kubeconfigs() {
   local server=$1 admin_token viewer_token
   admin_token=$(cat "$PKI/admin.token")
@@ -410,28 +438,7 @@ users:
   user:
     client-certificate-data: $(b64 "$PKI/dev.crt")
     client-key-data: $(b64 "$PKI/dev.key")
-contexts:
-- name: admin-cert
-  context:
-    cluster: mcloud-testbed
-    user: admin-cert
-- name: admin-token
-  context:
-    cluster: mcloud-testbed
-    user: admin-token
-- name: viewer-token
-  context:
-    cluster: mcloud-testbed
-    user: viewer-token
-- name: dev-cert
-  context:
-    cluster: mcloud-testbed
-    user: dev-cert
-- name: insecure
-  context:
-    cluster: mcloud-testbed-insecure
-    user: admin-token
-current-context: admin-cert
+$(contexts_yaml)
 preferences: {}
 EOF
     cat >"$STATE/kubeconfig-files.tmp" <<EOF
@@ -463,28 +470,7 @@ users:
   user:
     client-certificate: $PKI/dev.crt
     client-key: $PKI/dev.key
-contexts:
-- name: admin-cert
-  context:
-    cluster: mcloud-testbed
-    user: admin-cert
-- name: admin-token
-  context:
-    cluster: mcloud-testbed
-    user: admin-token
-- name: viewer-token
-  context:
-    cluster: mcloud-testbed
-    user: viewer-token
-- name: dev-cert
-  context:
-    cluster: mcloud-testbed
-    user: dev-cert
-- name: insecure
-  context:
-    cluster: mcloud-testbed-insecure
-    user: admin-token
-current-context: admin-cert
+$(contexts_yaml)
 EOF
     cat >"$STATE/env.tmp" <<EOF
 MCLOUD_TEST_KUBECONFIG=$STATE/kubeconfig
