@@ -174,4 +174,14 @@ import Testing
         let client = KubernetesClient(connection: connection, environment: [:], retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05, budget: 2))
         #expect(try await client.serverVersion() == bed["MCLOUD_TEST_KUBE_VERSION"])
     }
+
+    /// The bed's second kubeconfig names files: certificate-authority, client-certificate, client-key, tokenFile.
+    @Test(arguments: ["admin-cert", "admin-token", "insecure"])
+    func credentialsFromFilesAndSkippedVerificationWork(_ context: String) async throws {
+        let bed = try TestBed.load()
+        let config = try KubeconfigLoader.load(environment: ["KUBECONFIG": bed["MCLOUD_TEST_KUBECONFIG_FILES"]])
+        let client = KubernetesClient(connection: try config.connection(context: context), environment: [:])
+        #expect(try await client.serverVersion() == bed["MCLOUD_TEST_KUBE_VERSION"])
+        _ = try await client.list(apiVersion: "v1", kind: "Namespace", labelSelector: "app.kubernetes.io/managed-by=mcloud")
+    }
 }
