@@ -1,0 +1,58 @@
+public import MCloudCore
+
+/// One resource mcloud created and owns, as the state remembers it.
+public struct ResourceState: Sendable, Hashable {
+    /// Stable across runs, such as `kubernetes.vk-msk.apps/v1.Deployment.retail-bank-ru.payments-api`.
+    public var address: String
+    /// The provider that manages it, such as `kubernetes`.
+    public var provider: String
+    /// The cloud it lives in, such as `vk-msk`.
+    public var cloud: String
+    /// The provider's own ID for it (a Kubernetes UID, an OpenStack server ID).
+    public var providerID: String
+    /// The attributes mcloud set, with object keys sorted at every depth and secrets redacted.
+    public private(set) var attributes: JSONValue
+
+    /// Records a resource; `attributes` are redacted (see `SecretRedaction`) and put in a stable key order here, so
+    /// no secret reaches the state whatever the provider passes.
+    public init(address: String, provider: String, cloud: String, providerID: String, attributes: [String: JSONValue]) {
+        self.address = address
+        self.provider = provider
+        self.cloud = cloud
+        self.providerID = providerID
+        self.attributes = Self.sortingKeys(SecretRedaction.redact(.object(attributes.map { ($0.key, $0.value) })))
+    }
+
+    var json: JSONValue {
+        .object([
+            ("address", .string(address)),
+            ("provider", .string(provider)),
+            ("cloud", .string(cloud)),
+            ("provider_id", .string(providerID)),
+            ("attributes", attributes),
+        ])
+    }
+
+    static func parse(_ value: JSONValue, path: String) throws(FieldReader.Failure) -> ResourceState {
+        let reader = try FieldReader(value, path: path)
+        try reader.allowOnly(["address", "provider", "cloud", "provider_id", "attributes"])
+        let attributes = try reader.object("attributes")
+        var unique: [String: JSONValue] = [:]
+        for (name, value) in attributes {
+            guard unique.updateValue(value, forKey: name) == nil else { throw reader.failure("attributes." + name, "given twice") }
+        }
+        return ResourceState(
+            address: try reader.string("address"), provider: try reader.string("provider"), cloud: try reader.string("cloud"),
+            providerID: try reader.string("provider_id"), attributes: unique
+        )
+    }
+
+    /// The same value with every object's keys in sorted order, so equal attributes always serialize alike.
+    static func sortingKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let pairs): return .object(pairs.sorted { $0.0 < $1.0 }.map { ($0.0, sortingKeys($0.1)) })
+        case .array(let items): return .array(items.map(sortingKeys))
+        default: return value
+        }
+    }
+}

@@ -1,0 +1,44 @@
+public import MCloudCore
+
+/// Keeps secrets out of the state. A state file is copied, pushed, backed up and read by people who must not see
+/// credentials, so attributes whose name looks secret are replaced by a marker when a resource is recorded.
+///
+/// Redacting rather than refusing: a resource is recorded right after the provider created it, and refusing then
+/// would leave a real object that the state does not know about. The key stays, so a later plan still sees that
+/// the attribute exists; it compares secrets by other means (the provider's own version or digest field).
+public enum SecretRedaction {
+    /// What a redacted value becomes.
+    public static let marker = JSONValue.string("(sensitive value)")
+
+    /// Name parts that mark a secret once a name is lowercased and stripped of `-`, `_`, `.` and the like.
+    static let secretParts = [
+        "password", "passwd", "passphrase", "secret", "token", "authorization", "credential", "privatekey", "apikey",
+        "accesskey", "keydata", "tlskey", "sshkey", "clientkey",
+    ]
+    /// Endings of names that point at a secret instead of holding it: `secretName`, `secretKeyRef`, `tokenEnv`.
+    static let referenceSuffixes = ["name", "names", "ref", "refs", "env", "id", "path", "file"]
+
+    /// Whether an attribute called `name` holds a secret.
+    public static func isSecret(_ name: String) -> Bool {
+        let folded = String(name.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+        guard secretParts.contains(where: folded.contains) else { return false }
+        return !referenceSuffixes.contains(where: folded.hasSuffix)
+    }
+
+    /// Booleans, numbers and nulls carry no secret (`automountServiceAccountToken: false`), so they stay readable.
+    static func canHoldSecret(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string, .array, .object: return true
+        case .null, .bool, .int, .number: return false
+        }
+    }
+
+    /// `value` with the value of every secret-looking key, at any depth, replaced by `marker`.
+    public static func redact(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let pairs): return .object(pairs.map { ($0.0, isSecret($0.0) && canHoldSecret($0.1) ? marker : redact($0.1)) })
+        case .array(let items): return .array(items.map(redact))
+        default: return value
+        }
+    }
+}

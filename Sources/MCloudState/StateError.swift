@@ -1,0 +1,65 @@
+import Foundation
+
+/// Why the state could not be read, written, locked or unlocked. Every case names the file (or URL scheme) it is
+/// about and never a credential, so the message can go straight to the user.
+public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stored state is not a state mcloud can read: not JSON, or a field of the wrong shape.
+    case corrupted(source: String, reason: String)
+    /// The stored state was written by a newer mcloud with a format this one does not know.
+    case newerFormat(source: String, version: Int)
+    /// The state being written belongs to another lineage (another project or a recreated state).
+    case lineageMismatch(path: String, stored: String, writing: String)
+    /// The state being written is not newer than the stored one: someone wrote in between.
+    case staleSerial(path: String, stored: Int, writing: Int)
+    /// The state being written would not read back: a bug in whoever built it.
+    case unreadableResult(path: String, reason: String)
+    /// Another operation holds the lock; `holderIsGone` when it is a process of this host that no longer runs.
+    case locked(path: String, holder: LockInfo, holderIsGone: Bool)
+    /// A lock file exists but does not say who holds it.
+    case lockUnreadable(path: String, reason: String)
+    /// A write or unlock without the lock being held.
+    case notLocked(path: String)
+    /// A write or unlock from a process that does not hold the lock.
+    case lockedByAnotherProcess(path: String, holder: LockInfo)
+    /// An unlock naming an ID other than the holder's.
+    case lockIDMismatch(path: String, given: String, holder: LockInfo)
+    /// A system call failed.
+    case system(operation: String, path: String, errno: Int32)
+    /// A `--state` value mcloud cannot use.
+    case invalidURL(String)
+    /// A backend mcloud knows but does not implement yet.
+    case backendNotImplemented(scheme: String)
+
+    public var description: String {
+        switch self {
+        case .corrupted(let source, let reason):
+            return "\(source) is not a valid mcloud state: \(reason); mcloud will neither use nor overwrite it (fix it by hand or restore \(source).backup)"
+        case .newerFormat(let source, let version):
+            return "\(source) has state format \(version), written by a newer mcloud; upgrade mcloud (this one reads format \(State.formatVersion))"
+        case .lineageMismatch(let path, let stored, let writing):
+            return "refusing to write \(path): it holds lineage \(stored), the state being written has lineage \(writing) (a different state, not a newer version of this one)"
+        case .staleSerial(let path, let stored, let writing):
+            return "refusing to write \(path): it is at serial \(stored) and the state being written has serial \(writing); it changed since it was read, so plan again"
+        case .unreadableResult(let path, let reason):
+            return "refusing to write \(path): the new state would not read back (\(reason)); this is an mcloud bug, please report it"
+        case .locked(let path, let holder, let holderIsGone):
+            let base = "state \(path) is locked by \(holder.summary)"
+            guard holderIsGone else { return base + "; try again when it finishes" }
+            return base + "; that process no longer runs on this host, so the lock is probably stale: if no mcloud uses this state, run `mcloud state force-unlock \(holder.id)`"
+        case .lockUnreadable(let path, let reason):
+            return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete that file by hand"
+        case .notLocked(let path):
+            return "state \(path) is not locked; take the lock before changing the state"
+        case .lockedByAnotherProcess(let path, let holder):
+            return "state \(path) is locked by another process: \(holder.summary)"
+        case .lockIDMismatch(let path, let given, let holder):
+            return "lock ID \(given) does not match the lock on \(path), held by \(holder.summary)"
+        case .system(let operation, let path, let errno):
+            return "cannot \(operation) \(path): \(String(cString: strerror(errno)))"
+        case .invalidURL(let reason):
+            return "invalid state URL: \(reason)"
+        case .backendNotImplemented(let scheme):
+            return "the \(scheme):// state backend is not implemented yet; use file://PATH (the default is file://\(FileStateBackend.defaultPath))"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import MCloudCore
+import MCloudState
+import Testing
+
+@Suite struct SecretRedactionTests {
+    static let secretNames = [
+        "password", "DB_PASSWORD", "passwd", "passphrase", "secret", "clientSecret", "token", "serviceAccountToken",
+        "Authorization", "credentials", "privateKey", "private_key", "apiKey", "api-key", "secretAccessKey",
+        "client-key-data", "tls.key", "sshKey",
+    ]
+    /// Names that point at a secret or merely mention a word, and ordinary names.
+    static let plainNames = [
+        "name", "replicas", "key", "keyName", "secretName", "secretKeyRef", "tokenEnv", "accessKeyId", "passwordFile",
+        "publicKey", "tls.crt", "image", "monkey",
+    ]
+
+    @Test(arguments: secretNames)
+    func secretLookingNamesAreSecret(name: String) {
+        #expect(SecretRedaction.isSecret(name))
+    }
+
+    @Test(arguments: plainNames)
+    func referencesAndOrdinaryNamesAreNotSecret(name: String) {
+        #expect(!SecretRedaction.isSecret(name))
+    }
+
+    @Test func recordingAResourceRedactsSecretsAtEveryDepthAndKeepsTheKeys() {
+        let resource = ResourceState(
+            address: "openstack.vk-msk.database.accounts-db", provider: "openstack", cloud: "vk-msk", providerID: "db-1",
+            attributes: [
+                "password": .string("hunter2"),
+                "engine": .string("postgresql"),
+                "users": .array([.object([("name", .string("app")), ("Password", .string("s3cret"))])]),
+                "headers": .object([("Authorization", .string("Bearer abc")), ("Accept", .string("*/*"))]),
+                "tls": .object([("tls.key", .object([("pem", .string("-----BEGIN PRIVATE KEY-----"))]))]),
+                "automountServiceAccountToken": .bool(false),
+            ]
+        )
+        let text = State(lineage: StateTests.lineage, serial: 1, resources: [resource]).serialized()
+        for secret in ["hunter2", "s3cret", "Bearer abc", "PRIVATE KEY"] {
+            #expect(!text.contains(secret))
+        }
+        #expect(resource.attributes["password"] == SecretRedaction.marker)
+        #expect(resource.attributes["users"]?.arrayItems.first?["Password"] == SecretRedaction.marker)
+        #expect(resource.attributes.value(at: ["headers", "Authorization"]) == SecretRedaction.marker)
+        #expect(resource.attributes.value(at: ["headers", "Accept"]) == .string("*/*"))
+        #expect(resource.attributes.value(at: ["tls", "tls.key"]) == SecretRedaction.marker)
+        #expect(resource.attributes["engine"] == .string("postgresql"))
+        // A boolean holds no secret and stays readable for diffs.
+        #expect(resource.attributes["automountServiceAccountToken"] == .bool(false))
+    }
+
+    @Test func aHandEditedStateWithASecretIsRedactedWhenRead() throws {
+        let document = """
+            {"format_version": 1, "lineage": "\(StateTests.lineage)", "serial": 1, "resources": [
+              {"address": "a", "provider": "aws", "cloud": "aws-fra", "provider_id": "i-1", "attributes": {"token": "abc"}}]}
+            """
+        let state = try State.parse(Array(document.utf8), source: "pushed.json")
+        #expect(state["a"]?.attributes["token"] == SecretRedaction.marker)
+        #expect(!state.serialized().contains("abc"))
+    }
+}

@@ -1,0 +1,141 @@
+import MCloudCore
+import MCloudState
+import Testing
+
+@Suite struct StateTests {
+    static let lineage = "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f"
+
+    static let deployment = ResourceState(
+        address: "kubernetes.vk-msk.apps/v1.Deployment.retail-bank-ru.payments-api", provider: "kubernetes", cloud: "vk-msk",
+        providerID: "3f1c9a2e-uid", attributes: ["spec": .object([("replicas", .int(3)), ("paused", .bool(false))]), "kind": .string("Deployment")]
+    )
+    static let namespace = ResourceState(
+        address: "kubernetes.vk-msk.v1.Namespace.retail-bank-ru", provider: "kubernetes", cloud: "vk-msk", providerID: "9d2e-uid",
+        attributes: ["labels": .object([("app.kubernetes.io/managed-by", .string("mcloud"))])]
+    )
+
+    /// The documented example (docs/state.md): resources by address, attribute keys sorted.
+    static let example = """
+        {
+          "format_version": 1,
+          "lineage": "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f",
+          "serial": 7,
+          "resources": [
+            {
+              "address": "kubernetes.vk-msk.apps/v1.Deployment.retail-bank-ru.payments-api",
+              "provider": "kubernetes",
+              "cloud": "vk-msk",
+              "provider_id": "3f1c9a2e-uid",
+              "attributes": {
+                "kind": "Deployment",
+                "spec": {
+                  "paused": false,
+                  "replicas": 3
+                }
+              }
+            },
+            {
+              "address": "kubernetes.vk-msk.v1.Namespace.retail-bank-ru",
+              "provider": "kubernetes",
+              "cloud": "vk-msk",
+              "provider_id": "9d2e-uid",
+              "attributes": {
+                "labels": {
+                  "app.kubernetes.io/managed-by": "mcloud"
+                }
+              }
+            }
+          ]
+        }
+
+        """
+
+    @Test func serializesDeterministicallyWithResourcesSortedByAddressAndKeysSorted() {
+        let forwards = State(lineage: Self.lineage, serial: 7, resources: [Self.namespace, Self.deployment])
+        let backwards = State(lineage: Self.lineage, serial: 7, resources: [Self.deployment, Self.namespace])
+        #expect(forwards.serialized() == Self.example)
+        #expect(backwards.serialized() == Self.example)
+    }
+
+    @Test func parsingAndSerializingAgainGivesTheSameBytes() throws {
+        let state = try State.parse(Array(Self.example.utf8), source: "state.json")
+        #expect(state.serialized() == Self.example)
+        #expect(state.serial == 7)
+        #expect(state.lineage == Self.lineage)
+        #expect(state.resources == [Self.deployment, Self.namespace])
+    }
+
+    @Test func aNewStateHasAFreshLineageAndSerialZeroAndNextSerialCountsUp() throws {
+        let first = State()
+        let second = State()
+        #expect(first.lineage != second.lineage)
+        #expect(first.serial == 0)
+        #expect(first.nextSerial().nextSerial().serial == 2)
+        #expect(first.nextSerial().lineage == first.lineage)
+        // A fresh state parses back, so its lineage is a valid UUID.
+        #expect(try State.parse(Array(first.serialized().utf8), source: "s") == first)
+    }
+
+    @Test func recordReplacesByAddressAndRemoveForgets() {
+        var state = State(lineage: Self.lineage, serial: 1, resources: [Self.deployment])
+        var scaled = Self.deployment
+        scaled.providerID = "new-uid"
+        state.record(scaled)
+        state.record(Self.namespace)
+        #expect(state.resources.map(\.providerID) == ["new-uid", "9d2e-uid"])
+        #expect(state.remove(address: Self.namespace.address) == Self.namespace)
+        #expect(state[Self.namespace.address] == nil)
+        #expect(state[Self.deployment.address]?.providerID == "new-uid")
+    }
+
+    @Test func aStateOfANewerFormatIsRefusedWithUpgradeAdviceWhateverItsShape() {
+        let newer = #"{"format_version": 2, "lineage": 42, "whatever": []}"#
+        #expect(throws: StateError.newerFormat(source: ".mcloud/state.json", version: 2)) {
+            try State.parse(Array(newer.utf8), source: ".mcloud/state.json")
+        }
+        let message = StateError.newerFormat(source: ".mcloud/state.json", version: 2).description
+        #expect(message == ".mcloud/state.json has state format 2, written by a newer mcloud; upgrade mcloud (this one reads format 1)")
+    }
+
+    static let valid = #""lineage": "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f", "serial": 1"#
+    static let resource = #""address": "a", "provider": "kubernetes", "cloud": "vk-msk", "provider_id": "u""#
+
+    /// Every malformed field, with the exact reason given.
+    static let malformed: [(document: String, reason: String)] = [
+        ("", "not JSON (invalid JSON at byte 0: unexpected end)"),
+        ("{\"format_version\": 1,", "not JSON (invalid JSON at byte 21: expected a key)"),
+        ("[1, 2]", "the document: expected an object, found an array"),
+        ("{\(valid), \"resources\": []}", "format_version: missing"),
+        ("{\"format_version\": \"1\", \(valid), \"resources\": []}", "format_version: expected an integer, found a string"),
+        ("{\"format_version\": 0, \(valid), \"resources\": []}", "format_version: 0 is not a state format (this mcloud reads 1)"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [], \"extra\": 1}", "extra: unknown field"),
+        ("{\"format_version\": 1, \(valid), \"serial\": 2, \"resources\": []}", "serial: given twice"),
+        ("{\"format_version\": 1, \"serial\": 1, \"resources\": []}", "lineage: missing"),
+        ("{\"format_version\": 1, \"lineage\": \"\", \"serial\": 1, \"resources\": []}", "lineage: must not be empty"),
+        ("{\"format_version\": 1, \"lineage\": \"prod\", \"serial\": 1, \"resources\": []}", "lineage: \"prod\" is not a UUID"),
+        ("{\"format_version\": 1, \"lineage\": \"0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f\", \"serial\": 1.5, \"resources\": []}", "serial: expected an integer, found a number"),
+        ("{\"format_version\": 1, \"lineage\": \"0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f\", \"serial\": -1, \"resources\": []}", "serial: -1 is negative"),
+        ("{\"format_version\": 1, \(valid)}", "resources: missing"),
+        ("{\"format_version\": 1, \(valid), \"resources\": {}}", "resources: expected an array, found an object"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [null]}", "resources[0]: expected an object, found null"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [{\"provider\": \"kubernetes\", \"cloud\": \"c\", \"provider_id\": \"u\", \"attributes\": {}}]}", "resources[0].address: missing"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [{\(resource), \"attributes\": {}}, {\"address\": \"b\", \"provider\": 7, \"cloud\": \"c\", \"provider_id\": \"u\", \"attributes\": {}}]}", "resources[1].provider: expected a string, found a number"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [{\(resource), \"attributes\": []}]}", "resources[0].attributes: expected an object, found an array"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [{\(resource)}]}", "resources[0].attributes: missing"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [{\(resource), \"attributes\": {\"a\": 1, \"a\": 2}}]}", "resources[0].attributes.a: given twice"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [{\(resource), \"attributes\": {}, \"tainted\": true}]}", "resources[0].tainted: unknown field"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [{\(resource), \"attributes\": {}}, {\(resource), \"attributes\": {}}]}", "resources[1].address: a is also resources[0]"),
+    ]
+
+    @Test(arguments: malformed)
+    func aMalformedStateIsRefusedNamingTheField(document: String, reason: String) {
+        #expect(throws: StateError.corrupted(source: "state.json", reason: reason)) {
+            try State.parse(Array(document.utf8), source: "state.json")
+        }
+    }
+
+    @Test func aCorruptedStateMessageSaysItIsNeitherUsedNorOverwritten() {
+        #expect(StateError.corrupted(source: ".mcloud/state.json", reason: "serial: missing").description
+            == ".mcloud/state.json is not a valid mcloud state: serial: missing; mcloud will neither use nor overwrite it (fix it by hand or restore .mcloud/state.json.backup)")
+    }
+}
