@@ -21,7 +21,7 @@ swift build -c release --product mcloud-bench
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-.build/release/mcloud-bench plan "$bench"/instances/*/ --out "$work/bench"
+.build/release/mcloud-bench plan "$bench"/instances/*/ --out "$work/bench" --check "$venv/bin/python" "$bench/check.py"
 
 failed=0
 check() { # DIR PLACEMENT.json

@@ -4,7 +4,8 @@ import MCloudManifest
 import MCloudPlanner
 
 /// Plans each bench instance (a folder with Providers/, Manifests/ and reference.json) and compares the cost with
-/// the reference: the proven optimum, the best known placement, or a naive greedy's. With `--out DIR` it writes
+/// the reference: the proven optimum, the best known placement, or a naive greedy's. With `--check PYTHON CHECK.PY` each placement goes to the
+/// independent checker and its verdict is a column. With `--out DIR` it writes
 /// each placement in the checker's normalized form, for `check.py INSTANCE DIR/NAME.json`. Peak MiB is the
 /// process's peak resident memory so far, so run one instance alone to read its own.
 enum PlannerBenchmark {
@@ -17,6 +18,7 @@ enum PlannerBenchmark {
     static func run(_ arguments: [String]) {
         var directories: [String] = []
         var output: String?
+        var checker: (python: String, script: String)?
         // The search alone: explanations are text for people, built after it and timed by `mcloud plan` itself.
         var options = Planner.Options(explanations: false)
         var index = 0
@@ -24,6 +26,9 @@ enum PlannerBenchmark {
             if arguments[index] == "--out", index + 1 < arguments.count {
                 output = arguments[index + 1]
                 index += 2
+            } else if arguments[index] == "--check", index + 2 < arguments.count {
+                checker = (arguments[index + 1], arguments[index + 2])
+                index += 3
             } else if arguments[index] == "--bound-iterations", index + 1 < arguments.count {
                 options.boundIterations = Int(arguments[index + 1]) ?? options.boundIterations
                 index += 2
@@ -35,7 +40,7 @@ enum PlannerBenchmark {
                 index += 1
             }
         }
-        var table = Table(header: ["instance", "cells", "cost", "reference", "kind", "ratio", "target", "bound", "gap", "steps", "seconds", "cpu s", "peak MiB"])
+        var table = Table(header: ["instance", "cells", "cost", "reference", "kind", "ratio", "target", "bound", "gap", "steps", "seconds", "cpu s", "peak MiB", "checker"])
         var missed = 0
         for directory in directories {
             let name = URL(fileURLWithPath: directory).lastPathComponent
@@ -59,24 +64,47 @@ enum PlannerBenchmark {
             let ratio = reference.map { plan.cost.monthly / $0.cost }
             let target = reference.map { $0.kind == "greedy-only" ? 0.98 : 1.01 }
             if let ratio, let target, ratio > target { missed += 1 }
+            var verdict = "-"
+            let file = URL(fileURLWithPath: output ?? NSTemporaryDirectory()).appendingPathComponent("\(name).json")
+            if output != nil || checker != nil {
+                try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                // The checker's normalized form: the placement with its cost as a plain number.
+                var placement = plan.placementJSON.objectPairs.filter { $0.0 != "cost" }
+                placement.append(("cost", .rounded(plan.cost.monthly)))
+                try? Data(JSONValue.object(placement).serialized().utf8).write(to: file)
+            }
+            if let checker {
+                verdict = Self.check(python: checker.python, script: checker.script, instance: directory, placement: file.path)
+                if verdict != "feasible" { missed += 1 }
+            }
             table.rows.append([
                 name, String(model.cells.count), String(format: "%.2f", plan.cost.monthly),
                 reference.map { String(format: "%.2f", $0.cost) } ?? "-", reference?.kind ?? "-",
                 ratio.map { String(format: "%.4f", $0) } ?? "-", target.map { String(format: "<= %.2f", $0) } ?? "-",
                 String(format: "%.2f", plan.cost.lowerBound), String(format: "%.2f%%", plan.cost.gap * 100),
                 String(plan.steps), String(format: "%.2f", seconds), String(format: "%.2f", cpuSeconds),
-                String(format: "%.0f", ResourceUsage.peakMiB()),
+                String(format: "%.0f", ResourceUsage.peakMiB()), verdict,
             ])
-            if let output {
-                try? FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-                let file = URL(fileURLWithPath: output).appendingPathComponent("\(name).json")
-                // The checker's normalized form: the placement with its cost as a plain number.
-                var placement = plan.placementJSON.objectPairs.filter { $0.0 != "cost" }
-                placement.append(("cost", .rounded(plan.cost.monthly)))
-                try? Data(JSONValue.object(placement).serialized().utf8).write(to: file)
-            }
         }
         print(table.text)
-        print(missed == 0 ? "all instances within target" : "\(missed) instance(s) above target")
+        print(missed == 0 ? "all instances within target" : "\(missed) instance(s) above target or rejected by the checker")
+    }
+
+    /// The independent checker's last line: `feasible`, or `INFEASIBLE: n violation(s)`.
+    static func check(python: String, script: String, instance: String, placement: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script, instance, placement, "--quiet", "--strict-cost"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return "checker did not start"
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").last.map(String.init) ?? "no verdict"
     }
 }

@@ -5,7 +5,7 @@ import MCloudPlanner
 
 // Benchmarks that print tables; nothing here asserts a time.
 //   swift run -c release mcloud-bench validate [DOCUMENTS]     validation throughput (default 10,000 documents)
-//   swift run -c release mcloud-bench plan DIR... [--out DIR] [--budget STEPS]  planner cost against each instance's reference.json
+//   swift run -c release mcloud-bench plan DIR... [--out DIR] [--check PYTHON CHECK.PY] [--budget STEPS]  planner cost against each instance's reference.json
 //   swift run -c release mcloud-bench render [OBJECTS]   rendering throughput (default 100,000 Kubernetes objects)
 //   swift run -c release mcloud-bench kube-apply [--objects N] [--concurrency N] [--kubeconfig F] [--context C]
 //       server-side applies N objects to a real API server (the test bed's by default): objects/s, peak memory
