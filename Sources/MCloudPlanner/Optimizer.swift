@@ -89,7 +89,7 @@ struct Optimizer {
     // MARK: Placing one cell
 
     /// The cheapest replica counts for a service cell in the capacity left, or nil when it does not fit.
-    func bestAllocation(_ service: Int, prices: Prices? = nil) -> [Slot]? {
+    func bestAllocation(_ service: Int) -> [Slot]? {
         let cell = problem.services[service]
         let replicas = Double(cell.replicas)
         var candidates: [Candidate] = []
@@ -102,7 +102,6 @@ struct Optimizer {
             for edge in cell.edges where state.primary[edge.cell] == cloud {
                 cost -= edge.trafficGiBMonth * problem.clouds[cloud].egressGiB / replicas
             }
-            if let prices { cost += prices.cost(of: cell.perReplica, in: cloud) }
             candidates.append(Candidate(cost: cost, cloud: cloud, limit: limit))
         }
         return Self.fill(candidates, replicas: cell.replicas, minClouds: cell.minClouds)
@@ -150,7 +149,7 @@ struct Optimizer {
     }
 
     /// The cheapest primary with room, counting the egress of service replicas already placed elsewhere.
-    func bestPrimary(_ database: Int, prices: Prices? = nil) -> Int? {
+    func bestPrimary(_ database: Int) -> Int? {
         let cell = problem.databases[database]
         var best: (cost: Double, cloud: Int)?
         for cloud in cell.allowedPrimaries {
@@ -162,7 +161,6 @@ struct Optimizer {
                 let outside = Double(service.replicas - state.count(of: edge.cell, in: cloud))
                 cost += edge.trafficGiBMonth * problem.clouds[cloud].egressGiB * outside / Double(service.replicas)
             }
-            if let prices { cost += prices.cost(of: cell.demand, in: cloud) }
             if let current = best, (current.cost, current.cloud) <= (cost, cloud) { continue }
             best = (cost, cloud)
         }
@@ -225,13 +223,13 @@ struct Optimizer {
     }
 
     /// Places one cell as cheaply as the capacity left allows; false when it does not fit at all.
-    mutating func insert(_ item: Item, prices: Prices? = nil) -> Bool {
+    mutating func insert(_ item: Item) -> Bool {
         switch item {
         case .service(let service):
-            guard let slots = bestAllocation(service, prices: prices) else { return false }
+            guard let slots = bestAllocation(service) else { return false }
             place(service, slots)
         case .database(let database):
-            guard let cloud = bestPrimary(database, prices: prices) else { return false }
+            guard let cloud = bestPrimary(database) else { return false }
             placeDatabase(database, cloud)
         }
         return true
@@ -255,13 +253,13 @@ struct Optimizer {
 
     /// Places every cell; the cells that did not fit go first in the next round. Returns the cells that still
     /// do not fit after `rounds` rounds (empty on success).
-    mutating func construct(order start: [Item], prices: Prices?, rounds: Int) -> [Item] {
+    mutating func construct(order start: [Item], rounds: Int) -> [Item] {
         var order = start
         var failed: [Item] = []
         for _ in 0..<rounds {
             reset()
             failed = []
-            for item in order where !insert(item, prices: prices) {
+            for item in order where !insert(item) {
                 failed.append(item)
             }
             steps += order.count

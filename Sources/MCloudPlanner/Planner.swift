@@ -24,14 +24,14 @@ public enum Planner {
 
         let cellCount = problem.services.count + problem.databases.count
         // A step costs about one pass over the clouds, so the work allowed shrinks as clouds grow: up to 1,000
-        // steps a cell on small inputs, about a second of search on the largest.
+        // steps a cell on small inputs, about a second of search on the largest. Every phase below is sized by it;
+        // a try at moving one replica costs a tenth of a step or less, so those get several times as many.
         let budget = options.budget ?? max(100_000, min(1_000 * cellCount, 20_000_000 / max(1, problem.clouds.count)))
-        // Each start descends on a tenth of the work; the annealing from the best of them gets the rest.
-        let startBudget = budget / 10
         let seed = SplitMix64.seed(from: model.cells.map(\.name) + model.clouds.map(\.name))
-        var optimizer = Optimizer(problem: problem, budget: startBudget, seed: seed)
+        // The greedy start proves every cell fits, and its cost is what the relaxation's price steps aim below.
+        var optimizer = Optimizer(problem: problem, budget: budget / 10, seed: seed)
         let order = optimizer.initialOrder()
-        let stuck = optimizer.construct(order: order, prices: nil, rounds: 25)
+        let stuck = optimizer.construct(order: order, rounds: 25)
         guard stuck.isEmpty else {
             return .failure(PlacementFailure(cells: Feasibility.capacityFailures(stuck, optimizer: optimizer)))
         }
@@ -40,27 +40,47 @@ public enum Planner {
         var bestCost = optimizer.totalCost
         var steps = optimizer.steps
 
-        // The bound's capacity prices say which cells deserve the scarce cheap capacity; placements built
-        // under them, at a few strengths, are the starting points for the search.
-        let bound = LagrangianBound.compute(problem, upperBound: bestCost, iterations: options.boundIterations)
-        for scale in [1.0, 0.7, 1.3] {
-            var guided = Optimizer(problem: problem, budget: startBudget, seed: seed)
-            guard guided.construct(order: order, prices: bound.prices.scaled(by: scale), rounds: 25).isEmpty else { continue }
-            guided.descend()
+        // An iteration passes over every cell once, as cheap as a few steps of search; a few hundred settle the
+        // prices on every bench instance, and fewer on the largest keep them within a fraction of a second.
+        var relaxation = Relaxation(problem)
+        let guide = relaxation.guide(upperBound: bestCost, iterations: min(400, max(300, 6 * budget / max(1, cellCount))))
+
+        // Primaries where the relaxation put them, services annealed around them: the start that matters, since
+        // no local move trades a cheap cloud's services for a database and back at the scale that start does.
+        if let start = guide.start(problem, order: order) {
+            var guided = PenaltySearch(problem: problem, start: start, seed: seed &+ 2, targets: optimizer.cheapestClouds)
+            guided.anneal(moves: 3 * budget)
             steps += guided.steps
-            if guided.totalCost < bestCost - Optimizer.tolerance(bestCost) {
-                best = guided.state
-                bestCost = guided.totalCost
+            if guided.isFeasible, guided.cost < bestCost - Optimizer.tolerance(bestCost) {
+                best = guided.placement
+                bestCost = guided.cost
             }
         }
-        var search = Optimizer(problem: problem, budget: max(0, budget - steps), seed: seed &+ 1)
+        // Then primaries one at a time, each move judged once the services have settled around it; each settling
+        // covers every service a hundred times over, within bounds that keep a try a few milliseconds.
+        var refined = PenaltySearch(problem: problem, start: best, seed: seed &+ 3, targets: optimizer.cheapestClouds)
+        let settle = max(50_000, min(100_000, 100 * problem.services.count))
+        refined.refinePrimaries(prices: guide.prices, tries: 4 * budget / settle, moves: settle)
+        steps += refined.steps
+        if refined.isFeasible, refined.cost < bestCost - Optimizer.tolerance(bestCost) {
+            best = refined.placement
+            bestCost = refined.cost
+        }
+        // Last, ruin-and-recreate over whole cells: on small inputs it still finds the odd exchange the moves of
+        // single replicas miss.
+        var search = Optimizer(problem: problem, budget: 4 * budget / 10, seed: seed &+ 1)
         search.adopt(best)
+        search.recountUsage()
         search.improve()
         steps += search.steps
         if search.totalCost < bestCost - Optimizer.tolerance(bestCost) {
             best = search.state
+            bestCost = search.totalCost
         }
+        // The bound last: the steps aim below the best cost found, a far closer target than the greedy's.
+        let bound = LagrangianBound.compute(&relaxation, from: guide.prices, upperBound: bestCost, iterations: options.boundIterations)
         optimizer.adopt(best)
-        return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(bound.bound, bestCost), steps: steps).plan(explanations: options.explanations))
+        optimizer.recountUsage()
+        return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(bound, bestCost), steps: steps).plan(explanations: options.explanations))
     }
 }

@@ -1,0 +1,359 @@
+import Foundation
+
+/// Annealing of service replicas over clouds that may be overfilled for a while: each unit over a cloud's
+/// capacity costs a weight that grows while the cloud stays over and shrinks once it is not, and the floor under
+/// the weights rises until, at the end, overfilling never pays. A full cheap cloud then makes room the way a
+/// market does, one replica at a time along whichever chain of clouds is cheapest; moves that must keep every
+/// cloud within capacity would need the whole chain at once, and with CPU and memory both short they rarely find
+/// it. Primaries move only in `refinePrimaries`, each move judged after the services have settled around it.
+struct PenaltySearch {
+    let problem: PlanningProblem
+    private let clouds: Int
+    private let services: Int
+    /// Replicas of each service in each cloud, a row per service: the egress of a move needs "how many there".
+    private var count: [Int32]
+    /// The clouds each service uses.
+    private var used: [[Int]]
+    private(set) var primary: [Int]
+    private var usage: [ResourceVector]
+    /// What the primaries alone take from each cloud: the services there can leave, the primaries cannot.
+    private var databaseLoad: [ResourceVector]
+    private var weight: [ResourceVector]
+    /// Service cells in each cloud and each one's position in that list, to pick a swap partner at random.
+    private var members: [[Int32]]
+    private var position: [Int32]
+    private(set) var cost: Double
+    /// (cloud, resource) pairs over capacity: zero means the placement is feasible.
+    private var overloaded = 0
+    private var random: SplitMix64
+    private(set) var steps = 0
+    /// Each service's allowed clouds, cheapest first: half the moves aim at the first few.
+    private let targets: [[Int]]
+    /// A unit of each resource at the mean price: the weights start there.
+    private let unitPrice: ResourceVector
+    /// What a replica typically costs: temperatures are set against it.
+    private let replicaScale: Double
+    // The services' fields the moves read, flat: the cells themselves hold far more than a move needs.
+    private let replicaCost: [Double]
+    private let unit: [ResourceVector]
+    private let maxPerCloud: [Int32]
+    private let minClouds: [Int]
+    private let edgeStart: [Int]
+    private let edgeDatabase: [Int]
+    /// Traffic over replicas: the egress one replica saves next to the primary, per unit of egress price.
+    private let edgeShare: [Double]
+    private let egress: [Double]
+    private let capacity: [ResourceVector]
+
+    init(problem: PlanningProblem, start: PlacementState, seed: UInt64, targets: [[Int]]) {
+        self.problem = problem
+        clouds = problem.clouds.count
+        services = problem.services.count
+        self.targets = targets
+        random = SplitMix64(seed: seed)
+        replicaCost = problem.services.flatMap(\.replicaCost)
+        unit = problem.services.map(\.perReplica)
+        maxPerCloud = problem.services.map { Int32(clamping: $0.maxPerCloud) }
+        minClouds = problem.services.map(\.minClouds)
+        var starts = [0], databases: [Int] = [], shares: [Double] = []
+        for cell in problem.services {
+            for edge in cell.edges {
+                databases.append(edge.cell)
+                shares.append(edge.trafficGiBMonth / Double(cell.replicas))
+            }
+            starts.append(databases.count)
+        }
+        (edgeStart, edgeDatabase, edgeShare) = (starts, databases, shares)
+        egress = problem.clouds.map(\.egressGiB)
+        capacity = problem.clouds.map(\.capacity)
+        count = Array(repeating: 0, count: services * clouds)
+        used = Array(repeating: [], count: services)
+        primary = start.primary
+        usage = Array(repeating: .zero, count: clouds)
+        databaseLoad = Array(repeating: .zero, count: clouds)
+        members = Array(repeating: [], count: clouds)
+        position = Array(repeating: -1, count: services * clouds)
+        for (service, slots) in start.replicas.enumerated() {
+            for slot in slots {
+                count[service * clouds + slot.cloud] = Int32(slot.count)
+                used[service].append(slot.cloud)
+                usage[slot.cloud] = usage[slot.cloud] + slot.count * problem.services[service].perReplica
+                position[service * clouds + slot.cloud] = Int32(members[slot.cloud].count)
+                members[slot.cloud].append(Int32(service))
+            }
+        }
+        for (database, cloud) in primary.enumerated() where cloud >= 0 {
+            usage[cloud] = usage[cloud] + problem.databases[database].demand
+            databaseLoad[cloud] = databaseLoad[cloud] + problem.databases[database].demand
+        }
+        let priced = problem.clouds.filter { $0.vcpuMonth != nil && $0.memoryGiBMonth != nil }
+        let share = 1 / Double(max(1, priced.count))
+        unitPrice = ResourceVector(
+            cpu: priced.reduce(0) { $0 + ($1.vcpuMonth ?? 0) } * share,
+            memory: priced.reduce(0) { $0 + ($1.memoryGiBMonth ?? 0) } * share,
+            storage: priced.reduce(0) { $0 + ($1.storageGiBMonth ?? 0) } * share
+        )
+        let cheapest = problem.services.indices.compactMap { service in targets[service].first.map { problem.services[service].replicaCost[$0] } }
+        replicaScale = cheapest.isEmpty ? 1 : max(1e-9, cheapest.reduce(0, +) / Double(cheapest.count))
+        weight = Array(repeating: unitPrice, count: clouds)
+        cost = 0
+        cost = totalCost()
+        for cloud in 0..<clouds { overloaded += overCount(cloud, usage[cloud]) }
+    }
+
+    var isFeasible: Bool { overloaded == 0 }
+
+    /// The placement in the optimiser's form, each service's slots in cloud order.
+    var placement: PlacementState {
+        var state = PlacementState(problem: problem)
+        state.primary = primary
+        for service in 0..<services {
+            state.replicas[service] = used[service].sorted().map { Slot(cloud: $0, count: Int(count[service * clouds + $0])) }
+        }
+        return state
+    }
+
+    private func totalCost() -> Double {
+        var total = problem.cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
+        for service in 0..<services {
+            let cell = problem.services[service]
+            for cloud in used[service] { total += Double(count[service * clouds + cloud]) * cell.replicaCost[cloud] }
+            let replicas = Double(cell.replicas)
+            for edge in cell.edges {
+                let cloud = primary[edge.cell]
+                total += edge.trafficGiBMonth * problem.clouds[cloud].egressGiB * (replicas - Double(count[service * clouds + cloud])) / replicas
+            }
+        }
+        return primary.enumerated().reduce(total) { $0 + problem.databases[$1.offset].totalCost(primary: $1.element) }
+    }
+
+    // MARK: Penalty
+
+    private func penalty(_ cloud: Int, _ use: ResourceVector) -> Double {
+        let over = use - capacity[cloud], w = weight[cloud]
+        return w.cpu * max(0, over.cpu) + w.memory * max(0, over.memory) + w.storage * max(0, over.storage)
+    }
+
+    private func penaltyChange(_ cloud: Int, _ change: ResourceVector) -> Double {
+        penalty(cloud, usage[cloud] + change) - penalty(cloud, usage[cloud])
+    }
+
+    private func overCount(_ cloud: Int, _ use: ResourceVector) -> Int {
+        let over = use - capacity[cloud], e = ResourceVector.epsilon
+        return (over.cpu > e ? 1 : 0) + (over.memory > e ? 1 : 0) + (over.storage > e ? 1 : 0)
+    }
+
+    private mutating func shift(_ cloud: Int, by change: ResourceVector) {
+        let after = usage[cloud] + change
+        overloaded += overCount(cloud, after) - overCount(cloud, usage[cloud])
+        usage[cloud] = after
+    }
+
+    /// Weights up where a cloud is over, down elsewhere, never under `floor`.
+    private mutating func adaptWeights(floor: ResourceVector) {
+        for cloud in 0..<clouds {
+            let over = usage[cloud] - capacity[cloud], e = ResourceVector.epsilon
+            let w = weight[cloud]
+            weight[cloud] = ResourceVector(
+                cpu: over.cpu > e ? w.cpu * 1.1 : max(floor.cpu, w.cpu * 0.98),
+                memory: over.memory > e ? w.memory * 1.1 : max(floor.memory, w.memory * 0.98),
+                storage: over.storage > e ? w.storage * 1.1 : max(floor.storage, w.storage * 0.98)
+            )
+        }
+    }
+
+    // MARK: Moves
+
+    /// The change in cost when one replica of `service` leaves `from` for `to`, egress included.
+    private func replicaChange(_ service: Int, _ from: Int, _ to: Int) -> Double {
+        var change = replicaCost[service * clouds + to] - replicaCost[service * clouds + from]
+        for edge in edgeStart[service]..<edgeStart[service + 1] {
+            let cloud = primary[edgeDatabase[edge]]
+            if cloud == from { change += edgeShare[edge] * egress[from] }
+            if cloud == to { change -= edgeShare[edge] * egress[to] }
+        }
+        return change
+    }
+
+    /// Whether spread lets one replica of `service` leave `from` for `to`.
+    private func mayMove(_ service: Int, _ from: Int, _ to: Int) -> Bool {
+        let there = count[service * clouds + from], here = count[service * clouds + to]
+        guard from != to, there > 0, here < maxPerCloud[service], replicaCost[service * clouds + to].isFinite else { return false }
+        return !(there == 1 && here > 0 && used[service].count <= minClouds[service])
+    }
+
+    private mutating func moveReplica(_ service: Int, _ from: Int, _ to: Int) {
+        cost += replicaChange(service, from, to)
+        count[service * clouds + from] -= 1
+        if count[service * clouds + from] == 0 {
+            used[service].removeAll { $0 == from }
+            let at = Int(position[service * clouds + from])
+            position[service * clouds + from] = -1
+            let last = members[from].removeLast()
+            if at < members[from].count {
+                members[from][at] = last
+                position[Int(last) * clouds + from] = Int32(at)
+            }
+        }
+        if count[service * clouds + to] == 0 {
+            used[service].append(to)
+            position[service * clouds + to] = Int32(members[to].count)
+            members[to].append(Int32(service))
+        }
+        count[service * clouds + to] += 1
+        shift(from, by: .zero - unit[service])
+        shift(to, by: unit[service])
+    }
+
+    /// The change in cost when `database` moves its primary to `to`, its services' replicas staying where they are.
+    private func primaryChange(_ database: Int, _ to: Int) -> Double {
+        let cell = problem.databases[database], from = primary[database]
+        var change = cell.totalCost(primary: to) - cell.totalCost(primary: from)
+        let egressFrom = problem.clouds[from].egressGiB, egressTo = problem.clouds[to].egressGiB
+        for edge in cell.edges {
+            let replicas = Double(problem.services[edge.cell].replicas)
+            let atFrom = Double(count[edge.cell * clouds + from]), atTo = Double(count[edge.cell * clouds + to])
+            change += edge.trafficGiBMonth * (egressTo * (replicas - atTo) - egressFrom * (replicas - atFrom)) / replicas
+        }
+        return change
+    }
+
+    private mutating func movePrimary(_ database: Int, _ to: Int) {
+        let from = primary[database], demand = problem.databases[database].demand
+        cost += primaryChange(database, to)
+        primary[database] = to
+        databaseLoad[from] = databaseLoad[from] - demand
+        databaseLoad[to] = databaseLoad[to] + demand
+        shift(from, by: .zero - demand)
+        shift(to, by: demand)
+    }
+
+    private mutating func accepts(_ change: Double, _ temperature: Double) -> Bool {
+        change <= 0 || Double.random(in: 0..<1, using: &random) < exp(-change / temperature)
+    }
+
+    /// Half the time one of the service's few cheapest clouds, else any it may use.
+    private mutating func randomTarget(_ service: Int) -> Int {
+        let options = targets[service]
+        let span = Bool.random(using: &random) ? min(options.count, 8) : options.count
+        return options[Int.random(in: 0..<span, using: &random)]
+    }
+
+    /// One replica of a random service from one of its clouds to another.
+    private mutating func tryMove(_ temperature: Double) {
+        let service = Int.random(in: 0..<services, using: &random)
+        guard let from = used[service].randomElement(using: &random), !targets[service].isEmpty else { return }
+        let to = randomTarget(service)
+        guard mayMove(service, from, to) else { return }
+        let change = replicaChange(service, from, to) + penaltyChange(from, .zero - unit[service]) + penaltyChange(to, unit[service])
+        if accepts(change, temperature) { moveReplica(service, from, to) }
+    }
+
+    /// One replica of a random service from one of its clouds to another, and one of a service living there back.
+    private mutating func trySwap(_ temperature: Double) {
+        let first = Int.random(in: 0..<services, using: &random)
+        guard let from = used[first].randomElement(using: &random), !targets[first].isEmpty else { return }
+        let to = randomTarget(first)
+        guard mayMove(first, from, to), let partner = members[to].randomElement(using: &random) else { return }
+        let second = Int(partner)
+        guard second != first, mayMove(second, to, from) else { return }
+        let firstUnit = unit[first], secondUnit = unit[second]
+        let change = replicaChange(first, from, to) + replicaChange(second, to, from)
+            + penaltyChange(from, secondUnit - firstUnit) + penaltyChange(to, firstUnit - secondUnit)
+        if accepts(change, temperature) {
+            moveReplica(first, from, to)
+            moveReplica(second, to, from)
+        }
+    }
+
+    // MARK: Annealing
+
+    /// `moves` tries at replica moves and swaps while the temperature falls a hundredfold and the weights' floor
+    /// rises from a tenth of the mean price to thirty times it; then `repair` clears what is still over.
+    mutating func anneal(moves: Int) {
+        // Only replicas move here; with no service cells nothing can.
+        guard services > 0 else { return }
+        let start = replicaScale / 12, end = start / 100
+        weight = Array(repeating: unitPrice, count: clouds)
+        var temperature = start
+        for move in 0..<moves {
+            let progress = Double(move) / Double(max(1, moves))
+            if move % 64 == 0 { temperature = start * pow(end / start, progress) }
+            if Int.random(in: 0..<10, using: &random) < 3 { trySwap(temperature) } else { tryMove(temperature) }
+            if move % 200 == 199 {
+                let level = 0.1 * pow(300, progress)
+                adaptWeights(floor: ResourceVector(cpu: unitPrice.cpu * level, memory: unitPrice.memory * level, storage: unitPrice.storage * level))
+            }
+        }
+        steps += moves
+        repair()
+        // The running sum drifts by rounding over millions of moves; the placement's own cost does not.
+        cost = totalCost()
+    }
+
+    /// Moves replicas out of overloaded clouds into clouds with room, each time the one that costs least per
+    /// share of the overload it clears, until nothing is over or nothing can move.
+    mutating func repair() {
+        while overloaded > 0 {
+            var best: (score: Double, service: Int, from: Int, to: Int)?
+            for from in 0..<clouds where overCount(from, usage[from]) > 0 {
+                let over = usage[from] - capacity[from]
+                let excess = ResourceVector(cpu: max(0, over.cpu), memory: max(0, over.memory), storage: max(0, over.storage))
+                for member in members[from] {
+                    let service = Int(member)
+                    let relief = Optimizer.coverage(unit[service], of: excess)
+                    guard relief > 0 else { continue }
+                    for to in targets[service] where mayMove(service, from, to) && unit[service].fits(within: capacity[to] - usage[to]) {
+                        let score = replicaChange(service, from, to) / relief
+                        if best.map({ score < $0.score }) ?? true { best = (score, service, from, to) }
+                    }
+                }
+            }
+            guard let move = best else { return }
+            moveReplica(move.service, move.from, move.to)
+            steps += 1
+        }
+    }
+
+    // MARK: Primaries
+
+    /// Tries primaries elsewhere, most promising first by `prices` (what a unit of each cloud's capacity is worth
+    /// to the services, from the relaxation): each try moves one primary, anneals the services around it for
+    /// `moves`, and is kept when the result fits and is cheaper. A try that fails is not repeated until some
+    /// other move is kept. Stops after `tries`, or when no move looks better than `margin` more expensive.
+    mutating func refinePrimaries(prices: [ResourceVector], tries: Int, moves: Int) {
+        guard isFeasible else { return }
+        let margin = replicaScale
+        var tried = [Bool](repeating: false, count: problem.databases.count * clouds)
+        var work = steps
+        for _ in 0..<tries {
+            var best: (estimate: Double, database: Int, cloud: Int)?
+            for (database, cell) in problem.databases.enumerated() {
+                let from = primary[database]
+                let freed = Self.price(prices[from], cell.demand)
+                for to in cell.allowedPrimaries where to != from && !tried[database * clouds + to] {
+                    guard (databaseLoad[to] + cell.demand).fits(within: capacity[to]) else { continue }
+                    let estimate = primaryChange(database, to) + Self.price(prices[to], cell.demand) - freed
+                    if best.map({ (estimate, database, to) < ($0.estimate, $0.database, $0.cloud) }) ?? true {
+                        best = (estimate, database, to)
+                    }
+                }
+            }
+            guard let move = best, move.estimate < margin else { break }
+            tried[move.database * clouds + move.cloud] = true
+            var trial = self
+            trial.movePrimary(move.database, move.cloud)
+            trial.anneal(moves: moves)
+            work += trial.steps - steps
+            if trial.isFeasible, trial.cost < cost - Optimizer.tolerance(cost) {
+                self = trial
+                tried = Array(repeating: false, count: tried.count)
+            }
+        }
+        steps = work
+    }
+
+    private static func price(_ price: ResourceVector, _ amount: ResourceVector) -> Double {
+        price.cpu * amount.cpu + price.memory * amount.memory + price.storage * amount.storage
+    }
+}
