@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 
 /// Searches for the cheapest placement that meets every hard rule.
 ///

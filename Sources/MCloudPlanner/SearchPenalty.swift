@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 
 /// Annealing of service replicas over clouds that may be overfilled for a while: each unit over a cloud's
 /// capacity costs a weight that grows while the cloud stays over and shrinks once it is not, and the floor under

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import MCloudManifest
 import MCloudPlanner
 
@@ -69,15 +70,11 @@ enum SyntheticBenchmark {
 
     /// SplitMix64, so the input is the same on every machine.
     struct Generator {
-        var state: UInt64
+        var source: SplitMix64
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        init(state: UInt64) { source = SplitMix64(seed: state) }
+
+        mutating func next() -> UInt64 { source.next() }
 
         mutating func int(_ range: ClosedRange<Int>) -> Int {
             range.lowerBound + Int(next() % UInt64(range.count))

@@ -1,3 +1,4 @@
+import MCloudCore
 import Foundation
 import MCloudManifest
 import Testing
@@ -122,20 +123,7 @@ struct Corpus: Sendable {
     }()
 }
 
-/// SplitMix64 (Steele, Lea, Flood 2014): tiny, fast and fully determined by its seed, unlike the system generator.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SplitMix64 {
     mutating func below(_ bound: Int) -> Int { bound <= 0 ? 0 : Int(next() % UInt64(bound)) }
 }
 

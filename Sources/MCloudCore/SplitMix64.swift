@@ -1,10 +1,10 @@
 /// A small seeded generator, so a "random" choice in the search is the same on every run and machine.
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,7 +13,7 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// A seed taken from the input's names, so different inputs explore differently but each one repeatably.
-    static func seed(from names: [String]) -> UInt64 {
+    public static func seed(from names: [String]) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for name in names {
             for byte in name.utf8 {
