@@ -23,12 +23,27 @@ public struct CommandContext: Sendable {
     public var stdout: any TextOutput
     public var stderr: any TextOutput
     public var environment: [String: String]
+    /// Whether stdout is a terminal: colour is used only then, and never with `NO_COLOR` set.
+    public var isTerminal: Bool
+    /// A line of standard input, nil at its end: apply's confirmation.
+    public var readLine: @Sendable () -> String?
+    /// Whether a command may take over Ctrl-C (only the real process; tests run commands in-process).
+    public var handlesSignals: Bool
 
-    public init(stdout: any TextOutput, stderr: any TextOutput, environment: [String: String]) {
+    public init(
+        stdout: any TextOutput, stderr: any TextOutput, environment: [String: String], isTerminal: Bool = false,
+        readLine: @escaping @Sendable () -> String? = { nil }, handlesSignals: Bool = false
+    ) {
         self.stdout = stdout
         self.stderr = stderr
         self.environment = environment
+        self.isTerminal = isTerminal
+        self.readLine = readLine
+        self.handlesSignals = handlesSignals
     }
+
+    /// Colour on a terminal unless `NO_COLOR` is set (https://no-color.org), whatever its value.
+    public var usesColor: Bool { isTerminal && environment["NO_COLOR"] == nil }
 }
 
 /// Exit codes as cli.md defines them.

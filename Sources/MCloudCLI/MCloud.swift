@@ -4,11 +4,14 @@ import MCloudCore
 public enum MCloud {
     static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [ValidateCommand.self, PlanCommand.self, RenderCommand.self, ExplainCommand.self, VersionCommand.self]
+    static let commands: [any Command.Type] = [
+        ValidateCommand.self, PlanCommand.self, ApplyCommand.self, DestroyCommand.self, ShowCommand.self, RenderCommand.self,
+        ExplainCommand.self, StateCommand.self, VersionCommand.self,
+    ]
 
     static let abstract = "mcloud places an application's services and databases across clouds, under data-residency law, at minimum cost, and deploys them."
 
-    public static func main(_ arguments: [String], context: CommandContext) -> ExitCode {
+    public static func main(_ arguments: [String], context: CommandContext) async -> ExitCode {
         guard let first = arguments.first else {
             context.stderr.write(overview)
             return .failure
@@ -22,7 +25,7 @@ public enum MCloud {
             }
             return .success
         case "--version":
-            return VersionCommand().run(context)
+            return await VersionCommand().run(context)
         default:
             break
         }
@@ -31,17 +34,19 @@ public enum MCloud {
             context.stderr.write("error: unknown command '\(first)'\(hint)\n\n\(overview)")
             return .failure
         }
+        let made: any Command
         do throws(UsageError) {
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), for: command.spec)
             if parsed.flag("--help") {
                 context.stdout.write(HelpFormatter.help(command.spec))
                 return .success
             }
-            return try command.init(parsed).run(context)
+            made = try command.init(parsed)
         } catch {
             context.stderr.write("error: \(error.message)\nUsage: \(HelpFormatter.usage(command.spec))\nSee 'mcloud \(command.spec.name) --help'.\n")
             return .failure
         }
+        return await made.run(context)
     }
 
     private static func command(named name: String) -> (any Command.Type)? {

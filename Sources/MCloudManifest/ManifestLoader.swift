@@ -75,8 +75,8 @@ public enum ManifestLoader {
 }
 
 /// Finds manifest files under a path.
-enum ManifestFiles {
-    static func find(_ path: String) -> (files: [String], diagnostics: [Diagnostic]) {
+public enum ManifestFiles {
+    public static func find(_ path: String) -> (files: [String], diagnostics: [Diagnostic]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return ([], [Diagnostic(.error, file: path, "no such file or directory")])

@@ -12,38 +12,55 @@ public struct ResourceState: Sendable, Hashable {
     public var providerID: String
     /// The attributes mcloud set, with object keys sorted at every depth and secrets redacted.
     public private(set) var attributes: JSONValue
+    /// Addresses this resource needed when it was created, sorted: a resource no longer in the manifests is deleted
+    /// before what it depends on, so the order survives the manifests that declared it.
+    public var dependencies: [String]
 
     /// Records a resource; `attributes` are redacted (see `SecretRedaction`) and put in a stable key order here, so
     /// no secret reaches the state whatever the provider passes.
-    public init(address: String, provider: String, cloud: String, providerID: String, attributes: [String: JSONValue]) {
+    public init(
+        address: String, provider: String, cloud: String, providerID: String, attributes: [String: JSONValue], dependencies: [String] = []
+    ) {
         self.address = address
+        self.dependencies = dependencies.sorted()
         self.provider = provider
         self.cloud = cloud
         self.providerID = providerID
         self.attributes = Self.sortingKeys(SecretRedaction.redact(.object(attributes.map { ($0.key, $0.value) })))
     }
 
-    var json: JSONValue {
-        .object([
+    public var json: JSONValue {
+        var fields: [(String, JSONValue)] = [
             ("address", .string(address)),
             ("provider", .string(provider)),
             ("cloud", .string(cloud)),
             ("provider_id", .string(providerID)),
             ("attributes", attributes),
-        ])
+        ]
+        if !dependencies.isEmpty { fields.append(("dependencies", .array(dependencies.map(JSONValue.string)))) }
+        return .object(fields)
     }
 
     static func parse(_ value: JSONValue, path: String) throws(FieldReader.Failure) -> ResourceState {
         let reader = try FieldReader(value, path: path)
-        try reader.allowOnly(["address", "provider", "cloud", "provider_id", "attributes"])
+        try reader.allowOnly(["address", "provider", "cloud", "provider_id", "attributes", "dependencies"])
         let attributes = try reader.object("attributes")
         var unique: [String: JSONValue] = [:]
         for (name, value) in attributes {
             guard unique.updateValue(value, forKey: name) == nil else { throw reader.failure("attributes." + name, "given twice") }
         }
+        var dependencies: [String] = []
+        // Left out when empty.
+        let listed = reader.pairs.contains { $0.0 == "dependencies" } ? try reader.array("dependencies") : []
+        for (index, item) in listed.enumerated() {
+            guard case .string(let address) = item, !address.isEmpty else {
+                throw reader.failure("dependencies[\(index)]", "expected an address, found \(FieldReader.kind(of: item))")
+            }
+            dependencies.append(address)
+        }
         return ResourceState(
             address: try reader.string("address"), provider: try reader.string("provider"), cloud: try reader.string("cloud"),
-            providerID: try reader.string("provider_id"), attributes: unique
+            providerID: try reader.string("provider_id"), attributes: unique, dependencies: dependencies
         )
     }
 

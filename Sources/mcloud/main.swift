@@ -13,6 +13,9 @@ struct FileDescriptorOutput: TextOutput {
 let context = CommandContext(
     stdout: FileDescriptorOutput(handle: .standardOutput),
     stderr: FileDescriptorOutput(handle: .standardError),
-    environment: ProcessInfo.processInfo.environment
+    environment: ProcessInfo.processInfo.environment,
+    isTerminal: isatty(STDOUT_FILENO) == 1,
+    readLine: { Swift.readLine() },
+    handlesSignals: true
 )
-exit(MCloud.main(Array(CommandLine.arguments.dropFirst()), context: context).rawValue)
+exit(await MCloud.main(Array(CommandLine.arguments.dropFirst()), context: context).rawValue)

@@ -10,15 +10,15 @@ import Testing
         (["render", "--help"], "help-render.txt"),
         (["help", "validate"], "help-validate.txt"),
     ])
-    func helpIsGeneratedFromEachCommandsDeclaration(_ arguments: [String], _ golden: String) throws {
-        let run = mcloudRun(arguments)
+    func helpIsGeneratedFromEachCommandsDeclaration(_ arguments: [String], _ golden: String) async throws {
+        let run = await mcloudRun(arguments)
         #expect(run.exitCode == 0)
         #expect(run.stderr.isEmpty)
         try Golden.check(run.stdout, named: golden)
     }
 
-    @Test func noArgumentsPrintsTheOverviewAndFails() {
-        let run = mcloudRun([])
+    @Test func noArgumentsPrintsTheOverviewAndFails() async {
+        let run = await mcloudRun([])
         #expect(run.exitCode == 1)
         #expect(run.stderr.hasPrefix("USAGE: mcloud COMMAND [OPTIONS]"))
     }
@@ -41,8 +41,8 @@ import Testing
         Misuse(arguments: ["version", "now"], firstLine: "error: unexpected argument 'now'"),
         Misuse(arguments: ["render"], firstLine: "error: missing option --out DIR"),
     ])
-    func misuseIsAUsageErrorWithTheCommandsUsage(_ misuse: Misuse) {
-        let run = mcloudRun(misuse.arguments)
+    func misuseIsAUsageErrorWithTheCommandsUsage(_ misuse: Misuse) async {
+        let run = await mcloudRun(misuse.arguments)
         #expect(run.exitCode == 1)
         #expect(run.stdout.isEmpty)
         let lines = run.stderr.split(separator: "\n").map(String.init)

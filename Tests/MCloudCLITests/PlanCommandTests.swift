@@ -6,29 +6,29 @@ import Testing
 
     /// The human plan and the JSON plan of every bundled example; both come from one document.
     @Test(arguments: ["retail-bank", "shop", "telemed"])
-    func bundledExamplesPlanToTheirGoldenOutput(_ application: String) throws {
-        let human = mcloudRun(["plan", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers])
+    func bundledExamplesPlanToTheirGoldenOutput(_ application: String) async throws {
+        let human = await mcloudRun(["plan", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers])
         #expect(human.exitCode == 0)
         #expect(human.stderr == "")
         try Golden.check(human.stdout, named: "plan-\(application).txt")
-        let json = mcloudRun(["plan", "--json", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers])
+        let json = await mcloudRun(["plan", "--json", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers])
         #expect(json.exitCode == 0)
         try Golden.check(json.stdout, named: "plan-\(application).json")
     }
 
-    @Test func explainShowsOneCellWithItsRunnerUp() throws {
-        let run = mcloudRun(["explain", "payments-api@ru", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", Self.providers])
+    @Test func explainShowsOneCellWithItsRunnerUp() async throws {
+        let run = await mcloudRun(["explain", "payments-api@ru", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", Self.providers])
         #expect(run.exitCode == 0)
         try Golden.check(run.stdout, named: "explain-payments-api-ru.txt")
     }
 
-    @Test func explainingAnUnknownCellSuggestsTheNearestName() {
-        let run = mcloudRun(["explain", "payment-api@ru", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", Self.providers])
+    @Test func explainingAnUnknownCellSuggestsTheNearestName() async {
+        let run = await mcloudRun(["explain", "payment-api@ru", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", Self.providers])
         #expect(run.exitCode == 1)
         #expect(run.stderr == "error: no cell named 'payment-api@ru'; did you mean 'payments-api@ru'?\n")
     }
 
-    @Test func anInfeasiblePlanExitsOneWithTheSummaryAndAHint() throws {
+    @Test func anInfeasiblePlanExitsOneWithTheSummaryAndAHint() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-infeasible-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -39,7 +39,7 @@ import Testing
         let services = try String(contentsOf: source.appendingPathComponent("services.yaml"), encoding: .utf8)
         try services.replacingOccurrences(of: "scope: perAudience", with: "scope: global")
             .write(to: directory.appendingPathComponent("services.yaml"), atomically: true, encoding: .utf8)
-        let run = mcloudRun(["plan", "-f", directory.path, "--providers", Self.providers])
+        let run = await mcloudRun(["plan", "-f", directory.path, "--providers", Self.providers])
         #expect(run.exitCode == 1)
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("error: no placement meets every rule\n"))
@@ -47,8 +47,8 @@ import Testing
         #expect(run.stderr.contains("    hint: a global cell handling personal data of ru and eu can never satisfy both 152-FZ and GDPR: make payments-api perAudience\n"))
     }
 
-    @Test func jsonAndExplainTogetherAreAUsageError() {
-        let run = mcloudRun(["plan", "--json", "--explain"])
+    @Test func jsonAndExplainTogetherAreAUsageError() async {
+        let run = await mcloudRun(["plan", "--json", "--explain"])
         #expect(run.exitCode == 1)
         #expect(run.stderr.hasPrefix("error: --explain adds to the human view; --json already holds every reason\n"))
     }

@@ -7,8 +7,8 @@ import Testing
         ("shop", "Valid: 9 clouds, application shop, 5 services, 2 databases, 1 CDN; 7 cells in 10 files.\n"),
         ("telemed", "Valid: 9 clouds, application telemed, 9 services, 3 databases, 1 CDN; 21 cells in 10 files.\n"),
     ])
-    func everyBundledExampleIsValid(_ application: String, _ summary: String) {
-        let run = mcloudRun(["validate", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", "\(repositoryRoot)/Providers"])
+    func everyBundledExampleIsValid(_ application: String, _ summary: String) async {
+        let run = await mcloudRun(["validate", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", "\(repositoryRoot)/Providers"])
         #expect(run.stderr == "")
         #expect(run.stdout == summary)
         #expect(run.exitCode == 0)
@@ -20,23 +20,23 @@ import Testing
         (["broken-application.yaml"], "diagnostics-broken-application.txt"),
         (["tabs.yaml"], "diagnostics-tabs.txt"),
     ])
-    func brokenManifestsGetEveryProblemWithItsPosition(_ files: [String], _ golden: String) throws {
+    func brokenManifestsGetEveryProblemWithItsPosition(_ files: [String], _ golden: String) async throws {
         let arguments = ["validate"] + files.flatMap { ["-f", "\(fixtures)/\($0)"] } + ["--providers", "\(repositoryRoot)/Providers"]
-        let run = mcloudRun(arguments)
+        let run = await mcloudRun(arguments)
         #expect(run.exitCode == 1)
         #expect(run.stdout == "")
         let relative = run.stderr.replacingOccurrences(of: fixtures + "/", with: "").replacingOccurrences(of: repositoryRoot + "/", with: "")
         try Golden.check(relative, named: golden)
     }
 
-    @Test func threeApplicationsAtOnceAreRefusedWithAHint() {
-        let run = mcloudRun(["validate", "-f", "\(repositoryRoot)/Manifests", "--providers", "\(repositoryRoot)/Providers"])
+    @Test func threeApplicationsAtOnceAreRefusedWithAHint() async {
+        let run = await mcloudRun(["validate", "-f", "\(repositoryRoot)/Manifests", "--providers", "\(repositoryRoot)/Providers"])
         #expect(run.exitCode == 1)
         #expect(run.stderr.contains("error: metadata.name: a second Application \"shop\""))
     }
 
-    @Test func aMissingPathIsAnErrorNamingIt() {
-        let run = mcloudRun(["validate", "-f", "/nonexistent/manifests", "--providers", "\(repositoryRoot)/Providers"])
+    @Test func aMissingPathIsAnErrorNamingIt() async {
+        let run = await mcloudRun(["validate", "-f", "/nonexistent/manifests", "--providers", "\(repositoryRoot)/Providers"])
         #expect(run.exitCode == 1)
         #expect(run.stderr.hasPrefix("/nonexistent/manifests: error: no such file or directory\nerror: no Application manifest found"))
     }

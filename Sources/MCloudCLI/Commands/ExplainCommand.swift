@@ -18,7 +18,7 @@ struct ExplainCommand: Command {
         cell = arguments.positionals.first ?? ""
     }
 
-    func run(_ context: CommandContext) -> ExitCode {
+    func run(_ context: CommandContext) async -> ExitCode {
         guard let (_, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
         guard let explanation = plan.explanations.first(where: { $0.cell == cell }) else {
             let names = plan.explanations.map(\.cell)

@@ -1,35 +1,54 @@
-import MCloudCore
-import MCloudRender
+import MCloudEngine
 
-/// `mcloud plan`: where every cell runs, what it costs, and why.
+/// `mcloud plan`: where every cell runs, what it costs and why, and exactly what apply would change.
 struct PlanCommand: Command {
     static let spec = CommandSpec(
         name: "plan",
-        abstract: "Place every service and database across the clouds at minimum cost and show the result.",
-        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, and for every cell the reasons each other cloud was not used. Exits 1 when the input is invalid or no placement meets every rule.",
+        abstract: "Place every service and database across the clouds at minimum cost and show what apply would change.",
+        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, and for every cell the reasons each other cloud was not used; then it refreshes what the state records from the clouds and lists each resource to create, update, replace or delete, with its reason and any change made outside mcloud. Exits 1 when the input is invalid or no placement meets every rule; with --detailed-exitcode, 2 when there are changes.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
+            StateOptions.option,
+            CommandSpec.Option(names: ["--out"], valueName: "FILE", help: "Save the plan for 'mcloud apply FILE', which then does exactly this."),
             CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the plan as JSON (cli.md's format) on stdout."),
+            CommandSpec.Option(names: ["--detailed-exitcode"], valueName: nil, help: "Exit 0 without changes, 2 with changes, 1 on error."),
+            CommandSpec.Option(names: ["--no-refresh"], valueName: nil, help: "Take the state as the truth; read nothing from the clouds."),
             CommandSpec.Option(names: ["--explain"], valueName: nil, help: "Also print every rejected cloud's reasons for every cell."),
         ]
     )
 
     var manifests: ManifestOptions
+    var state: StateOptions
+    var out: String?
     var json: Bool
+    var detailedExitCode: Bool
+    var refresh: Bool
     var explain: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
+        state = try StateOptions(arguments)
+        out = arguments.value("--out")
         json = arguments.flag("--json")
+        detailedExitCode = arguments.flag("--detailed-exitcode")
+        refresh = !arguments.flag("--no-refresh")
         explain = arguments.flag("--explain")
         if json, explain { throw UsageError(message: "--explain adds to the human view; --json already holds every reason") }
     }
 
-    func run(_ context: CommandContext) -> ExitCode {
-        guard let (_, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
-        let document = PlanDocument.json(plan)
-        context.stdout.write(json ? document.serialized() + "\n" : PlanView.render(document, explain: explain))
-        return .success
+    func run(_ context: CommandContext) async -> ExitCode {
+        guard let backend = state.backend(context) else { return .failure }
+        let stored = StateOptions.read(backend, context)
+        guard stored.ok else { return .failure }
+        guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, context) else {
+            return .failure
+        }
+        context.stdout.write(json ? made.plan.document.serialized() + "\n" : PlanRunner.human(made.plan, placementView: made.placementView, explain: explain, context))
+        if let out {
+            guard PlanRunner.save(made.plan, to: out, context) else { return .failure }
+            if !json { context.stdout.write("\nSaved the plan to \(out). Apply exactly this with: mcloud apply \(out)\n") }
+        }
+        return detailedExitCode && made.plan.hasChanges ? .changes : .success
     }
 }

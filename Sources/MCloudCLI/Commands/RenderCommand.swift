@@ -29,7 +29,7 @@ struct RenderCommand: Command {
         force = arguments.flag(Self.force.canonicalName)
     }
 
-    func run(_ context: CommandContext) -> ExitCode {
+    func run(_ context: CommandContext) async -> ExitCode {
         guard let (model, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
         let rendering = Rendering(model: model, placement: Placement(plan))
         do throws(TreeWriter.Failure) {

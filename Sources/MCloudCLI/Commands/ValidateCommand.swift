@@ -19,7 +19,7 @@ struct ValidateCommand: Command {
         manifests = ManifestOptions(arguments)
     }
 
-    func run(_ context: CommandContext) -> ExitCode {
+    func run(_ context: CommandContext) async -> ExitCode {
         let set = ManifestLoader.load(paths: manifests.paths, providers: manifests.providers)
         for diagnostic in set.diagnostics {
             context.stderr.write("\(diagnostic)\n")

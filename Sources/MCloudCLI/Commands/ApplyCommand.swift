@@ -1,0 +1,92 @@
+import Foundation
+import MCloudEngine
+import MCloudState
+
+/// `mcloud apply`: makes the clouds match the manifests, or carries out a saved plan exactly.
+struct ApplyCommand: Command {
+    static let spec = CommandSpec(
+        name: "apply",
+        abstract: "Create, update and delete resources so the clouds match the manifests.",
+        discussion: "Without PLANFILE, plans first and asks for 'yes' (or --auto-approve). With PLANFILE (from 'mcloud plan --out'), does exactly what it lists, and refuses a plan made from another state than the current one. Resources change in dependency order, up to --parallelism at once; the state is written after each one, so an interrupted or failed apply continues where it stopped on the next run. Ctrl-C once stops starting new changes; twice exits at once.",
+        options: [
+            ManifestOptions.file,
+            ManifestOptions.providers,
+            StateOptions.option,
+            CommandSpec.Option(names: ["--auto-approve"], valueName: nil, help: "Apply without asking for confirmation."),
+            CommandSpec.Option(names: ["--parallelism"], valueName: "N", help: "Change at most N resources at once (default: 10)."),
+            CommandSpec.Option(names: ["--no-refresh"], valueName: nil, help: "Plan from the state alone, reading nothing from the clouds first."),
+        ],
+        positionals: [CommandSpec.Positional(name: "PLANFILE", help: "A plan saved by 'mcloud plan --out'.", isOptional: true)]
+    )
+
+    var manifests: ManifestOptions
+    var state: StateOptions
+    var planFile: String?
+    var autoApprove: Bool
+    var parallelism: Int
+    var refresh: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        manifests = ManifestOptions(arguments)
+        state = try StateOptions(arguments)
+        planFile = arguments.positionals.first
+        autoApprove = arguments.flag("--auto-approve")
+        refresh = !arguments.flag("--no-refresh")
+        parallelism = try Self.parallelism(arguments)
+        if planFile != nil, !refresh { throw UsageError(message: "--no-refresh applies to planning; a saved plan is already planned") }
+    }
+
+    static func parallelism(_ arguments: ParsedArguments) throws(UsageError) -> Int {
+        guard let text = arguments.value("--parallelism") else { return 10 }
+        guard let value = Int(text), (1...1000).contains(value) else {
+            throw UsageError(message: "--parallelism must be a whole number from 1 to 1000, not \"\(text)\"")
+        }
+        return value
+    }
+
+    func run(_ context: CommandContext) async -> ExitCode {
+        guard let backend = state.backend(context) else { return .failure }
+        return await ApplyRunner.withLock(backend, operation: "apply", context) { lock in
+            let stored = StateOptions.read(backend, context)
+            guard stored.ok else { return .failure }
+            if let planFile { return await applySaved(planFile, state: stored.state, backend: backend, lock: lock, context) }
+            guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, context) else {
+                return .failure
+            }
+            context.stdout.write(PlanRunner.human(made.plan, placementView: made.placementView, explain: false, context))
+            guard made.plan.hasChanges else { return .success }
+            guard ApplyRunner.confirmed("Do you want to perform these actions?", autoApprove: autoApprove, context) else { return .failure }
+            return await ApplyRunner.execute(
+                made.plan, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
+            )
+        }
+    }
+
+    private func applySaved(_ file: String, state: State?, backend: any StateBackend, lock: LockInfo, _ context: CommandContext) async -> ExitCode {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            context.stderr.write("error: cannot read the plan file \(file)\n")
+            return .failure
+        }
+        let plan: DeploymentPlan
+        do throws(SavedPlan.Failure) {
+            plan = try SavedPlan.parse(Array(data), file: file)
+        } catch {
+            context.stderr.write("error: \(error.description)\n")
+            return .failure
+        }
+        let current = DeploymentPlan.StateReference(state)
+        guard current == plan.state else {
+            let made = plan.state.lineage == nil ? "no state" : "state serial \(plan.state.serial)"
+            let now = current.lineage == nil ? "there is no state" : "the state is at serial \(current.serial)"
+            context.stderr.write("error: stale plan: \(file) was made from \(made), but \(now)\(current.lineage != plan.state.lineage && current.lineage != nil && plan.state.lineage != nil ? " of another lineage" : ""); nothing was changed. Run 'mcloud plan --out \(file)' again.\n")
+            return .failure
+        }
+        guard let model = PlanRunner.model(manifests, context) else { return .failure }
+        if model.application.name != plan.application {
+            context.stderr.write("error: \(file) plans application \(plan.application), but the manifests describe \(model.application.name)\n")
+            return .failure
+        }
+        let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        return await ApplyRunner.execute(plan, clouds: clouds, state: state, backend: backend, lock: lock, parallelism: parallelism, context)
+    }
+}

@@ -1,0 +1,48 @@
+import MCloudEngine
+
+/// `mcloud destroy`: deletes everything the state records, dependents first.
+struct DestroyCommand: Command {
+    static let spec = CommandSpec(
+        name: "destroy",
+        abstract: "Delete every resource mcloud created for the application, in reverse dependency order.",
+        discussion: "Refreshes what the state records, shows what will be deleted and asks for 'yes' (or --auto-approve). Progress, parallelism, Ctrl-C and the state are handled as in apply.",
+        options: [
+            ManifestOptions.file,
+            ManifestOptions.providers,
+            StateOptions.option,
+            CommandSpec.Option(names: ["--auto-approve"], valueName: nil, help: "Destroy without asking for confirmation."),
+            CommandSpec.Option(names: ["--parallelism"], valueName: "N", help: "Delete at most N resources at once (default: 10)."),
+        ]
+    )
+
+    var manifests: ManifestOptions
+    var state: StateOptions
+    var autoApprove: Bool
+    var parallelism: Int
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        manifests = ManifestOptions(arguments)
+        state = try StateOptions(arguments)
+        autoApprove = arguments.flag("--auto-approve")
+        parallelism = try ApplyCommand.parallelism(arguments)
+    }
+
+    func run(_ context: CommandContext) async -> ExitCode {
+        guard let backend = state.backend(context) else { return .failure }
+        return await ApplyRunner.withLock(backend, operation: "destroy", context) { lock in
+            let stored = StateOptions.read(backend, context)
+            guard stored.ok else { return .failure }
+            guard let made = await PlanRunner.plan(.destroy, manifests: manifests, state: stored.state, refresh: true, context) else {
+                return .failure
+            }
+            context.stdout.write(ChangesView.render(made.plan.document, color: context.usesColor))
+            guard made.plan.hasChanges else { return .success }
+            guard ApplyRunner.confirmed("Do you really want to destroy all resources?", autoApprove: autoApprove, context) else {
+                return .failure
+            }
+            return await ApplyRunner.execute(
+                made.plan, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
+            )
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import MCloudEngine
+
+/// `mcloud show PLANFILE`: a saved plan, as people or pipelines read it.
+struct ShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "show",
+        abstract: "Show a plan saved by 'mcloud plan --out'.",
+        options: [CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the plan as JSON (cli.md's format).")],
+        positionals: [CommandSpec.Positional(name: "PLANFILE", help: "The saved plan.")]
+    )
+
+    var file: String
+    var json: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        file = arguments.positionals.first ?? ""
+        json = arguments.flag("--json")
+    }
+
+    func run(_ context: CommandContext) async -> ExitCode {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            context.stderr.write("error: cannot read the plan file \(file)\n")
+            return .failure
+        }
+        do throws(SavedPlan.Failure) {
+            let plan = try SavedPlan.parse(Array(data), file: file)
+            context.stdout.write(json ? plan.document.serialized() + "\n" : ChangesView.render(plan.document, color: context.usesColor))
+            return .success
+        } catch {
+            context.stderr.write("error: \(error.description)\n")
+            return .failure
+        }
+    }
+}

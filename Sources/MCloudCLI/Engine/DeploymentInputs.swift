@@ -1,0 +1,46 @@
+import Foundation
+import MCloudCore
+import MCloudEngine
+import MCloudHTTP
+import MCloudManifest
+import MCloudPlanner
+import MCloudProvider
+import MCloudRender
+
+/// What a plan starts from: the model, its placement, the desired resources, and a digest of the input files.
+struct DeploymentInputs {
+    var model: Model
+    var placementPlan: PlacementPlan
+    var desired: [DesiredResource]
+    var inputDigest: String
+
+    /// Reads and places the manifests, printing diagnostics on stderr; nil on any error.
+    static func load(_ manifests: ManifestOptions, _ context: CommandContext) -> DeploymentInputs? {
+        guard let (model, plan) = PlacementLoader.plan(manifests, context) else { return nil }
+        let rendering = Rendering(model: model, placement: Placement(plan))
+        return DeploymentInputs(
+            model: model, placementPlan: plan, desired: DesiredResources.from(rendering), inputDigest: digest(manifests)
+        )
+    }
+
+    var clouds: [String: Cloud] {
+        Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// cli.md's placement and explanations, as `plan --json` has always printed them.
+    var placementJSON: (placement: JSONValue, explanations: JSONValue) {
+        let document = PlanDocument.json(placementPlan)
+        return (document["placement"] ?? .object([]), document["explanations"] ?? .object([]))
+    }
+
+    /// SHA-256 over every input file's path and bytes, in sorted path order.
+    static func digest(_ manifests: ManifestOptions) -> String {
+        var bytes: [UInt8] = []
+        let files = (manifests.paths + [manifests.providers]).flatMap { ManifestFiles.find($0).files }.sorted()
+        for file in Set(files).sorted() {
+            bytes += Array(file.utf8) + [0]
+            bytes += Array(FileManager.default.contents(atPath: file) ?? Data()) + [0]
+        }
+        return "sha256:" + Digest.hex(Digest.sha256(bytes))
+    }
+}

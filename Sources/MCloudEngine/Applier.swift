@@ -1,0 +1,147 @@
+import MCloudProvider
+public import MCloudState
+
+/// Carries out a plan: walks the dependency graph with up to `parallelism` changes at once, writes the state after
+/// every completed change, and on a failure or a stop starts nothing new while what runs finishes.
+public struct Applier: Sendable {
+    public struct Outcome: Sendable {
+        public var completed: [ResourceChange.Action: Int]
+        public var failures: [(address: String, message: String)]
+        /// Changes never started, because of a failure or a stop.
+        public var notStarted: Int
+        public var stopReason: String?
+        public var state: State
+
+        public var succeeded: Bool { failures.isEmpty && notStarted == 0 }
+    }
+
+    public var parallelism: Int
+    /// Seconds between "still running" events.
+    public var tick: Double
+    public var stopSignal: StopSignal
+    public var report: @Sendable (ApplyEvent) -> Void
+
+    public init(parallelism: Int = 10, tick: Double = 10, stopSignal: StopSignal = StopSignal(), report: @escaping @Sendable (ApplyEvent) -> Void) {
+        self.parallelism = max(1, parallelism)
+        self.tick = tick
+        self.stopSignal = stopSignal
+        self.report = report
+    }
+
+    private enum Result: Sendable {
+        case done(Int)
+        case failed(Int, String)
+    }
+
+    public func apply(_ plan: DeploymentPlan, providers: ProviderSet, recorder: StateRecorder) async throws(EngineError) -> Outcome {
+        let graph = try ApplyGraph(plan.changes)
+        var waits = graph.waitCounts
+        var ready = waits.indices.filter { waits[$0] == 0 }.reversed().map { $0 }
+        var completed: [ResourceChange.Action: Int] = [:]
+        var failures: [(address: String, message: String)] = []
+        var started = 0
+        let stopSignal = stopSignal
+        await withTaskGroup(of: Result.self) { group in
+            var running = 0
+            func startReady() {
+                while running < parallelism, stopSignal.stopReason == nil, let next = ready.popLast() {
+                    let change = graph.changes[next]
+                    running += 1
+                    started += 1
+                    group.addTask { await run(change, index: next, providers: providers, recorder: recorder) }
+                }
+            }
+            startReady()
+            while let result = await group.next() {
+                running -= 1
+                switch result {
+                case .done(let index):
+                    completed[graph.changes[index].action, default: 0] += 1
+                    for dependent in graph.dependents[index] {
+                        waits[dependent] -= 1
+                        if waits[dependent] == 0 { ready.insert(dependent, at: 0) }
+                    }
+                case .failed(let index, let message):
+                    failures.append((address: graph.changes[index].address, message: message))
+                    if stopSignal.stop("\(graph.changes[index].address) failed") {
+                        report(.stopping(reason: "an error occurred; waiting for the changes in progress, starting no new ones"))
+                    }
+                }
+                startReady()
+            }
+        }
+        return Outcome(
+            completed: completed, failures: failures, notStarted: graph.changes.count - started, stopReason: stopSignal.stopReason,
+            state: await recorder.state
+        )
+    }
+
+    private func run(_ change: ResourceChange, index: Int, providers: ProviderSet, recorder: StateRecorder) async -> Result {
+        let clock = ContinuousClock()
+        let start = clock.now
+        report(.started(address: change.address, action: change.action))
+        let tick = tick
+        let report = report
+        let ticker = Task {
+            var seconds = 0
+            while true {
+                do { try await Task.sleep(for: .milliseconds(Int(tick * 1000))) } catch { return }
+                seconds += Int(tick.rounded())
+                report(.stillRunning(address: change.address, action: change.action, seconds: seconds))
+            }
+        }
+        defer { ticker.cancel() }
+        guard let provider = providers.provider(change.provider, cloud: change.cloud) else {
+            return fail(change, index, "no \(change.provider) provider for \(change.cloud)")
+        }
+        do {
+            let providerID = try await perform(change, provider: provider, recorder: recorder)
+            let elapsed = clock.now - start
+            report(.finished(address: change.address, action: change.action, seconds: Int(elapsed.components.seconds), providerID: providerID))
+            return .done(index)
+        } catch let error as ProviderError {
+            return fail(change, index, error.message)
+        } catch let error as StateError {
+            // The cloud changed but the state could not say so: nothing more may start.
+            stopSignal.stop("the state could not be written")
+            return fail(change, index, "the state could not be written: \(error)")
+        } catch {
+            return fail(change, index, "\(error)")
+        }
+    }
+
+    private func fail(_ change: ResourceChange, _ index: Int, _ message: String) -> Result {
+        report(.failed(address: change.address, action: change.action, message: message))
+        return .failed(index, message)
+    }
+
+    /// Does one change and records it; returns the provider's ID of what now exists.
+    private func perform(_ change: ResourceChange, provider: any ResourceProvider, recorder: StateRecorder) async throws -> String? {
+        let recorded = await recorder.state[change.address] ?? change.recorded
+        switch change.action {
+        case .noOp:
+            return recorded?.providerID
+        case .delete:
+            if let recorded { try await provider.delete(recorded) }
+            try await recorder.forget(change.address)
+            return nil
+        case .create, .update, .replace:
+            guard let desired = change.after else { return nil }
+            let observed: ObservedResource
+            if change.action == .replace, let recorded {
+                try await provider.delete(recorded)
+                try await recorder.forget(change.address)
+                observed = try await provider.create(desired)
+            } else if change.action == .update, let recorded {
+                observed = try await provider.update(desired, recorded: recorded)
+            } else {
+                observed = try await provider.create(desired)
+            }
+            try await recorder.record(ResourceState(
+                address: desired.address, provider: desired.provider, cloud: desired.cloud, providerID: observed.providerID,
+                attributes: Dictionary(desired.body.objectPairs, uniquingKeysWith: { first, _ in first }), dependencies: desired.dependencies
+            ))
+            return observed.providerID
+        }
+    }
+}

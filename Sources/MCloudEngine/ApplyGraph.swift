@@ -1,0 +1,56 @@
+/// The order of an apply: which change waits for which. Creates and updates wait for what they depend on; a delete
+/// goes before the delete (or replace) of what the deleted resource depended on, so dependents leave first.
+struct ApplyGraph {
+    let changes: [ResourceChange]
+    /// For each change (by index), the indices that may start only once it is done.
+    let dependents: [[Int]]
+    /// For each change, how many changes it waits for.
+    let waitCounts: [Int]
+
+    init(_ all: [ResourceChange]) throws(EngineError) {
+        changes = all.filter { $0.action != .noOp }
+        let index = Dictionary(changes.enumerated().map { ($1.address, $0) }, uniquingKeysWith: { first, _ in first })
+        var dependents = Array(repeating: [Int](), count: changes.count)
+        var waits = Array(repeating: 0, count: changes.count)
+        func edge(from first: Int, to then: Int) {
+            dependents[first].append(then)
+            waits[then] += 1
+        }
+        for (position, change) in changes.enumerated() {
+            if let desired = change.after {
+                for dependency in desired.dependencies {
+                    guard let other = index[dependency], changes[other].action != .delete else { continue }
+                    edge(from: other, to: position)
+                }
+            }
+            if change.action == .delete || change.action == .replace {
+                for dependency in change.recorded?.dependencies ?? [] {
+                    guard let other = index[dependency], changes[other].action == .delete || changes[other].action == .replace else { continue }
+                    // A replaced resource is deleted then created: its dependency's create already waits for nothing
+                    // of ours, but a deleted dependent must be gone before the dependency is deleted.
+                    if change.action == .delete { edge(from: position, to: other) }
+                }
+            }
+        }
+        self.dependents = dependents
+        waitCounts = waits
+        try checkAcyclic()
+    }
+
+    private func checkAcyclic() throws(EngineError) {
+        var waits = waitCounts
+        var ready = waits.indices.filter { waits[$0] == 0 }
+        var ordered = 0
+        while let next = ready.popLast() {
+            ordered += 1
+            for dependent in dependents[next] {
+                waits[dependent] -= 1
+                if waits[dependent] == 0 { ready.append(dependent) }
+            }
+        }
+        guard ordered == changes.count else {
+            let stuck = waits.indices.filter { waits[$0] > 0 }.map { changes[$0].address }.sorted()
+            throw EngineError("the resources depend on each other in a cycle: \(stuck.prefix(5).joined(separator: ", "))")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+public import MCloudCore
+public import MCloudProvider
+public import MCloudState
+
+/// Makes a deployment plan: resolves the providers, refreshes what the state records (every cloud at once), and
+/// diffs the desired resources against state and clouds.
+public enum PlanMaker {
+    public struct Request: Sendable {
+        public var operation: DeploymentPlan.Operation
+        public var application: String
+        public var placement: (placement: JSONValue, explanations: JSONValue)?
+        /// Empty for destroy.
+        public var desired: [DesiredResource]
+        public var state: State?
+        public var refresh: Bool
+        public var inputDigest: String
+
+        public init(
+            operation: DeploymentPlan.Operation, application: String, placement: (placement: JSONValue, explanations: JSONValue)?,
+            desired: [DesiredResource], state: State?, refresh: Bool, inputDigest: String
+        ) {
+            self.operation = operation
+            self.application = application
+            self.placement = placement
+            self.desired = desired
+            self.state = state
+            self.refresh = refresh
+            self.inputDigest = inputDigest
+        }
+    }
+
+    public static func plan(_ request: Request, clouds: [String: Cloud], catalog: any ProviderCatalog) async throws(EngineError) -> DeploymentPlan {
+        let state = request.state ?? State()
+        let needs = request.desired.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
+            + state.resources.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
+        let providers = try ProviderSet(needs: needs, clouds: clouds, catalog: catalog)
+        let observed = request.refresh ? try await refresh(request, state: state, providers: providers) : nil
+        let changes = ChangeSet.changes(desired: request.desired, state: state, observed: observed) { desired, current in
+            providers.provider(desired.provider, cloud: desired.cloud)?.replacementReasons(desired: desired, current: current) ?? []
+        }
+        // The placement last applied against the new one: replicas changed by hand are drift, not a move.
+        let moves = PlacementMove.moves(
+            before: state.resources.map { (cloud: $0.cloud, body: $0.attributes) },
+            after: request.desired.map { (cloud: $0.cloud, body: $0.body) }
+        )
+        return DeploymentPlan(
+            operation: request.operation, application: request.application, placement: request.placement, changes: changes,
+            moves: moves, state: .init(request.state), inputDigest: request.inputDigest, refreshed: request.refresh
+        )
+    }
+
+    /// Reads every cloud where the state records something, concurrently. A cloud where mcloud has created nothing
+    /// is not contacted: there is nothing of ours to find, and a plan of a new application then needs no credentials.
+    static func refresh(_ request: Request, state: State, providers: ProviderSet) async throws(EngineError) -> [String: ObservedResource] {
+        let recordedGroups = Set(state.resources.map { "\($0.provider) \($0.cloud)" })
+        let chosen = providers.all.filter { recordedGroups.contains("\($0.name) \($0.cloud)") }
+        let application = request.application
+        let results = await withTaskGroup(of: Result<[ObservedResource], EngineError>.self) { group in
+            for provider in chosen {
+                let desired = request.desired.filter { $0.provider == provider.name && $0.cloud == provider.cloud }
+                let recorded = state.resources.filter { $0.provider == provider.name && $0.cloud == provider.cloud }
+                group.addTask {
+                    do throws(ProviderError) {
+                        return .success(try await provider.refresh(application: application, desired: desired, recorded: recorded))
+                    } catch {
+                        return .failure(EngineError("refreshing \(provider.name) in \(provider.cloud) failed: \(error.message)"))
+                    }
+                }
+            }
+            var collected: [Result<[ObservedResource], EngineError>] = []
+            for await result in group { collected.append(result) }
+            return collected
+        }
+        var observed: [String: ObservedResource] = [:]
+        var failures: [String] = []
+        for result in results {
+            switch result {
+            case .success(let found): for resource in found { observed[resource.address] = resource }
+            case .failure(let error): failures.append(error.message)
+            }
+        }
+        guard failures.isEmpty else { throw EngineError(failures.sorted().joined(separator: "\n")) }
+        return observed
+    }
+}

@@ -1,0 +1,78 @@
+import MCloudCore
+import MCloudProvider
+import MCloudState
+
+/// A plan read back from `plan --out FILE`: the changes exactly as planned, checked against the state before apply.
+public enum SavedPlan {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Parses a saved plan; `file` names it in errors.
+    public static func parse(_ bytes: [UInt8], file: String) throws(Failure) -> DeploymentPlan {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw Failure(description: "\(file): not a saved plan: \(error.description)")
+        }
+        func fail(_ message: String) -> Failure { Failure(description: "\(file): not a saved mcloud plan: \(message)") }
+        guard let version = document["format_version"]?.stringValue else { throw fail("format_version is missing") }
+        guard version == DeploymentPlan.formatVersion else {
+            throw Failure(description: "\(file): plan format \(version) is not one this mcloud reads (\(DeploymentPlan.formatVersion)); plan again")
+        }
+        guard let operationText = document["operation"]?.stringValue, let operation = DeploymentPlan.Operation(rawValue: operationText) else {
+            throw fail("operation must be apply or destroy")
+        }
+        guard let application = document["application"]?.stringValue else { throw fail("application is missing") }
+        guard let stateObject = document["state"], let serial = stateObject["serial"]?.intValue else { throw fail("state.serial is missing") }
+        let lineage = stateObject["lineage"]?.stringValue
+        guard let digest = document["input_digest"]?.stringValue else { throw fail("input_digest is missing") }
+        guard case .array(let items)? = document["resource_changes"] else { throw fail("resource_changes is missing") }
+        var changes: [ResourceChange] = []
+        for (index, item) in items.enumerated() {
+            changes.append(try change(item, at: index, fail: fail))
+        }
+        let moves = (document["placement_moves"]?.arrayItems ?? []).compactMap(move)
+        let placement = document["placement"].map { ($0, document["explanations"] ?? .object([])) }
+        return DeploymentPlan(
+            operation: operation, application: application, placement: placement, changes: changes, moves: moves,
+            state: .init(lineage: lineage, serial: serial), inputDigest: digest, refreshed: document["refreshed"] == .bool(true)
+        )
+    }
+
+    private static func change(_ item: JSONValue, at index: Int, fail: (String) -> Failure) throws(Failure) -> ResourceChange {
+        let path = "resource_changes[\(index)]"
+        guard let address = item["address"]?.stringValue, let cloud = item["cloud"]?.stringValue,
+            let provider = item["provider"]?.stringValue, let type = item["type"]?.stringValue,
+            let actionText = item["action"]?.stringValue
+        else { throw fail("\(path) needs address, cloud, provider, type and action") }
+        guard let action = ResourceChange.Action(rawValue: actionText) else { throw fail("\(path).action \"\(actionText)\" is not an action") }
+        let dependencies = (item["dependencies"]?.arrayItems ?? []).compactMap(\.stringValue)
+        let before = item["before"].flatMap { $0 == .null ? nil : $0 }
+        var after: DesiredResource?
+        if let body = item["after"], body != .null {
+            after = DesiredResource(address: address, provider: provider, cloud: cloud, type: type, body: body, dependencies: dependencies)
+        }
+        guard (after == nil) == (action == .delete) else { throw fail("\(path): only a delete has no after") }
+        var recorded: ResourceState?
+        if let id = item["provider_id"]?.stringValue {
+            recorded = ResourceState(
+                address: address, provider: provider, cloud: cloud, providerID: id,
+                attributes: Dictionary((before ?? .object([])).objectPairs, uniquingKeysWith: { first, _ in first }), dependencies: dependencies
+            )
+        }
+        return ResourceChange(
+            address: address, provider: provider, cloud: cloud, type: type, action: action, reason: item["reason"]?.stringValue ?? "",
+            drift: (item["drift"]?.arrayItems ?? []).compactMap(\.stringValue), before: before, after: after, recorded: recorded
+        )
+    }
+
+    private static func move(_ item: JSONValue) -> PlacementMove? {
+        guard let cell = item["cell"]?.stringValue else { return nil }
+        let replicas = (item["replicas"]?.objectPairs ?? []).map { cloud, counts in
+            (cloud: cloud, before: counts["before"]?.intValue ?? 0, after: counts["after"]?.intValue ?? 0)
+        }
+        return PlacementMove(cell: cell, replicas: replicas)
+    }
+}

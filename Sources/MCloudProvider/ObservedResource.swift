@@ -1,0 +1,20 @@
+public import MCloudCore
+
+/// What a provider found in the cloud for one address.
+public struct ObservedResource: Sendable, Hashable {
+    public var address: String
+    /// The cloud's own ID: a Kubernetes UID, an OpenStack server ID.
+    public var providerID: String
+    /// The resource as the cloud reports it, in the shape of the desired body (the provider leaves out what the
+    /// cloud adds on its own, such as status and defaults), so it compares field by field with the body.
+    public var attributes: JSONValue
+    /// Set when the cloud is deleting it: it counts as gone, and creating it again waits for the cloud.
+    public var isBeingDeleted: Bool
+
+    public init(address: String, providerID: String, attributes: JSONValue, isBeingDeleted: Bool = false) {
+        self.address = address
+        self.providerID = providerID
+        self.attributes = attributes
+        self.isBeingDeleted = isBeingDeleted
+    }
+}

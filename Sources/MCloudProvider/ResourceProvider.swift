@@ -1,0 +1,37 @@
+public import MCloudCore
+public import MCloudState
+
+/// One provider's view of one cloud: reads what mcloud manages there and creates, changes and deletes it. The
+/// engine decides what to do; a provider only knows how.
+public protocol ResourceProvider: Sendable {
+    /// `kubernetes`, `openstack`, `aws`, `cdn`.
+    var name: String { get }
+    var cloud: String { get }
+
+    /// What exists for the given addresses, found with few calls (a list per kind and namespace by mcloud's labels,
+    /// not one read per object). Also returns resources carrying `application`'s labels that neither list names, so
+    /// an interrupted apply's leftovers are found. An address that does not exist is left out.
+    func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource]
+
+    /// Why `desired` cannot be reached from `current` in place: each entry names an immutable field that differs.
+    /// Empty when an update will do.
+    func replacementReasons(desired: DesiredResource, current: JSONValue) -> [String]
+
+    /// Creates the resource, or takes over one that a lost answer already created (found by its labels or tags).
+    func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource
+
+    /// Changes the resource in place to match `resource`.
+    func update(_ resource: DesiredResource, recorded: ResourceState) async throws(ProviderError) -> ObservedResource
+
+    /// Deletes the resource and returns once the cloud no longer serves it (or has it marked for deletion, where the
+    /// cloud finishes on its own, as with a Kubernetes namespace). Deleting what is already gone succeeds.
+    func delete(_ resource: ResourceState) async throws(ProviderError)
+}
+
+/// Makes the provider for each cloud that resources need, or says why it cannot.
+public protocol ProviderCatalog: Sendable {
+    /// The provider named `name` for `cloud`; `.unavailable` when it is not built in or the cloud's catalog entry
+    /// names no endpoint for it. Only the configuration is checked here: a provider connects when first used, so a
+    /// plan that reads nothing from a cloud needs no credentials for it.
+    func provider(named name: String, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider
+}
