@@ -36,7 +36,10 @@ let package = Package(
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState"]),
-        .testTarget(name: "MCloudEngineTests", dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore"]),
+        .testTarget(
+            name: "MCloudEngineTests",
+            dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
+        ),
         .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"]),
         .testTarget(name: "MCloudKubernetesTests", dependencies: ["MCloudKubernetes", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudRender"], exclude: ["Fixtures"]),
         .testTarget(

@@ -36,7 +36,13 @@ public enum SecretRedaction {
     /// `value` with the value of every secret-looking key, at any depth, replaced by `marker`.
     public static func redact(_ value: JSONValue) -> JSONValue {
         switch value {
-        case .object(let pairs): return .object(pairs.map { ($0.0, isSecret($0.0) && canHoldSecret($0.1) ? marker : redact($0.1)) })
+        case .object(let pairs):
+            // A name-value pair, as in a container's env list: `{name: DB_PASSWORD, value: ...}`.
+            let namedSecret = pairs.first { $0.0 == "name" }?.1.stringValue.map(isSecret) ?? false
+            return .object(pairs.map { key, value in
+                let secret = (isSecret(key) || (namedSecret && key == "value")) && canHoldSecret(value)
+                return (key, secret ? marker : redact(value))
+            })
         case .array(let items): return .array(items.map(redact))
         default: return value
         }

@@ -1,0 +1,119 @@
+import Foundation
+import MCloudCore
+@testable import MCloudEngine
+import MCloudProvider
+import MCloudState
+import Synchronization
+import Testing
+
+@Suite struct ApplierTests {
+    typealias F = EngineFixtures
+
+    /// A namespace, three objects in it, and a plan that creates them all.
+    static func plan(
+        _ provider: MemoryProvider, state: State? = nil, extra: [DesiredResource] = []
+    ) async throws -> DeploymentPlan {
+        let namespace = "memory.lab.Namespace.shop"
+        let desired = [F.desired(namespace, F.body("Namespace", "shop", namespace: nil), type: "Namespace")]
+            + ["a", "b", "c"].map { F.desired("memory.lab.Deployment.shop.\($0)", F.body("Deployment", $0, replicas: 1), dependencies: [namespace]) }
+            + extra
+        let request = PlanMaker.Request(
+            operation: .apply, application: "shop", placement: nil, desired: desired, state: state, refresh: true, inputDigest: "sha256:0"
+        )
+        return try await PlanMaker.plan(request, clouds: ["lab": F.lab], catalog: provider)
+    }
+
+    static func run(_ plan: DeploymentPlan, _ provider: MemoryProvider, backend: FileStateBackend, parallelism: Int = 10, stop: StopSignal = StopSignal()) async throws -> Applier.Outcome {
+        let providers = try ProviderSet(needs: plan.changes.map { ($0.address, $0.provider, $0.cloud) }, clouds: ["lab": F.lab], catalog: provider)
+        let applier = Applier(parallelism: parallelism, tick: 60, stopSignal: stop) { _ in }
+        return try await applier.apply(plan, providers: providers, recorder: StateRecorder(state: try backend.read() ?? State(), backend: backend))
+    }
+
+    static func lockedBackend() throws -> FileStateBackend {
+        let backend = FileStateBackend(path: F.temporaryDirectory() + "/state.json")
+        _ = try backend.lock(operation: "apply")
+        return backend
+    }
+
+    @Test func dependenciesAreCreatedFirstAndDeletedLast() async throws {
+        let provider = MemoryProvider()
+        let backend = try Self.lockedBackend()
+        let outcome = try await Self.run(try await Self.plan(provider), provider, backend: backend)
+        #expect(outcome.succeeded)
+        let events = provider.events
+        let namespaceDone = try #require(events.firstIndex(of: "end create memory.lab.Namespace.shop"))
+        for name in ["a", "b", "c"] {
+            #expect(try #require(events.firstIndex(of: "start create memory.lab.Deployment.shop.\(name)")) > namespaceDone)
+        }
+        // Destroy: an empty desired set deletes everything, the namespace after what is in it.
+        let state = try #require(try backend.read())
+        let destroy = try await PlanMaker.plan(
+            .init(operation: .destroy, application: "shop", placement: nil, desired: [], state: state, refresh: true, inputDigest: "sha256:0"),
+            clouds: ["lab": F.lab], catalog: provider
+        )
+        let gone = try await Self.run(destroy, provider, backend: backend)
+        #expect(gone.succeeded && gone.state.resources.isEmpty)
+        let after = provider.events
+        let namespaceDeleted = try #require(after.firstIndex(of: "start delete memory.lab.Namespace.shop"))
+        for name in ["a", "b", "c"] {
+            #expect(try #require(after.firstIndex(of: "end delete memory.lab.Deployment.shop.\(name)")) < namespaceDeleted)
+        }
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func neverMoreThanParallelismChangesAtOnce(_ parallelism: Int) async throws {
+        let provider = MemoryProvider(delay: .milliseconds(10))
+        let extra = (0..<12).map { F.desired("memory.lab.Deployment.other.d\($0)", F.body("Deployment", "d\($0)", replicas: 1, namespace: "other")) }
+        let outcome = try await Self.run(try await Self.plan(provider, extra: extra), provider, backend: try Self.lockedBackend(), parallelism: parallelism)
+        #expect(outcome.succeeded)
+        #expect(provider.maxRunning == parallelism)
+    }
+
+    @Test func aFailureStartsNothingNewAndTheStateKeepsWhatCompleted() async throws {
+        let provider = MemoryProvider(failing: ["memory.lab.Namespace.shop": "quota exceeded for namespaces"])
+        let backend = try Self.lockedBackend()
+        let outcome = try await Self.run(try await Self.plan(provider), provider, backend: backend)
+        #expect(!outcome.succeeded)
+        #expect(outcome.failures.map(\.message) == ["quota exceeded for namespaces"])
+        #expect(outcome.notStarted == 3)
+        #expect(!provider.events.contains { $0.hasPrefix("start create memory.lab.Deployment") })
+        #expect(try backend.read() == nil)
+    }
+
+    @Test func everyCompletedChangeIsWrittenToTheStateAtOnce() async throws {
+        let provider = MemoryProvider(failing: ["memory.lab.Deployment.shop.c": "image pull secret missing"])
+        let backend = try Self.lockedBackend()
+        let outcome = try await Self.run(try await Self.plan(provider), provider, backend: backend, parallelism: 1)
+        let state = try #require(try backend.read())
+        #expect(state.resources.map(\.address) == ["memory.lab.Deployment.shop.a", "memory.lab.Deployment.shop.b", "memory.lab.Namespace.shop"])
+        #expect(state.serial == 3)
+        #expect(outcome.completed[.create] == 3)
+        // The next apply continues from there: only the failed one is left.
+        let retry = MemoryProvider()
+        for resource in state.resources { retry.objects.withLock { $0[resource.address] = resource.attributes } }
+        let next = try await Self.plan(retry, state: state)
+        #expect(next.changes.filter { $0.action != .noOp }.map(\.address) == ["memory.lab.Deployment.shop.c"])
+    }
+
+    @Test func aStopBeforeTheStartChangesNothing() async throws {
+        let provider = MemoryProvider()
+        let stop = StopSignal()
+        stop.stop("interrupted")
+        let outcome = try await Self.run(try await Self.plan(provider), provider, backend: try Self.lockedBackend(), stop: stop)
+        #expect(outcome.notStarted == 4 && outcome.stopReason == "interrupted")
+        #expect(provider.events.isEmpty)
+    }
+
+    @Test func aResourceNoProviderHandlesFailsThePlanNamingIt() async throws {
+        let request = PlanMaker.Request(
+            operation: .apply, application: "shop", placement: nil,
+            desired: [DesiredResource(address: "openstack.lab.DatabaseServer.shop.db.0", provider: "openstack", cloud: "lab", type: "DatabaseServer", body: .object([]), dependencies: [])],
+            state: nil, refresh: true, inputDigest: "sha256:0"
+        )
+        await #expect {
+            _ = try await PlanMaker.plan(request, clouds: ["lab": F.lab], catalog: MemoryProvider())
+        } throws: { error in
+            "\(error)".contains("openstack.lab.DatabaseServer.shop.db.0") && "\(error)".contains("not built into")
+        }
+    }
+}
