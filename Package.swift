@@ -54,7 +54,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudCLITests",
-            dependencies: ["MCloudCLI"],
+            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP"],
             exclude: ["Golden", "Fixtures"]
         ),
     ]

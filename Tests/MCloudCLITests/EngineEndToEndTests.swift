@@ -1,0 +1,157 @@
+import Foundation
+import MCloudCore
+import MCloudHTTP
+import MCloudKubernetes
+import MCloudState
+import Testing
+
+/// plan, apply and destroy against the real kube-apiserver of the test bed, with the file state backend.
+@Suite(.serialized) struct EngineEndToEndTests {
+    @Test func applyReplanChangeDriftAndDestroy() async throws {
+        let workspace = try EngineWorkspace()
+        let first = await workspace.run("apply", ["--auto-approve"])
+        #expect(first.exitCode == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("Apply complete! Resources: 11 added, 0 changed, 0 replaced, 0 destroyed."))
+        #expect(try await workspace.listed("apps/v1", "Deployment") == ["api", "web"])
+
+        let again = await workspace.run("plan", ["--detailed-exitcode"])
+        #expect(again.exitCode == 0, "\(again.stdout)\(again.stderr)")
+        #expect(again.stdout.contains("No changes. The clouds match the manifests: 11 resources up to date."))
+
+        try workspace.edit("replicas: 3", "replicas: 4")
+        let planFile = "\(workspace.folder)/change.plan"
+        let changed = await workspace.run("plan", ["--detailed-exitcode", "--out", planFile])
+        #expect(changed.exitCode == 2, "\(changed.stderr)")
+        #expect(changed.stdout.contains("~ kubernetes.lab.apps/v1.Deployment.\(workspace.namespace).api  (changed in the manifests)"))
+        #expect(changed.stdout.contains("~ spec.replicas: 3 -> 4"))
+        #expect(changed.stdout.contains("api@eu: lab 3 -> 4"))
+        let shown = await mcloudRun(["show", "--json", planFile])
+        #expect(shown.stdout.contains("\"action\": \"update\""))
+        let applied = await workspace.run("apply", [planFile])
+        #expect(applied.exitCode == 0, "\(applied.stderr)")
+        #expect(applied.stdout.contains("Apply complete! Resources: 0 added, 1 changed, 0 replaced, 0 destroyed."))
+        let stale = await workspace.run("apply", [planFile])
+        #expect(stale.exitCode == 1)
+        #expect(stale.stderr.contains("stale plan"), "\(stale.stderr)")
+
+        // Behind mcloud's back: a Service deleted, a Deployment scaled.
+        let client = try workspace.client()
+        try await client.delete(ObjectReference(apiVersion: "v1", kind: "Service", namespace: workspace.namespace, name: "web"))
+        try await Self.scale(workspace, "web", to: 7)
+        let drift = await workspace.run("plan", ["--detailed-exitcode"])
+        #expect(drift.exitCode == 2)
+        #expect(drift.stdout.contains("+ kubernetes.lab.v1.Service.\(workspace.namespace).web  (deleted outside mcloud; creating it again)"))
+        #expect(drift.stdout.contains("! spec.replicas changed outside mcloud"))
+        #expect(drift.stdout.contains("~ spec.replicas: 7 -> 2"))
+        let restored = await workspace.run("apply", ["--auto-approve"])
+        #expect(restored.exitCode == 0, "\(restored.stderr)")
+        #expect(try await workspace.listed("v1", "Service") == ["api", "web"])
+        let web = try await client.get(ObjectReference(apiVersion: "apps/v1", kind: "Deployment", namespace: workspace.namespace, name: "web"))
+        #expect(web?.value(at: ["spec", "replicas"]) == .int(2))
+        #expect(await workspace.run("plan", ["--detailed-exitcode"]).exitCode == 0)
+
+        let destroyed = await workspace.run("destroy", ["--auto-approve"])
+        #expect(destroyed.exitCode == 0, "\(destroyed.stderr)")
+        #expect(destroyed.stdout.contains("Destroy complete! Resources: 0 added, 0 changed, 0 replaced, 11 destroyed."))
+        for (apiVersion, kind) in [("apps/v1", "Deployment"), ("v1", "Service"), ("networking.k8s.io/v1", "NetworkPolicy"), ("networking.k8s.io/v1", "Ingress")] {
+            #expect(try await workspace.listed(apiVersion, kind).isEmpty, "\(kind) left behind")
+        }
+        let state = try #require(try FileStateBackend(path: workspace.statePath).read())
+        #expect(state.resources.isEmpty)
+        #expect(await workspace.run("state", ["list"]).stdout.isEmpty)
+    }
+
+    @Test func applyAsksForYesAndAnythingElseChangesNothing() async throws {
+        let workspace = try EngineWorkspace()
+        let refused = await workspace.run("apply", [], input: ["no"])
+        #expect(refused.exitCode == 1)
+        #expect(refused.stderr.contains("Cancelled"))
+        #expect(try await workspace.listed("apps/v1", "Deployment").isEmpty)
+        let noInput = await workspace.run("apply")
+        #expect(noInput.exitCode == 1 && noInput.stderr.contains("--auto-approve"))
+        let accepted = await workspace.run("apply", [], input: ["yes"])
+        #expect(accepted.exitCode == 0, "\(accepted.stderr)")
+        #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
+    }
+
+    @Test func aSecondApplyFailsFastNamingTheLockHolder() async throws {
+        let workspace = try EngineWorkspace()
+        let backend = FileStateBackend(path: workspace.statePath)
+        let held = try backend.lock(operation: "apply")
+        let blocked = await workspace.run("apply", ["--auto-approve"])
+        #expect(blocked.exitCode == 1)
+        #expect(blocked.stderr.contains(held.id) && blocked.stderr.contains("apply"), "\(blocked.stderr)")
+        #expect(try await workspace.listed("apps/v1", "Deployment").isEmpty)
+        let unlocked = await workspace.run("state", ["force-unlock", held.id])
+        #expect(unlocked.exitCode == 0, "\(unlocked.stderr)")
+        #expect(await workspace.run("apply", ["--auto-approve"]).exitCode == 0)
+        #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
+    }
+
+    @Test func aCorruptedStateIsRefusedAndLeftUntouched() async throws {
+        let workspace = try EngineWorkspace()
+        let damaged = Data("{\"format_version\": 1, \"lineage\": ".utf8)
+        try damaged.write(to: URL(fileURLWithPath: workspace.statePath))
+        for command in ["plan", "apply"] {
+            let run = await workspace.run(command, ["--auto-approve"].filter { _ in command == "apply" })
+            #expect(run.exitCode == 1)
+            #expect(run.stderr.contains(workspace.statePath), "\(run.stderr)")
+            #expect(FileManager.default.contents(atPath: workspace.statePath) == damaged)
+        }
+        let newer = Data("{\"format_version\": 7}".utf8)
+        try newer.write(to: URL(fileURLWithPath: workspace.statePath))
+        let run = await workspace.run("plan")
+        #expect(run.exitCode == 1 && run.stderr.contains("newer"), "\(run.stderr)")
+        #expect(FileManager.default.contents(atPath: workspace.statePath) == newer)
+    }
+
+    /// SIGKILL in the middle of an apply, then apply again: everything exists once, the state lists exactly it.
+    @Test func anApplyKilledMidwayConvergesOnTheNextRun() async throws {
+        let workspace = try EngineWorkspace(services: 8)
+        let binary = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["apply", "--auto-approve", "--parallelism", "1"] + workspace.common
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        var seen = ""
+        while process.isRunning, seen.components(separatedBy: "Creation complete").count <= 6 {
+            seen += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(process.terminationReason == .uncaughtSignal, "the apply finished before it could be killed")
+
+        let recorded = try #require(try FileStateBackend(path: workspace.statePath).read())
+        #expect(recorded.resources.count >= 5 && recorded.resources.count < 40, "\(recorded.resources.count)")
+        let lock = try #require(FileManager.default.contents(atPath: workspace.statePath + ".lock"))
+        let lockID = try #require(try JSONParser.parse(Array(lock))["id"]?.stringValue)
+        let blocked = await workspace.run("apply", ["--auto-approve"])
+        #expect(blocked.exitCode == 1 && blocked.stderr.contains(lockID))
+        #expect(await workspace.run("state", ["force-unlock", lockID]).exitCode == 0)
+
+        let resumed = await workspace.run("apply", ["--auto-approve"])
+        #expect(resumed.exitCode == 0, "\(resumed.stderr)")
+        let state = try #require(try FileStateBackend(path: workspace.statePath).read())
+        let deployments = try await workspace.listed("apps/v1", "Deployment")
+        #expect(deployments == (["api", "web"] + (0..<8).map { "worker-\($0)" }).sorted())
+        #expect(state.resources.filter { $0.address.contains(".Deployment.") }.count == deployments.count)
+        #expect(try await workspace.listed("v1", "Service").count == state.resources.filter { $0.address.contains(".v1.Service.") }.count)
+        #expect(await workspace.run("plan", ["--detailed-exitcode"]).exitCode == 0)
+        #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
+    }
+
+    /// An edit made outside mcloud, as `kubectl scale` makes it: a merge patch by another field manager.
+    static func scale(_ workspace: EngineWorkspace, _ name: String, to replicas: Int) async throws {
+        let connection = try workspace.client().connection
+        let request = HTTPRequest(
+            method: .PATCH, url: "\(connection.server)/apis/apps/v1/namespaces/\(workspace.namespace)/deployments/\(name)?fieldManager=kubectl-scale",
+            headers: [("Content-Type", "application/merge-patch+json"), ("Accept", "application/json")],
+            body: Array(#"{"spec":{"replicas":\#(replicas)}}"#.utf8)
+        )
+        let response = try await CurlTransport(tls: connection.tls).send(request)
+        #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MCloudCLI
+import MCloudCore
+import MCloudKubernetes
+import Testing
+
+/// A services-only application deployed to the real test API server (scripts/testbed/kubernetes.sh), in a folder
+/// of its own with its own state. Each workspace's application has a unique name, so its namespace is new: a deleted
+/// namespace stays Terminating on a bed without controllers.
+struct EngineWorkspace {
+    let folder: String
+    let application: String
+    let kubeconfig: String
+
+    static let testBedDirectory = ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes"
+
+    /// `services` extra services make a bigger application (for the crash test).
+    init(services: Int = 0) throws {
+        let env = try #require(
+            FileManager.default.contents(atPath: "\(Self.testBedDirectory)/env"),
+            "no test API server: run scripts/testbed/kubernetes.sh start (looked for \(Self.testBedDirectory)/env)"
+        )
+        kubeconfig = String(decoding: env, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix("MCLOUD_TEST_KUBECONFIG=") }.map { String($0.dropFirst("MCLOUD_TEST_KUBECONFIG=".count)) } ?? ""
+        application = "e2e-\(UUID().uuidString.prefix(8).lowercased())"
+        folder = NSTemporaryDirectory() + "mcloud-\(application)"
+        let fixture = "\(fixtures)/engine"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: folder + "/app", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: folder + "/providers", withIntermediateDirectories: true)
+        var app = try String(contentsOfFile: "\(fixture)/app/application.yaml", encoding: .utf8).replacingOccurrences(of: "e2e-shop", with: application)
+        for index in 0..<services {
+            app += """
+                ---
+                apiVersion: mcloud/v1
+                kind: Service
+                metadata: { name: worker-\(index) }
+                spec:
+                  image: registry.example/worker:1.0.\(index)
+                  replicas: 1
+                  resources: { cpu: "50m", memory: "64Mi" }
+                  ports:
+                    - { name: http, port: 8080, protocol: TCP }
+
+                """
+        }
+        try app.write(toFile: "\(folder)/app/application.yaml", atomically: true, encoding: .utf8)
+        let cloud = try String(contentsOfFile: "\(fixture)/providers/lab.yaml", encoding: .utf8).replacingOccurrences(of: "KUBECONFIG_PATH", with: kubeconfig)
+        try cloud.write(toFile: "\(folder)/providers/lab.yaml", atomically: true, encoding: .utf8)
+    }
+
+    var statePath: String { "\(folder)/state.json" }
+    var namespace: String { "\(application)-eu" }
+
+    var common: [String] { ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", "file://\(statePath)"] }
+
+    func run(_ command: String, _ arguments: [String] = [], input: [String] = []) async -> Run {
+        let options = command == "state" ? ["--state", "file://\(statePath)"] : common
+        return await mcloudRun([command] + options + arguments, environment: ["NO_COLOR": "1"], input: input)
+    }
+
+    /// Changes the application's manifest text.
+    func edit(_ from: String, _ to: String) throws {
+        let path = "\(folder)/app/application.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: from, with: to).write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    func client() throws -> KubernetesClient {
+        let config = try KubeconfigLoader.load(environment: ["KUBECONFIG": kubeconfig])
+        return KubernetesClient(connection: try config.connection(context: "admin-cert"), environment: [:])
+    }
+
+    /// The names of the objects of a kind carrying this application's labels, as the API server lists them.
+    func listed(_ apiVersion: String, _ kind: String) async throws -> [String] {
+        try await client().list(
+            apiVersion: apiVersion, kind: kind, namespace: namespace,
+            labelSelector: "app.kubernetes.io/managed-by=mcloud,app.kubernetes.io/part-of=\(application)"
+        ).compactMap { $0.value(at: ["metadata", "name"])?.stringValue }.sorted()
+    }
+}
