@@ -30,7 +30,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
-        .executableTarget(name: "mcloud-bench", dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender"]),
+        .executableTarget(
+            name: "mcloud-bench",
+            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender", "MCloudEngine", "MCloudProvider", "MCloudState"]
+        ),
 
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),

@@ -115,6 +115,12 @@ public indirect enum JSONValue: Hashable, Sendable {
 
     private static func writeString(_ value: String, into output: inout String) {
         output += "\""
+        // Most strings need no escape: append them whole rather than scalar by scalar.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += value
+            output += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -45,7 +45,8 @@ public enum ChangeSet {
         guard let recorded else {
             return make(.update, "exists in the cloud but not in the state (an interrupted apply); taking it over", before: current)
         }
-        let drift = FieldDiff.changes(from: recorded.attributes, to: current).map { "\($0.path) changed outside mcloud" }
+        // Without a refresh the current view is the state itself, so nothing can have drifted.
+        let drift = refreshed == nil ? [] : FieldDiff.changes(from: recorded.attributes, to: current).map { "\($0.path) changed outside mcloud" }
         let immutable = replacementReasons(wanted, current)
         if !immutable.isEmpty { return make(.replace, immutable.joined(separator: "; "), drift: drift, before: current) }
         if FieldDiff.same(current, wanted.body) { return make(.noOp, "up to date", before: current) }

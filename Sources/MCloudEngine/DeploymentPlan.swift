@@ -85,8 +85,11 @@ public struct DeploymentPlan: Sendable {
         ]
         if !change.drift.isEmpty { fields.append(("drift", .array(change.drift.map(JSONValue.string)))) }
         if let id = change.recorded?.providerID { fields.append(("provider_id", .string(id))) }
+        fields.append(("dependencies", .array((change.after?.dependencies ?? change.recorded?.dependencies ?? []).map(JSONValue.string))))
+        // A resource that stays as it is carries no bodies: with thousands of them they would be most of the plan,
+        // and `mcloud state show ADDRESS` has them.
+        guard change.action != .noOp else { return .object(fields) }
         fields += [
-            ("dependencies", .array((change.after?.dependencies ?? change.recorded?.dependencies ?? []).map(JSONValue.string))),
             ("before", change.before.map(SecretRedaction.redact) ?? .null),
             ("after", change.after.map { SecretRedaction.redact($0.body) } ?? .null),
         ]

@@ -54,7 +54,7 @@ public enum SavedPlan {
         if let body = item["after"], body != .null {
             after = DesiredResource(address: address, provider: provider, cloud: cloud, type: type, body: body, dependencies: dependencies)
         }
-        guard (after == nil) == (action == .delete) else { throw fail("\(path): only a delete has no after") }
+        guard after != nil || action == .delete || action == .noOp else { throw fail("\(path): a \(action.rawValue) needs after") }
         var recorded: ResourceState?
         if let id = item["provider_id"]?.stringValue {
             recorded = ResourceState(

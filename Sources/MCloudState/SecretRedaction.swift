@@ -11,18 +11,34 @@ public enum SecretRedaction {
     public static let marker = JSONValue.string("(sensitive value)")
 
     /// Name parts that mark a secret once a name is lowercased and stripped of `-`, `_`, `.` and the like.
-    static let secretParts = [
+    static let secretParts: [[UInt8]] = [
         "password", "passwd", "passphrase", "secret", "token", "authorization", "credential", "privatekey", "apikey",
         "accesskey", "keydata", "tlskey", "sshkey", "clientkey",
-    ]
+    ].map { Array($0.utf8) }
     /// Endings of names that point at a secret instead of holding it: `secretName`, `secretKeyRef`, `tokenEnv`.
-    static let referenceSuffixes = ["name", "names", "ref", "refs", "env", "id", "path", "file"]
+    static let referenceSuffixes: [[UInt8]] = ["name", "names", "ref", "refs", "env", "id", "path", "file"].map { Array($0.utf8) }
 
-    /// Whether an attribute called `name` holds a secret.
+    /// Whether an attribute called `name` holds a secret. On bytes: a plan checks every key of every resource.
     public static func isSecret(_ name: String) -> Bool {
-        let folded = String(name.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) })
-        guard secretParts.contains(where: folded.contains) else { return false }
-        return !referenceSuffixes.contains(where: folded.hasSuffix)
+        var folded: [UInt8] = []
+        folded.reserveCapacity(name.utf8.count)
+        for byte in name.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): folded.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): folded.append(byte + 32)
+            default: continue
+            }
+        }
+        guard secretParts.contains(where: { contains(folded, $0) }) else { return false }
+        return !referenceSuffixes.contains { folded.count >= $0.count && folded.suffix($0.count).elementsEqual($0) }
+    }
+
+    private static func contains(_ text: [UInt8], _ part: [UInt8]) -> Bool {
+        guard text.count >= part.count else { return false }
+        for start in 0...(text.count - part.count) where text[start] == part[0] {
+            if text[start..<(start + part.count)].elementsEqual(part) { return true }
+        }
+        return false
     }
 
     /// Booleans, numbers and nulls carry no secret (`automountServiceAccountToken: false`), so they stay readable.

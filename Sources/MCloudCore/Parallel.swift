@@ -3,9 +3,9 @@ import Synchronization
 
 /// Runs independent pieces of work on every core and returns the results in input order, so the output is the
 /// same whatever the scheduling.
-enum Parallel {
+public enum Parallel {
     /// `body` maps a contiguous range of `0..<count` to one result per index; ranges run concurrently.
-    static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Range<Int>) -> [T]) -> [T] {
+    public static func map<T: Sendable>(_ count: Int, _ body: @Sendable (Range<Int>) -> [T]) -> [T] {
         // A few chunks per core: enough to even out uneven work, few enough that the lock is rarely contended.
         let chunks = min(count, 64)
         guard chunks > 1 else { return body(0..<count) }
