@@ -50,8 +50,18 @@ enum PercentEncoding {
         }
     }
 
-    /// `k=v&k2=v2` with both sides encoded, in the order given: the body of Query and EC2 requests.
-    static func form(_ parameters: [(String, String)]) -> String {
+    /// `k=v&k2=v2` with both sides encoded, in the order given; for query strings.
+    static func query(_ parameters: [(String, String)]) -> String {
         parameters.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+    }
+
+    /// `application/x-www-form-urlencoded` as the AWS SDKs send Query and EC2 bodies: a space becomes `+`.
+    /// Servers that re-encode the parsed form to check a signature (moto) rebuild exactly these bytes.
+    static func form(_ parameters: [(String, String)]) -> String {
+        parameters.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+    }
+
+    private static func formEncode(_ text: String) -> String {
+        encode(text).replacingOccurrences(of: "%20", with: "+")
     }
 }

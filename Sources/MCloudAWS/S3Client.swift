@@ -172,8 +172,12 @@ public struct S3Client: Sendable {
         headers: [(name: String, value: String)] = [], operation: String
     ) async throws(AWSError) -> HTTPResponse {
         var headers = headers
-        // S3 requires Content-MD5 on configuration writes (lifecycle, tagging) and checks it on every upload.
-        if let body { headers.append(("Content-MD5", Data(Digest.md5(body)).base64EncodedString())) }
+        if let body {
+            // S3 requires Content-MD5 on configuration writes (lifecycle, tagging) and checks it on every upload.
+            headers.append(("Content-MD5", Data(Digest.md5(body)).base64EncodedString()))
+            // Without a type, libcurl labels a body form data, and S3-compatible servers may parse it as such.
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(("Content-Type", "application/xml")) }
+        }
         let request = HTTPRequest(method: method, url: url(bucket: bucket, key: key, query: query), headers: headers, body: body)
         return try await client.send(request, service: .s3, operation: operation, signing: .s3)
     }

@@ -90,13 +90,13 @@ public struct SigV4Signer: Sendable {
         ]
         let token = credentials.sessionToken.map { ("X-Amz-Security-Token", $0) }
         if let token, !options.omitSessionToken { added.append(token) }
-        let query = joinQuery(parts.query, PercentEncoding.form(added))
+        let query = joinQuery(parts.query, PercentEncoding.query(added))
         let canonical = canonicalRequest(method: request.method, parts: parts, query: query, headers: headers, payload: payloadHash(request))
         let (stringToSign, signature) = signature(canonical, stamp: stamp)
         if let token, options.omitSessionToken { added.append(token) }
         added.append(("X-Amz-Signature", signature))
         var signed = request
-        signed.url = parts.base + parts.path + "?" + joinQuery(parts.query, PercentEncoding.form(added))
+        signed.url = parts.base + parts.path + "?" + joinQuery(parts.query, PercentEncoding.query(added))
         return Signed(request: signed, canonicalRequest: canonical, stringToSign: stringToSign, signature: signature)
     }
 
