@@ -57,11 +57,8 @@ public struct AWSClient: Sendable {
                 guard throttled || (request.retryable && [500, 502, 503, 504].contains(response.status)) else { throw failure }
                 if let asked = response.header("retry-after").flatMap({ RetryAfter.seconds($0, now: clock()) }) { delay = min(asked, retryPolicy.maxDelay) }
             case .failure(let error):
-                switch error {
-                case .connection, .timeout: guard request.retryable else { fallthrough }
-                default: throw .transport(operation: operation, error)
-                }
                 failure = .transport(operation: operation, error)
+                guard request.retryable, Self.isTransient(error) else { throw failure }
             }
             guard attempt < retryPolicy.maxAttempts, waited + delay <= retryPolicy.budget else { throw failure }
             logger?.debug("aws retry \(attempt) of \(operation) in \(String(format: "%.2f", delay)) s after \(failure)")
@@ -94,6 +91,14 @@ public struct AWSClient: Sendable {
             return try XMLNode.parse(response.body)
         } catch {
             throw .invalidResponse(operation: operation, detail: error.description)
+        }
+    }
+
+    /// Connection failures and timeouts may pass; TLS and malformed requests come back the same.
+    private static func isTransient(_ error: HTTPError) -> Bool {
+        switch error {
+        case .connection, .timeout: return true
+        case .invalidRequest, .tls, .retriesExhausted, .cancelled: return false
         }
     }
 

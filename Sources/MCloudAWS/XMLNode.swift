@@ -51,6 +51,14 @@ public struct XMLNode: Sendable, Hashable {
         return try parser.document()
     }
 
+    /// The element back as XML: attributes sorted, then its text, then its children (AWS documents have no
+    /// mixed content, so nothing is reordered that matters).
+    public func serialized() -> String {
+        let attributes = self.attributes.sorted { $0.key < $1.key }.map { " \($0.key)=\"\(Self.escape($0.value))\"" }.joined()
+        let inner = (children.isEmpty ? Self.escape(text) : "") + children.map { $0.serialized() }.joined()
+        return "<\(name)\(attributes)>\(inner)</\(name)>"
+    }
+
     /// `<name>escaped text</name>`, for building request bodies.
     public static func element(_ name: String, _ text: String) -> String { "<\(name)>\(escape(text))</\(name)>" }
 

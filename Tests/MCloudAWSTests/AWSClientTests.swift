@@ -125,3 +125,31 @@ struct AWSClientTests {
         #expect(transport.sent[0].url == "https://eks.us-east-1.amazonaws.com/clusters/prod-1")
     }
 }
+
+extension AWSClientTests {
+    @Test("connection failures are retried for idempotent requests only")
+    func connectionFailures() async throws {
+        let idempotent = ScriptedTransport([])
+        await #expect(throws: AWSError.self) {
+            try await EC2Client(client: TestConfiguration.client(idempotent)).describeInstances()
+        }
+        #expect(idempotent.sent.count == 4)
+        let once = ScriptedTransport([])
+        await #expect(throws: AWSError.self) {
+            try await EC2Client(client: TestConfiguration.client(once)).createSecurityGroup(name: "g", description: "d")
+        }
+        #expect(once.sent.count == 1)
+    }
+
+    @Test("polling backs off from 1 s and gives up with a timeout naming what it waited for")
+    func pollingTimesOut() async throws {
+        let pending = HTTPResponse.xml(200, "<DescribeInstancesResponse><reservationSet><item><instancesSet><item><instanceId>i-1</instanceId><instanceState><name>shutting-down</name></instanceState></item></instancesSet></item></reservationSet></DescribeInstancesResponse>")
+        let transport = ScriptedTransport([HTTPResponse.xml(200, "<TerminateInstancesResponse/>")] + Array(repeating: pending, count: 10))
+        let sleeper = RecordingSleeper()
+        let error = await #expect(throws: AWSError.self) {
+            try await EC2Client(client: TestConfiguration.client(transport, sleeper: sleeper)).terminateAndWait(["i-1"], timeout: 20)
+        }
+        #expect(sleeper.recorded == [1, 2, 4, 8, 15])
+        #expect(error?.description == "timed out: instances i-1 terminated not reached within 20 s")
+    }
+}

@@ -18,8 +18,10 @@ struct MotoBed {
     }()
     static let required = values != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
-    static func client(region: String = "us-east-1", secret: String? = nil) throws -> AWSClient {
-        guard let values, let url = values["MCLOUD_TEST_MOTO_URL"] else {
+    /// A client for the server that checks signatures, or with `open` for the one that does not (moto rejects
+    /// correct signatures on bodiless non-S3 requests, so CloudFront and EKS reads run there).
+    static func client(region: String = "us-east-1", secret: String? = nil, open: Bool = false) throws -> AWSClient {
+        guard let values, let url = values[open ? "MCLOUD_TEST_MOTO_OPEN_URL" : "MCLOUD_TEST_MOTO_URL"] else {
             throw AWSError.configuration("no moto test bed: run scripts/testbed/moto.sh start (looked for \(directory)/env)")
         }
         let credentials = AWSCredentials(accessKeyID: values["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"] ?? "", secretAccessKey: secret ?? values["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"] ?? "")
@@ -113,5 +115,69 @@ struct MotoTests {
         }
         #expect(operation == "ec2 NoSuchActionAnywhere")
         #expect(status == 500)
+    }
+}
+
+extension MotoTests {
+    @Test("RDS: a tagged postgres instance is created, waited for until available, found, and deleted")
+    func database() async throws {
+        let rds = RDSClient(client: try MotoBed.client())
+        let name = MotoBed.name("pg")
+        let spec = RDSClient.InstanceSpec(
+            identifier: name, instanceClass: "db.t3.micro", engineVersion: "16.3", masterUsername: "mcloud", masterPassword: "not-a-real-password",
+            tags: EC2Client.managedTags(application: "shop", cell: name)
+        )
+        let created = try await rds.createInstance(spec)
+        #expect(created.identifier == name)
+        let available = try await rds.waitUntilAvailable(name, timeout: 30)
+        #expect(available.endpoint?.hasPrefix(name) == true)
+        #expect(available.port == 5432)
+        let duplicate = await #expect(throws: AWSError.self) { try await rds.createInstance(spec) }
+        #expect(duplicate?.code == "DBInstanceAlreadyExists")
+        #expect(duplicate?.description.contains("not-a-real-password") == false)
+        try await rds.deleteInstance(name)
+        #expect(try await rds.describeInstance(name) == nil)
+        try await rds.deleteInstance(name)
+    }
+
+    @Test("CloudFront: create is accepted with signatures checked; update with If-Match, invalidation, disable and delete")
+    func distribution() async throws {
+        let reference = MotoBed.name("cdn")
+        let spec = CloudFrontClient.DistributionSpec(callerReference: reference, comment: "mcloud test", aliases: ["\(reference).example.com"], originDomain: "origin.example.com")
+        let checked = try await CloudFrontClient(client: try MotoBed.client()).createDistribution(spec)
+        #expect(checked.enabled)
+        let cloudFront = CloudFrontClient(client: try MotoBed.client(open: true))
+        let created = try await cloudFront.createDistribution(spec)
+        #expect(!created.etag.isEmpty && created.domainName.hasSuffix(".cloudfront.net"))
+        let deployed = try await cloudFront.waitUntilDeployed(id: created.id, timeout: 30)
+        #expect(deployed.status == "Deployed")
+        var (config, etag) = try await cloudFront.config(id: created.id)
+        #expect(config.value("Comment") == "mcloud test")
+        if let index = config.children.firstIndex(where: { $0.localName == "Comment" }) { config.children[index].text = "changed <by> mcloud" }
+        _ = try await cloudFront.updateDistribution(id: created.id, config: config, etag: etag)
+        #expect(try await cloudFront.config(id: created.id).config.value("Comment") == "changed <by> mcloud")
+        let invalidation = try await cloudFront.createInvalidation(id: created.id, paths: ["/index.html", "/assets/*"], callerReference: reference)
+        #expect(!invalidation.isEmpty)
+        try await cloudFront.deleteDistribution(id: created.id, timeout: 30)
+        let gone = await #expect(throws: AWSError.self) { try await cloudFront.distribution(id: created.id) }
+        #expect(gone?.code == "NoSuchDistribution")
+        try await cloudFront.deleteDistribution(id: created.id)
+    }
+
+    @Test("EKS: DescribeCluster returns the endpoint and CA of a cluster")
+    func cluster() async throws {
+        let client = try MotoBed.client(open: true)
+        let name = MotoBed.name("eks")
+        let body = "{\"name\": \"\(name)\", \"version\": \"1.29\", \"roleArn\": \"arn:aws:iam::123456789012:role/eks\", \"resourcesVpcConfig\": {\"subnetIds\": []}}"
+        let create = HTTPRequest(method: .POST, url: client.endpoint(for: .eks) + "/clusters", headers: [("Content-Type", "application/json")], body: Array(body.utf8))
+        _ = try await client.send(create, service: .eks, operation: "eks CreateCluster")
+        let cluster = try await EKSClient(client: client).describeCluster(name)
+        #expect(cluster.name == name)
+        #expect(cluster.endpoint.hasPrefix("https://"))
+        // moto's CA data is random base64 rather than a PEM; a real PEM is decoded in AWSClientTests.
+        #expect(!cluster.certificateAuthorityPEM.isEmpty)
+        let missing = await #expect(throws: AWSError.self) { try await EKSClient(client: client).describeCluster("nope-\(name)") }
+        #expect(missing?.code == "ResourceNotFoundException")
+        #expect(missing?.status == 404)
     }
 }
