@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML", "MCloudProvider", "MCloudState"]),
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudState", "MCloudRender"]),
         .target(
             name: "MCloudCLI",
@@ -39,6 +40,7 @@ let package = Package(
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState"]),
+        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudAWS", "MCloudHTTP", "MCloudCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]

@@ -18,6 +18,12 @@ import Testing
         #expect(Digest.hex(Digest.sha256(Array(vector.message.utf8))) == vector.sha256)
     }
 
+    // RFC 1321, appendix A.5.
+    @Test(arguments: [("", "d41d8cd98f00b204e9800998ecf8427e"), ("abc", "900150983cd24fb0d6963f7d28e17f72")])
+    func md5MatchesRFC1321(_ message: String, _ expected: String) {
+        #expect(Digest.hex(Digest.md5(Array(message.utf8))) == expected)
+    }
+
     // RFC 4231, test cases 1 and 2.
     @Test func hmacSHA256MatchesRFC4231() {
         let key1 = [UInt8](repeating: 0x0b, count: 20)

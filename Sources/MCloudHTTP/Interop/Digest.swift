@@ -1,14 +1,23 @@
 internal import COpenSSL
 
-/// SHA-256 and HMAC-SHA256 on OpenSSL: request signing (AWS SigV4) and input digests of saved plans.
+/// SHA-256, HMAC-SHA256 and MD5 on OpenSSL: request signing (AWS SigV4) and input digests of saved plans.
 public enum Digest {
     public static func sha256(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        digest(bytes, EVP_sha256())
+    }
+
+    /// MD5, only for `Content-MD5`, which S3 requires on some writes; never for security.
+    public static func md5(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        digest(bytes, EVP_md5())
+    }
+
+    private static func digest(_ bytes: some Collection<UInt8>, _ algorithm: OpaquePointer?) -> [UInt8] {
         let input = Array(bytes)
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = input.withUnsafeBufferPointer { data in
             output.withUnsafeMutableBufferPointer { out in
-                EVP_Digest(data.baseAddress, data.count, out.baseAddress, &length, EVP_sha256(), nil)
+                EVP_Digest(data.baseAddress, data.count, out.baseAddress, &length, algorithm, nil)
             }
         }
         return ok == 1 ? Array(output.prefix(Int(length))) : []

@@ -1,0 +1,116 @@
+public import Foundation
+public import MCloudHTTP
+
+/// Signs and sends requests to AWS services, decodes typed errors, and retries throttling (Throttling,
+/// RequestLimitExceeded, SlowDown, 429, 503...) with exponential backoff and full jitter. Service clients
+/// (`S3Client`, `EC2Client`, ...) are thin layers over it.
+public struct AWSClient: Sendable {
+    public let configuration: AWSConfiguration
+    public let retryPolicy: RetryPolicy
+    let transport: any HTTPTransport
+    let sleeper: any Sleeper
+    let clock: @Sendable () -> Date
+    let jitter: @Sendable () -> Double
+    let logger: (any HTTPLogger)?
+
+    public init(
+        configuration: AWSConfiguration, transport: any HTTPTransport = CurlTransport(), retryPolicy: RetryPolicy = RetryPolicy(),
+        sleeper: any Sleeper = TaskSleeper(), logger: (any HTTPLogger)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.retryPolicy = retryPolicy
+        self.sleeper = sleeper
+        self.logger = logger
+        self.clock = clock
+        self.jitter = jitter
+    }
+
+    /// The signer for a service: global services sign for their own region.
+    public func signer(for service: AWSService, region: String? = nil, options: SigV4Signer.Options = .standard) -> SigV4Signer {
+        SigV4Signer(credentials: configuration.credentials, region: service.globalRegion ?? region ?? configuration.region, service: service.signingName, options: options)
+    }
+
+    public func endpoint(for service: AWSService, region: String? = nil) -> String {
+        configuration.endpoint(for: service, region: region)
+    }
+
+    /// Signs (again on every attempt, so the date stays fresh) and sends. A 2xx answer is returned; anything else
+    /// becomes `AWSError`. Throttled requests are always retried, since AWS did not run them; 500/502/503/504 and
+    /// connection failures only when `request.retryable`.
+    public func send(
+        _ request: HTTPRequest, service: AWSService, operation: String, region: String? = nil, signing: SigV4Signer.Options = .standard
+    ) async throws(AWSError) -> HTTPResponse {
+        let signer = signer(for: service, region: region, options: signing)
+        var waited = 0.0
+        var attempt = 1
+        while true {
+            let signed = signer.sign(request, at: clock()).request
+            let failure: AWSError
+            var delay = backoff(attempt)
+            switch await exchange(signed) {
+            case .success(let response):
+                if (200..<300).contains(response.status) { return response }
+                failure = AWSErrorDecoder.decode(response, operation: operation)
+                let throttled = if case .service(let error) = failure { error.isThrottling } else { false }
+                guard throttled || (request.retryable && [500, 502, 503, 504].contains(response.status)) else { throw failure }
+                if let asked = response.header("retry-after").flatMap({ RetryAfter.seconds($0, now: clock()) }) { delay = min(asked, retryPolicy.maxDelay) }
+            case .failure(let error):
+                failure = .transport(operation: operation, error)
+                guard request.retryable, Self.isTransient(error) else { throw failure }
+            }
+            guard attempt < retryPolicy.maxAttempts, waited + delay <= retryPolicy.budget else { throw failure }
+            logger?.debug("aws retry \(attempt) of \(operation) in \(String(format: "%.2f", delay)) s after \(failure)")
+            do throws(HTTPError) {
+                try await sleeper.sleep(seconds: delay)
+            } catch {
+                throw .transport(operation: operation, error)
+            }
+            waited += delay
+            attempt += 1
+        }
+    }
+
+    /// The AWS Query and EC2 protocols: a form POST of `Action`, `Version` and the parameters; the XML answer.
+    public func query(
+        _ service: AWSService, action: String, version: String, parameters: [(String, String)], region: String? = nil, idempotent: Bool = false
+    ) async throws(AWSError) -> XMLNode {
+        let body = PercentEncoding.form([("Action", action), ("Version", version)] + parameters)
+        let request = HTTPRequest(
+            method: .POST, url: endpoint(for: service, region: region) + "/",
+            headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], body: Array(body.utf8), retryable: idempotent
+        )
+        let response = try await send(request, service: service, operation: "\(service) \(action)", region: region)
+        return try Self.xml(response, operation: "\(service) \(action)")
+    }
+
+    /// The answer's body as XML, or `invalidResponse` naming the operation.
+    public static func xml(_ response: HTTPResponse, operation: String) throws(AWSError) -> XMLNode {
+        do {
+            return try XMLNode.parse(response.body)
+        } catch {
+            throw .invalidResponse(operation: operation, detail: error.description)
+        }
+    }
+
+    /// Connection failures and timeouts may pass; TLS and malformed requests come back the same.
+    private static func isTransient(_ error: HTTPError) -> Bool {
+        switch error {
+        case .connection, .timeout: return true
+        case .invalidRequest, .tls, .retriesExhausted, .cancelled: return false
+        }
+    }
+
+    private func exchange(_ request: HTTPRequest) async -> Result<HTTPResponse, HTTPError> {
+        do throws(HTTPError) {
+            return .success(try await transport.send(request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func backoff(_ attempt: Int) -> Double {
+        min(retryPolicy.maxDelay, retryPolicy.baseDelay * pow(2, Double(attempt - 1))) * jitter()
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+
+/// EC2 for database VMs: instances with user data and tags, security groups, tag-filtered listing, termination.
+public struct EC2Client: Sendable {
+    public static let apiVersion = "2016-11-15"
+    public let client: AWSClient
+
+    public init(client: AWSClient) {
+        self.client = client
+    }
+
+    public struct InstanceSpec: Sendable, Hashable {
+        public var imageID: String
+        public var instanceType: String
+        /// Plain text (a cloud-init script); sent base64-encoded.
+        public var userData: String?
+        public var securityGroupIDs: [String]
+        public var subnetID: String?
+        public var keyName: String?
+        public var tags: [String: String]
+        /// Makes a retried RunInstances start no second instance (up to 64 ASCII characters).
+        public var clientToken: String
+
+        public init(
+            imageID: String, instanceType: String, userData: String? = nil, securityGroupIDs: [String] = [], subnetID: String? = nil,
+            keyName: String? = nil, tags: [String: String] = [:], clientToken: String
+        ) {
+            self.imageID = imageID
+            self.instanceType = instanceType
+            self.userData = userData
+            self.securityGroupIDs = securityGroupIDs
+            self.subnetID = subnetID
+            self.keyName = keyName
+            self.tags = tags
+            self.clientToken = clientToken
+        }
+    }
+
+    public struct Instance: Sendable, Hashable {
+        public var id: String
+        /// `pending`, `running`, `shutting-down`, `terminated`, `stopping`, `stopped`.
+        public var state: String
+        public var privateIP: String?
+        public var publicIP: String?
+        public var tags: [String: String]
+    }
+
+    /// The standard tags on everything mcloud makes: `mcloud.io/managed-by`, `application`, `cell`.
+    public static func managedTags(application: String, cell: String) -> [String: String] {
+        ["mcloud.io/managed-by": "mcloud", "application": application, "cell": cell]
+    }
+
+    /// Starts one instance. The ClientToken makes the call safe to retry, so throttled or dropped calls are resent.
+    public func runInstance(_ spec: InstanceSpec) async throws(AWSError) -> Instance {
+        var parameters: [(String, String)] = [
+            ("ImageId", spec.imageID), ("InstanceType", spec.instanceType), ("MinCount", "1"), ("MaxCount", "1"), ("ClientToken", spec.clientToken),
+        ]
+        if let userData = spec.userData { parameters.append(("UserData", Data(userData.utf8).base64EncodedString())) }
+        for (index, group) in spec.securityGroupIDs.enumerated() { parameters.append(("SecurityGroupId.\(index + 1)", group)) }
+        if let subnet = spec.subnetID { parameters.append(("SubnetId", subnet)) }
+        if let key = spec.keyName { parameters.append(("KeyName", key)) }
+        if !spec.tags.isEmpty {
+            parameters.append(("TagSpecification.1.ResourceType", "instance"))
+            parameters += Self.tagParameters(spec.tags, prefix: "TagSpecification.1.Tag")
+        }
+        let answer = try await client.query(.ec2, action: "RunInstances", version: Self.apiVersion, parameters: parameters, idempotent: true)
+        guard let instance = answer.child("instancesSet")?.children("item").first.flatMap(Self.instance) else {
+            throw .invalidResponse(operation: "ec2 RunInstances", detail: "no instance in the answer")
+        }
+        return instance
+    }
+
+    /// Instances carrying every given tag, optionally only in the given states.
+    public func describeInstances(tags: [String: String] = [:], states: [String] = [], ids: [String] = []) async throws(AWSError) -> [Instance] {
+        var filters = tags.sorted { $0.key < $1.key }.map { ("tag:\($0.key)", [$0.value]) }
+        if !states.isEmpty { filters.append(("instance-state-name", states)) }
+        var parameters: [(String, String)] = []
+        for (index, filter) in filters.enumerated() {
+            parameters.append(("Filter.\(index + 1).Name", filter.0))
+            for (valueIndex, value) in filter.1.enumerated() { parameters.append(("Filter.\(index + 1).Value.\(valueIndex + 1)", value)) }
+        }
+        for (index, id) in ids.enumerated() { parameters.append(("InstanceId.\(index + 1)", id)) }
+        var instances: [Instance] = []
+        var token: String?
+        repeat {
+            let page = parameters + (token.map { [("NextToken", $0)] } ?? [])
+            let answer = try await client.query(.ec2, action: "DescribeInstances", version: Self.apiVersion, parameters: page, idempotent: true)
+            for reservation in answer.child("reservationSet")?.children("item") ?? [] {
+                instances += reservation.child("instancesSet")?.children("item").compactMap(Self.instance) ?? []
+            }
+            token = answer.value("nextToken").flatMap { $0.isEmpty ? nil : $0 }
+        } while token != nil
+        return instances
+    }
+
+    public func terminateInstances(_ ids: [String]) async throws(AWSError) {
+        guard !ids.isEmpty else { return }
+        let parameters = ids.enumerated().map { ("InstanceId.\($0.offset + 1)", $0.element) }
+        _ = try await client.query(.ec2, action: "TerminateInstances", version: Self.apiVersion, parameters: parameters, idempotent: true)
+    }
+
+    /// Terminates and polls (backoff from 1 s up to 15 s) until every instance reports `terminated`.
+    public func terminateAndWait(_ ids: [String], timeout: Double = 600) async throws(AWSError) {
+        try await terminateInstances(ids)
+        try await Poller(client: client, timeout: timeout).until("instances \(ids.joined(separator: ", ")) terminated") { () throws(AWSError) in
+            try await describeInstances(ids: ids).allSatisfy { $0.state == "terminated" }
+        }
+    }
+
+    /// Creates a security group and returns its id.
+    public func createSecurityGroup(name: String, description: String, vpcID: String? = nil, tags: [String: String] = [:]) async throws(AWSError) -> String {
+        var parameters = [("GroupName", name), ("GroupDescription", description)]
+        if let vpcID { parameters.append(("VpcId", vpcID)) }
+        if !tags.isEmpty {
+            parameters.append(("TagSpecification.1.ResourceType", "security-group"))
+            parameters += Self.tagParameters(tags, prefix: "TagSpecification.1.Tag")
+        }
+        let answer = try await client.query(.ec2, action: "CreateSecurityGroup", version: Self.apiVersion, parameters: parameters)
+        guard let id = answer.value("groupId") else { throw .invalidResponse(operation: "ec2 CreateSecurityGroup", detail: "no groupId in the answer") }
+        return id
+    }
+
+    /// The id of the security group with this name, if there is one.
+    public func securityGroupID(name: String) async throws(AWSError) -> String? {
+        let answer = try await client.query(
+            .ec2, action: "DescribeSecurityGroups", version: Self.apiVersion, parameters: [("Filter.1.Name", "group-name"), ("Filter.1.Value.1", name)], idempotent: true
+        )
+        return answer.child("securityGroupInfo")?.children("item").first?.value("groupId")
+    }
+
+    /// Allows TCP `ports` from `cidr`. Returns false when the rule was already there (`InvalidPermission.Duplicate`).
+    @discardableResult
+    public func authorizeIngress(groupID: String, ports: ClosedRange<Int>, cidr: String, protocol ipProtocol: String = "tcp") async throws(AWSError) -> Bool {
+        let parameters = [
+            ("GroupId", groupID), ("IpPermissions.1.IpProtocol", ipProtocol), ("IpPermissions.1.FromPort", String(ports.lowerBound)),
+            ("IpPermissions.1.ToPort", String(ports.upperBound)), ("IpPermissions.1.IpRanges.1.CidrIp", cidr),
+        ]
+        do {
+            _ = try await client.query(.ec2, action: "AuthorizeSecurityGroupIngress", version: Self.apiVersion, parameters: parameters)
+            return true
+        } catch where error.code == "InvalidPermission.Duplicate" {
+            return false
+        }
+    }
+
+    /// Deletes a security group; a group that is already gone counts as deleted.
+    public func deleteSecurityGroup(id: String) async throws(AWSError) {
+        do {
+            _ = try await client.query(.ec2, action: "DeleteSecurityGroup", version: Self.apiVersion, parameters: [("GroupId", id)], idempotent: true)
+        } catch where error.code == "InvalidGroup.NotFound" {
+            return
+        }
+    }
+
+    static func tagParameters(_ tags: [String: String], prefix: String) -> [(String, String)] {
+        tags.sorted { $0.key < $1.key }.enumerated().flatMap { index, tag in
+            [("\(prefix).\(index + 1).Key", tag.key), ("\(prefix).\(index + 1).Value", tag.value)]
+        }
+    }
+
+    static func instance(_ item: XMLNode) -> Instance? {
+        guard let id = item.value("instanceId") else { return nil }
+        var tags: [String: String] = [:]
+        for tag in item.child("tagSet")?.children("item") ?? [] {
+            if let key = tag.value("key") { tags[key] = tag.value("value") ?? "" }
+        }
+        return Instance(id: id, state: item.value("instanceState", "name") ?? "unknown", privateIP: item.value("privateIpAddress"), publicIP: item.value("ipAddress"), tags: tags)
+    }
+}

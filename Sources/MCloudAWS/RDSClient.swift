@@ -1,0 +1,111 @@
+/// RDS database instances: create, describe, delete, and wait until available.
+public struct RDSClient: Sendable {
+    public static let apiVersion = "2014-10-31"
+    public let client: AWSClient
+
+    public init(client: AWSClient) {
+        self.client = client
+    }
+
+    public struct InstanceSpec: Sendable, Hashable {
+        public var identifier: String
+        public var instanceClass: String
+        public var engine: String
+        public var engineVersion: String?
+        public var allocatedStorageGB: Int
+        public var masterUsername: String
+        public var masterPassword: String
+        public var securityGroupIDs: [String]
+        public var tags: [String: String]
+
+        public init(
+            identifier: String, instanceClass: String, engine: String = "postgres", engineVersion: String? = nil, allocatedStorageGB: Int = 20,
+            masterUsername: String, masterPassword: String, securityGroupIDs: [String] = [], tags: [String: String] = [:]
+        ) {
+            self.identifier = identifier
+            self.instanceClass = instanceClass
+            self.engine = engine
+            self.engineVersion = engineVersion
+            self.allocatedStorageGB = allocatedStorageGB
+            self.masterUsername = masterUsername
+            self.masterPassword = masterPassword
+            self.securityGroupIDs = securityGroupIDs
+            self.tags = tags
+        }
+    }
+
+    public struct Instance: Sendable, Hashable {
+        public var identifier: String
+        /// `creating`, `available`, `deleting`, ...
+        public var status: String
+        public var endpoint: String?
+        public var port: Int?
+        public var engine: String?
+        public var engineVersion: String?
+    }
+
+    public func createInstance(_ spec: InstanceSpec) async throws(AWSError) -> Instance {
+        var parameters: [(String, String)] = [
+            ("DBInstanceIdentifier", spec.identifier), ("DBInstanceClass", spec.instanceClass), ("Engine", spec.engine),
+            ("AllocatedStorage", String(spec.allocatedStorageGB)), ("MasterUsername", spec.masterUsername), ("MasterUserPassword", spec.masterPassword),
+        ]
+        if let version = spec.engineVersion { parameters.append(("EngineVersion", version)) }
+        for (index, group) in spec.securityGroupIDs.enumerated() { parameters.append(("VpcSecurityGroupIds.VpcSecurityGroupId.\(index + 1)", group)) }
+        parameters += EC2Client.tagParameters(spec.tags, prefix: "Tags.Tag")
+        let answer = try await client.query(.rds, action: "CreateDBInstance", version: Self.apiVersion, parameters: parameters)
+        guard let instance = answer.find("DBInstance").flatMap(Self.instance) else {
+            throw .invalidResponse(operation: "rds CreateDBInstance", detail: "no DBInstance in the answer")
+        }
+        return instance
+    }
+
+    /// The instance, or nil when it does not exist (`DBInstanceNotFound`).
+    public func describeInstance(_ identifier: String) async throws(AWSError) -> Instance? {
+        do {
+            let answer = try await client.query(.rds, action: "DescribeDBInstances", version: Self.apiVersion, parameters: [("DBInstanceIdentifier", identifier)], idempotent: true)
+            return answer.find("DBInstance").flatMap(Self.instance)
+        } catch where error.code == "DBInstanceNotFound" {
+            return nil
+        }
+    }
+
+    /// Polls with backoff until the instance is `available`; a missing instance or a failed state stops the wait.
+    public func waitUntilAvailable(_ identifier: String, timeout: Double = 1800) async throws(AWSError) -> Instance {
+        var last: Instance?
+        try await Poller(client: client, timeout: timeout).until("RDS instance \(identifier) available") { () throws(AWSError) in
+            guard let instance = try await describeInstance(identifier) else {
+                throw .invalidResponse(operation: "rds DescribeDBInstances", detail: "instance \(identifier) does not exist")
+            }
+            if ["failed", "incompatible-parameters", "incompatible-restore", "storage-full"].contains(instance.status.lowercased()) {
+                throw .invalidResponse(operation: "rds DescribeDBInstances", detail: "instance \(identifier) is \(instance.status)")
+            }
+            last = instance
+            return instance.status.lowercased() == "available"
+        }
+        guard let last else { throw .timeout("RDS instance \(identifier) available") }
+        return last
+    }
+
+    /// Deletes the instance, keeping a final snapshot when one is named. A missing instance counts as deleted.
+    public func deleteInstance(_ identifier: String, finalSnapshot: String? = nil) async throws(AWSError) {
+        var parameters = [("DBInstanceIdentifier", identifier)]
+        if let finalSnapshot {
+            parameters.append(("FinalDBSnapshotIdentifier", finalSnapshot))
+        } else {
+            parameters.append(("SkipFinalSnapshot", "true"))
+        }
+        do {
+            _ = try await client.query(.rds, action: "DeleteDBInstance", version: Self.apiVersion, parameters: parameters)
+        } catch where error.code == "DBInstanceNotFound" {
+            return
+        }
+    }
+
+    static func instance(_ node: XMLNode) -> Instance? {
+        guard let identifier = node.value("DBInstanceIdentifier") else { return nil }
+        return Instance(
+            identifier: identifier, status: node.value("DBInstanceStatus") ?? "unknown", endpoint: node.value("Endpoint", "Address"),
+            port: node.value("Endpoint", "Port").flatMap { Int($0) }, engine: node.value("Engine"), engineVersion: node.value("EngineVersion")
+        )
+    }
+}
