@@ -20,6 +20,7 @@ let package = Package(
         .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudCLI", dependencies: ["MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender"]),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
         .executableTarget(name: "mcloud-bench", dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender"]),
@@ -28,6 +29,7 @@ let package = Package(
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState"]),
+        .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"]),
         .testTarget(name: "MCloudKubernetesTests", dependencies: ["MCloudKubernetes", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudRender"], exclude: ["Fixtures"]),
         .testTarget(

@@ -201,6 +201,9 @@ periodic_fuzzy_delay = 0
 lock_path = $DIR/locks
 $(service_auth placement nova)
 $(service_auth neutron nova)
+# Cinder lets only Nova delete the attachments Nova made (ConflictNovaUsingAttachment otherwise): a service token.
+$(service_auth service_user nova)
+send_service_user_token = true
 [glance]
 region_name = RegionOne
 [cinder]
