@@ -21,6 +21,7 @@ let package = Package(
         .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML", "MCloudProvider", "MCloudState"]),
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudState", "MCloudRender"]),
         .target(
@@ -40,6 +41,7 @@ let package = Package(
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState"]),
+        .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudAWS", "MCloudHTTP", "MCloudCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",

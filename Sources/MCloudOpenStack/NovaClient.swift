@@ -1,0 +1,175 @@
+import Foundation
+import MCloudCore
+public import MCloudHTTP
+
+/// Nova (compute) at microversion 2.52 or later: tags given at create (2.52) make every server findable by
+/// its owner in the same request that makes it, and `"networks": "none"` (2.37) boots without a port.
+public actor NovaClient {
+    public static let microversion = Microversion(2, 52)
+
+    public nonisolated let session: OpenStackSession
+    private let poller: Poller
+    private let sleeper: any Sleeper
+    private var negotiated: Microversion?
+
+    public init(session: OpenStackSession, poller: Poller = Poller(), sleeper: any Sleeper = TaskSleeper()) {
+        self.session = session
+        self.poller = poller
+        self.sleeper = sleeper
+    }
+
+    /// Reads Nova's version document once and checks it serves `microversion`.
+    public func negotiate() async throws(OpenStackError) -> Microversion {
+        if let negotiated { return negotiated }
+        let document = try await session.json("compute", .GET, "/", operation: "read the compute version document")
+        guard let range = Microversion.range(in: document) else {
+            throw .invalidResponse("the compute API announces no microversions; mcloud needs \(Self.microversion)")
+        }
+        guard range.contains(Self.microversion) else {
+            throw .invalidResponse("the compute API serves microversions \(range.lowerBound) to \(range.upperBound); mcloud needs \(Self.microversion)")
+        }
+        negotiated = Self.microversion
+        return Self.microversion
+    }
+
+    private func headers() async throws(OpenStackError) -> [(name: String, value: String)] {
+        let version = try await negotiate()
+        return Self.versionHeaders(version)
+    }
+
+    static func versionHeaders(_ version: Microversion) -> [(name: String, value: String)] {
+        [("OpenStack-API-Version", "compute \(version)"), ("X-OpenStack-Nova-API-Version", "\(version)")]
+    }
+
+    private func call(
+        _ method: HTTPRequest.Method, _ path: String, body: JSONValue? = nil, expect: Set<Int> = [200], retryable: Bool? = nil, operation: String
+    ) async throws(OpenStackError) -> JSONValue {
+        try await session.json("compute", method, path, body: body, headers: try await headers(), expect: expect, retryable: retryable, operation: operation)
+    }
+
+    // MARK: Flavors
+
+    public func flavors() async throws(OpenStackError) -> [Flavor] {
+        try await call(.GET, "/flavors/detail", operation: "list flavors")["flavors"]?.arrayItems.compactMap(Flavor.decode) ?? []
+    }
+
+    public func smallestFlavor(vcpus: Int, ramMiB: Int) async throws(OpenStackError) -> Flavor {
+        try Flavor.smallest(fitting: vcpus, ramMiB: ramMiB, in: try await flavors())
+    }
+
+    // MARK: Servers
+
+    /// Boots a server. A POST whose answer is lost (connection dropped, timeout, 5xx) is not sent again blindly:
+    /// the server of that name carrying this call's request tag (a tag, and metadata `request`) is looked up first and adopted, so a retry
+    /// never makes a second VM.
+    public func createServer(_ request: ServerRequest, attempts: Int = 3, retryDelay: Double = 1) async throws(OpenStackError) -> Server {
+        let requestTag = Ownership.tag("request:\(UUID().uuidString.lowercased())")
+        let operation = "create server \(request.name)"
+        var failure: OpenStackError = .invalidResponse("\(operation): no attempt made")
+        for attempt in 1...max(1, attempts) {
+            if attempt > 1 {
+                do {
+                    try await sleeper.sleep(seconds: retryDelay * Double(attempt - 1))
+                } catch {
+                    throw .transport(operation: operation, error)
+                }
+                if let adopted = try await findCreated(name: request.name, requestTag: requestTag) { return adopted }
+            }
+            do throws(OpenStackError) {
+                let answer = try await call(.POST, "/servers", body: request.body(requestTag: requestTag), expect: [202], retryable: false, operation: operation)
+                guard let id = answer["server"]?["id"]?.stringValue else { throw .invalidResponse("\(operation): the answer has no server id") }
+                return try await server(id)
+            } catch {
+                guard Self.mayHaveCreated(error) else { throw error }
+                failure = error
+            }
+        }
+        throw failure
+    }
+
+    /// The server an earlier attempt of one create call made. Until a server is scheduled Nova lists it from its
+    /// build request, which a tag filter does not match; the name filter does, and the request tag is then also
+    /// in its metadata.
+    private func findCreated(name: String, requestTag: String) async throws(OpenStackError) -> Server? {
+        // Nova's name filter is a regular expression; the exact match is checked here.
+        return try await listServers(query: "name=\(Self.escape(name))").first {
+            $0.name == name && ($0.tags.contains(requestTag) || $0.metadata["request"] == requestTag)
+        }
+    }
+
+    /// Errors after which the server may or may not exist.
+    static func mayHaveCreated(_ error: OpenStackError) -> Bool {
+        switch error {
+        case .transport: return true
+        case .api(let fault): return fault.status >= 500
+        default: return false
+        }
+    }
+
+    public func server(_ id: String) async throws(OpenStackError) -> Server {
+        let answer = try await call(.GET, "/servers/\(id)", operation: "get server \(id)")
+        guard let server = answer["server"].flatMap(Server.decode) else { throw .invalidResponse("get server \(id): no server in the answer") }
+        return server
+    }
+
+    /// Waits for ACTIVE; ERROR ends the wait with the server's fault message.
+    public func waitUntilActive(_ id: String) async throws(OpenStackError) -> Server {
+        try await poller.poll("server \(id) to become ACTIVE") { () async throws(OpenStackError) -> Server? in
+            let server = try await self.server(id)
+            if server.status == "ERROR" {
+                throw .resourceFailed("server \(server.name) (\(id)) is in ERROR: \(server.fault ?? "Nova gave no fault message")")
+            }
+            return server.status == "ACTIVE" ? server : nil
+        }
+    }
+
+    /// Deletes a server (already gone is fine) and, with `wait`, polls until Nova answers 404.
+    public func deleteServer(_ id: String, wait: Bool = true) async throws(OpenStackError) {
+        _ = try await call(.DELETE, "/servers/\(id)", expect: [204, 404], operation: "delete server \(id)")
+        guard wait else { return }
+        try await session.waitUntilGone("compute", "/servers/\(id)", headers: try await headers(), poller: poller, what: "server \(id)")
+    }
+
+    /// Servers carrying every tag, all pages (Nova filters by tag on the server side).
+    public func findServers(tags: [String]) async throws(OpenStackError) -> [Server] {
+        try await listServers(query: "tags=" + tags.map(Self.escape).joined(separator: ","))
+    }
+
+    /// Servers whose metadata holds every pair given (filtered here: Nova's list has no metadata filter).
+    public func findServers(metadata: [String: String]) async throws(OpenStackError) -> [Server] {
+        try await listServers(query: "tags=\(Self.escape(Ownership.managedTag))").filter { server in
+            metadata.allSatisfy { server.metadata[$0.key] == $0.value }
+        }
+    }
+
+    private func listServers(query: String) async throws(OpenStackError) -> [Server] {
+        var servers: [Server] = []
+        var marker: String?
+        while true {
+            let page = "/servers/detail?\(query)&limit=100" + (marker.map { "&marker=\($0)" } ?? "")
+            let items = try await call(.GET, page, operation: "list servers").value(at: ["servers"])?.arrayItems.compactMap(Server.decode) ?? []
+            servers += items
+            guard items.count == 100, let last = items.last?.id else { return servers }
+            marker = last
+        }
+    }
+
+    static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+
+    static func escape(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+    }
+
+    // MARK: Volumes
+
+    public func attachVolume(_ volumeID: String, to serverID: String) async throws(OpenStackError) {
+        _ = try await call(
+            .POST, "/servers/\(serverID)/os-volume_attachments", body: .object([("volumeAttachment", .object([("volumeId", .string(volumeID))]))]),
+            operation: "attach volume \(volumeID) to server \(serverID)"
+        )
+    }
+
+    public func detachVolume(_ volumeID: String, from serverID: String) async throws(OpenStackError) {
+        _ = try await call(.DELETE, "/servers/\(serverID)/os-volume_attachments/\(volumeID)", expect: [202, 404], operation: "detach volume \(volumeID) from server \(serverID)")
+    }
+}

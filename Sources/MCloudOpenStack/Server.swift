@@ -1,0 +1,101 @@
+import Foundation
+import MCloudCore
+
+/// Marks what mcloud owns: tags for lookups (Nova filters servers by tag) and the same facts as metadata.
+public struct Ownership: Sendable, Hashable {
+    public var application: String
+    public var cell: String
+
+    public init(application: String, cell: String) {
+        self.application = application
+        self.cell = cell
+    }
+
+    public static let managedTag = "managed-by:mcloud"
+
+    /// Nova tags: at most 60 characters, no `/` or `,`.
+    public var tags: [String] {
+        [Self.managedTag, "application:\(application)", "cell:\(cell)"].map { Self.tag($0) }
+    }
+
+    public var metadata: [(String, String)] {
+        [("managed-by", "mcloud"), ("application", application), ("cell", cell)]
+    }
+
+    static func tag(_ text: String) -> String {
+        String(text.map { $0 == "/" || $0 == "," ? "_" : $0 }.prefix(60))
+    }
+}
+
+/// What to boot.
+public struct ServerRequest: Sendable, Hashable {
+    public enum Networks: Sendable, Hashable {
+        /// `"networks": "none"`: no port at all.
+        case none
+        /// `"networks": "auto"`: Nova picks or allocates one.
+        case auto
+        case ids([String])
+    }
+
+    public var name: String
+    public var imageID: String
+    public var flavorID: String
+    /// cloud-init user data as written; the client base64-encodes it.
+    public var userData: String?
+    public var ownership: Ownership
+    public var securityGroups: [String]
+    public var networks: Networks
+    public var keyName: String?
+
+    public init(
+        name: String, imageID: String, flavorID: String, userData: String? = nil, ownership: Ownership, securityGroups: [String] = [],
+        networks: Networks = .auto, keyName: String? = nil
+    ) {
+        self.name = name
+        self.imageID = imageID
+        self.flavorID = flavorID
+        self.userData = userData
+        self.ownership = ownership
+        self.securityGroups = securityGroups
+        self.networks = networks
+        self.keyName = keyName
+    }
+
+    /// The `POST /servers` body. `requestTag` is unique to one create call, so a retry can find the server an
+    /// earlier attempt made.
+    func body(requestTag: String) -> JSONValue {
+        var server: [(String, JSONValue)] = [("name", .string(name)), ("imageRef", .string(imageID)), ("flavorRef", .string(flavorID))]
+        switch networks {
+        case .none: server.append(("networks", .string("none")))
+        case .auto: server.append(("networks", .string("auto")))
+        case .ids(let ids): server.append(("networks", .array(ids.map { .object([("uuid", .string($0))]) })))
+        }
+        if let userData { server.append(("user_data", .string(Data(userData.utf8).base64EncodedString()))) }
+        if let keyName { server.append(("key_name", .string(keyName))) }
+        if !securityGroups.isEmpty { server.append(("security_groups", .array(securityGroups.map { .object([("name", .string($0))]) }))) }
+        server.append(("metadata", .object((ownership.metadata + [("request", requestTag)]).map { ($0.0, .string($0.1)) })))
+        server.append(("tags", .array((ownership.tags + [requestTag]).map { .string($0) })))
+        return .object([("server", .object(server))])
+    }
+}
+
+/// A server as Nova reports it.
+public struct Server: Sendable, Hashable {
+    public var id: String
+    public var name: String
+    public var status: String
+    public var tags: [String]
+    public var metadata: [String: String]
+    /// The fault message of a server in ERROR.
+    public var fault: String?
+
+    static func decode(_ item: JSONValue) -> Server? {
+        guard let id = item["id"]?.stringValue else { return nil }
+        var metadata: [String: String] = [:]
+        for (key, value) in item["metadata"]?.objectPairs ?? [] { metadata[key] = value.stringValue }
+        return Server(
+            id: id, name: item["name"]?.stringValue ?? "", status: item["status"]?.stringValue ?? "UNKNOWN",
+            tags: item["tags"]?.arrayItems.compactMap(\.stringValue) ?? [], metadata: metadata, fault: item["fault"]?["message"]?.stringValue
+        )
+    }
+}

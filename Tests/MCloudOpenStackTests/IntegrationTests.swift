@@ -1,0 +1,137 @@
+import Foundation
+import MCloudHTTP
+@testable import MCloudOpenStack
+import Testing
+
+/// Against the real control plane of scripts/testbed/openstack.sh (Zed on loopback).
+@Suite("OpenStack test bed", .serialized)
+struct IntegrationTests {
+    let bed: TestBed
+
+    init() throws {
+        bed = try TestBed.load()
+    }
+
+    func request(_ name: String, flavor: Flavor) -> ServerRequest {
+        ServerRequest(
+            name: name, imageID: bed["MCLOUD_TEST_OS_IMAGE_ID"], flavorID: flavor.id, userData: "#cloud-config\nruncmd: [true]\n",
+            ownership: Ownership(application: "it", cell: name), networks: .none
+        )
+    }
+
+    @Test("password and application credential auth both issue a token with a catalog", arguments: ["MCLOUD_TEST_OS_CLOUD", "MCLOUD_TEST_OS_APPCRED_CLOUD"])
+    func authentication(cloud: String) async throws {
+        let session = try bed.session(cloud)
+        let token = try await session.token()
+        #expect(token.projectID != nil)
+        #expect(try await session.endpoint("compute").hasSuffix("/v2.1"))
+        #expect(try await session.endpoint("database").hasSuffix(token.projectID ?? "?"))
+        let again = try await session.token()
+        #expect(again.value == token.value)
+    }
+
+    @Test("a wrong password is a 401 naming the cloud, without the password")
+    func wrongPassword() async throws {
+        var cloud = try bed.cloud("MCLOUD_TEST_OS_CLOUD")
+        guard case .password(let user, _, let project) = cloud.auth else { throw TestBed.Missing(message: "password cloud expected") }
+        cloud.auth = .password(user: user, password: "not-the-password", project: project)
+        let session = try OpenStackSession(cloud: cloud, retryPolicy: .none)
+        await #expect { try await session.token() } throws: { error in
+            let text = "\(error)"
+            return (error as? OpenStackError)?.fault?.status == 401 && text.contains("authenticate to mcloud") && !text.contains("not-the-password")
+        }
+    }
+
+    @Test("a server is created from the smallest fitting flavor, found by tags and metadata, deleted to 404")
+    func serverLifecycle() async throws {
+        let nova = NovaClient(session: try bed.session(), poller: TestBed.fastPoller)
+        let flavor = try await nova.smallestFlavor(vcpus: 2, ramMiB: 1024)
+        #expect(flavor.name == "mcloud.small")
+        await #expect(throws: OpenStackError.self) { try await nova.smallestFlavor(vcpus: 64, ramMiB: 1024) }
+        let name = TestBed.name("vm")
+        let created = try await nova.createServer(request(name, flavor: flavor))
+        let active = try await nova.waitUntilActive(created.id)
+        #expect(active.status == "ACTIVE")
+        #expect(active.tags.contains(Ownership.managedTag))
+        #expect(try await nova.findServers(tags: ["cell:\(name)"]).map(\.id) == [created.id])
+        #expect(try await nova.findServers(metadata: ["cell": name]).map(\.id) == [created.id])
+        try await nova.deleteServer(created.id)
+        await #expect { try await nova.server(created.id) } throws: { ($0 as? OpenStackError)?.fault?.status == 404 }
+    }
+
+    @Test("a server create over the instance quota is a capacity error with Nova's message")
+    func serverQuota() async throws {
+        let nova = NovaClient(session: try bed.session("MCLOUD_TEST_OS_QUOTA_CLOUD"), poller: TestBed.fastPoller)
+        let flavor = try await nova.smallestFlavor(vcpus: 1, ramMiB: 512)
+        await #expect { try await nova.createServer(request(TestBed.name("quota"), flavor: flavor)) } throws: { error in
+            guard case .capacity(let fault) = error as? OpenStackError else { return false }
+            return fault.status == 403 && fault.message.contains("Quota exceeded for instances")
+        }
+    }
+
+    @Test("a volume is created, attached, detached and deleted; over quota Cinder answers 413")
+    func volumeLifecycle() async throws {
+        let session = try bed.session()
+        let cinder = CinderClient(session: session, poller: TestBed.fastPoller)
+        let nova = NovaClient(session: session, poller: TestBed.fastPoller)
+        let name = TestBed.name("vol")
+        let volume = try await cinder.createVolume(name: name, sizeGiB: 1, ownership: Ownership(application: "it", cell: name))
+        #expect(try await cinder.waitForStatus(volume.id, "available").sizeGiB == 1)
+        let server = try await nova.createServer(request(name, flavor: try await nova.smallestFlavor(vcpus: 1, ramMiB: 512)))
+        _ = try await nova.waitUntilActive(server.id)
+        try await nova.attachVolume(volume.id, to: server.id)
+        _ = try await cinder.waitForStatus(volume.id, "in-use")
+        try await nova.detachVolume(volume.id, from: server.id)
+        _ = try await cinder.waitForStatus(volume.id, "available")
+        try await cinder.deleteVolume(volume.id)
+        try await nova.deleteServer(server.id)
+
+        let quota = CinderClient(session: try bed.session("MCLOUD_TEST_OS_QUOTA_CLOUD"))
+        await #expect { try await quota.createVolume(name: name, sizeGiB: 1, ownership: Ownership(application: "it", cell: name)) } throws: { error in
+            guard case .capacity(let fault) = error as? OpenStackError else { return false }
+            return fault.status == 413 && fault.kind == "overLimit"
+        }
+    }
+
+    @Test("a security group rule added twice is already present the second time")
+    func securityGroups() async throws {
+        let neutron = NeutronClient(session: try bed.session())
+        let name = TestBed.name("sg")
+        let group = try await neutron.createSecurityGroup(name: name, description: "mcloud test")
+        #expect(try await neutron.findSecurityGroups(name: name).map(\.id) == [group.id])
+        let rule = SecurityGroupRule(portMin: 22, portMax: 22, remotePrefix: "0.0.0.0/0")
+        guard case .created = try await neutron.addRule(rule, to: group.id) else { throw TestBed.Missing(message: "rule not created") }
+        #expect(try await neutron.addRule(rule, to: group.id) == .alreadyPresent)
+        try await neutron.deleteSecurityGroup(group.id)
+        #expect(try await neutron.findSecurityGroups(name: name).isEmpty)
+    }
+
+    @Test("a Trove instance reaches ACTIVE and is deleted")
+    func troveLifecycle() async throws {
+        let session = try bed.session()
+        let trove = TroveClient(session: session, poller: TestBed.fastPoller)
+        let datastore = bed["MCLOUD_TEST_OS_DATASTORE"], version = bed["MCLOUD_TEST_OS_DATASTORE_VERSION"]
+        try await trove.checkDatastore(datastore, version: version)
+        await #expect { try await trove.checkDatastore(datastore, version: "0.0") } throws: { "\($0)".contains("offers \(version)") }
+        let flavor = try await NovaClient(session: session).smallestFlavor(vcpus: 1, ramMiB: 512)
+        let instance = try await trove.createInstance(DatabaseRequest(
+            name: TestBed.name("db"), flavorID: flavor.id, volumeGiB: 1, datastore: datastore, version: version, databases: ["app"]
+        ))
+        #expect(try await trove.waitUntilActive(instance.id).status == "ACTIVE")
+        try await trove.deleteInstance(instance.id)
+    }
+
+    @Test("a create whose answer is lost is retried by adopting the server its first attempt made")
+    func lostCreateIsAdopted() async throws {
+        let direct = try bed.session()
+        let compute = try await direct.endpoint("compute")
+        let proxy = try Helper("lossy_proxy.py", [compute, "POST", "/servers", "1"])
+        let nova = NovaClient(session: try bed.session(overrides: ["compute": "http://127.0.0.1:\(proxy.port)"]), poller: TestBed.fastPoller)
+        let name = TestBed.name("lost")
+        let server = try await nova.createServer(request(name, flavor: try await nova.smallestFlavor(vcpus: 1, ramMiB: 512)), retryDelay: 0.1)
+        let matching = try await NovaClient(session: direct).findServers(tags: ["cell:\(name)"])
+        #expect(matching.map(\.id) == [server.id])
+        _ = try await nova.waitUntilActive(server.id)
+        try await nova.deleteServer(server.id)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import MCloudCore
+import MCloudHTTP
+@testable import MCloudOpenStack
+import Testing
+
+@Suite("request building and decoding")
+struct RequestTests {
+    @Test("password auth scopes to the project by name and domain")
+    func passwordBody() {
+        let body = OpenStackSession.authBody(.password(user: .init(name: "u", domainName: "Default"), password: "p", project: .init(name: "x", domainID: "default")))
+        #expect(body.serialized(pretty: false) == #"{"auth":{"identity":{"methods":["password"],"password":{"user":{"name":"u","domain":{"name":"Default"},"password":"p"}}},"scope":{"project":{"name":"x","domain":{"id":"default"}}}}}"#)
+    }
+
+    @Test("an application credential by name names its user")
+    func applicationCredentialBody() {
+        let body = OpenStackSession.authBody(.applicationCredential(id: nil, name: "ci", secret: "s", user: .init(id: "u1")))
+        #expect(body.serialized(pretty: false) == #"{"auth":{"identity":{"methods":["application_credential"],"application_credential":{"name":"ci","user":{"id":"u1"},"secret":"s"}}}}"#)
+    }
+
+    static let catalog = ServiceCatalog.decode(try! JSONParser.parse("""
+    [{"type":"compute","endpoints":[{"interface":"public","region_id":"One","url":"http://one/v2.1/"},{"interface":"internal","region_id":"Two","url":"http://two-int/v2.1"}]},
+     {"type":"volumev3","endpoints":[{"interface":"public","region_id":"One","url":"http://vol/v3"}]}]
+    """))
+
+    @Test("the catalog picks the endpoint by type, interface and region", arguments: [
+        ("compute", "public", "One", "http://one/v2.1"),
+        ("compute", "internal", "Two", "http://two-int/v2.1"),
+        ("compute", "public", nil, "http://one/v2.1"),
+        ("block-storage", "public", "One", "http://vol/v3"),
+    ] as [(String, String, String?, String)])
+    func catalogLookup(type: String, interface: String, region: String?, url: String) throws {
+        #expect(try Self.catalog.url(type: type, interface: interface, region: region) == url)
+    }
+
+    @Test("a missing endpoint says what the catalog has")
+    func catalogMiss() {
+        #expect { try Self.catalog.url(type: "compute", interface: "admin", region: "One") } throws: { error in
+            "\(error)".contains("no compute endpoint for interface admin in region One (the catalog has internal@Two, public@One)")
+        }
+        #expect { try Self.catalog.url(type: "database", interface: "public", region: nil) } throws: { error in
+            "\(error)".contains("offers no database service (its catalog has compute, volumev3)")
+        }
+    }
+
+    @Test("token expiry is read with and without fractions")
+    func expiry() {
+        #expect(Token.parseTime("2026-11-30T04:41:44.000000Z") == Date(timeIntervalSince1970: 1_796_013_704))
+        #expect(Token.parseTime("2026-11-30T04:41:44Z") == Date(timeIntervalSince1970: 1_796_013_704))
+    }
+
+    @Test("microversions compare numerically and the range comes from the version document")
+    func microversions() throws {
+        #expect(Microversion("2.9")! < Microversion("2.37")!)
+        let document = try JSONParser.parse(#"{"versions":[{"id":"v2.0","status":"SUPPORTED","version":"","min_version":""},{"id":"v2.1","status":"CURRENT","version":"2.93","min_version":"2.1"}]}"#)
+        #expect(Microversion.range(in: document) == Microversion(2, 1)...Microversion(2, 93))
+        #expect(NovaClient.versionHeaders(Microversion(2, 52)).map(\.value) == ["compute 2.52", "2.52"])
+    }
+
+    static let flavors = [
+        Flavor(id: "1", name: "tiny", vcpus: 1, ramMiB: 512, diskGiB: 1), Flavor(id: "2", name: "small", vcpus: 2, ramMiB: 2048, diskGiB: 10),
+        Flavor(id: "3", name: "small-disk", vcpus: 2, ramMiB: 2048, diskGiB: 40), Flavor(id: "4", name: "big", vcpus: 8, ramMiB: 32768, diskGiB: 80),
+        Flavor(id: "5", name: "off", vcpus: 2, ramMiB: 4096, diskGiB: 1, disabled: true),
+    ]
+
+    @Test("the smallest flavor with enough vCPU and RAM wins", arguments: [(1, 256, "tiny"), (2, 1024, "small"), (2, 3000, "big"), (8, 32768, "big")])
+    func flavorChoice(vcpus: Int, ram: Int, expected: String) throws {
+        #expect(try Flavor.smallest(fitting: vcpus, ramMiB: ram, in: Self.flavors).name == expected)
+    }
+
+    @Test("no fitting flavor names the largest one")
+    func noFlavor() {
+        #expect { try Flavor.smallest(fitting: 16, ramMiB: 1024, in: Self.flavors) } throws: { error in
+            "\(error)" == "flavors: no flavor has 16 vCPU and 1024 MiB RAM; the largest is big with 8 vCPU and 32768 MiB"
+        }
+    }
+
+    @Test("a server body carries base64 user data, ownership tags and metadata, and the request tag")
+    func serverBody() {
+        let request = ServerRequest(
+            name: "web-0", imageID: "img", flavorID: "fl", userData: "#cloud-config\n", ownership: Ownership(application: "shop", cell: "eu/1"),
+            securityGroups: ["web"], networks: .none
+        )
+        #expect(request.body(requestTag: "request:1").serialized(pretty: false) == #"{"server":{"name":"web-0","imageRef":"img","flavorRef":"fl","networks":"none","user_data":"I2Nsb3VkLWNvbmZpZwo=","security_groups":[{"name":"web"}],"metadata":{"managed-by":"mcloud","application":"shop","cell":"eu/1","request":"request:1"},"tags":["managed-by:mcloud","application:shop","cell:eu_1","request:1"]}}"#)
+    }
+
+    @Test("a create is retried only when its server may exist", arguments: [
+        (OpenStackError.transport(operation: "x", .connection(url: "u", detail: "reset")), true),
+        (.api(APIFault(operation: "x", status: 503, kind: nil, message: "", requestID: nil)), true),
+        (.api(APIFault(operation: "x", status: 400, kind: nil, message: "", requestID: nil)), false),
+        (.capacity(APIFault(operation: "x", status: 403, kind: nil, message: "", requestID: nil)), false),
+    ])
+    func retryable(error: OpenStackError, expected: Bool) {
+        #expect(NovaClient.mayHaveCreated(error) == expected)
+    }
+}

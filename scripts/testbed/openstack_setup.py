@@ -1,0 +1,199 @@
+#!/usr/bin/python3
+"""Registers the test bed's OpenStack objects through the real APIs; every step is idempotent.
+
+    openstack_setup.py register  --keystone URL --dir DIR --service-password P --endpoint TYPE=URL ...
+    openstack_setup.py resources --keystone URL --dir DIR --service-password P --trove-manage CMD
+
+register: projects service, mcloud, mcloud-quota; users admin (bootstrap), mcloud, the service users; the
+catalog. resources: a tiny image, flavors, the Trove datastore, low quotas on mcloud-quota, an application
+credential for mcloud, then DIR/clouds.yaml and DIR/env (written last: the env file means "ready").
+"""
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+SERVICES = {
+    "compute": "nova", "placement": "placement", "image": "glance", "network": "neutron",
+    "block-storage": "cinder", "volumev3": "cinderv3", "database": "trove",
+}
+SERVICE_USERS = ["nova", "placement", "glance", "neutron", "cinder", "trove"]
+
+
+def call(method, url, token=None, body=None, ok=(200, 201, 202, 204), headers=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    request.add_header("Accept", "application/json")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    if token:
+        request.add_header("X-Auth-Token", token)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            text = response.read()
+            return response.status, (json.loads(text) if text else {}), response.headers
+    except urllib.error.HTTPError as error:
+        text = error.read()
+        if error.code in ok:
+            return error.code, (json.loads(text) if text else {}), error.headers
+        raise SystemExit("%s %s -> %d %s" % (method, url, error.code, text[:500].decode(errors="replace")))
+
+
+def token(keystone, user, password, project):
+    body = {"auth": {"identity": {"methods": ["password"], "password": {"user": {
+        "name": user, "domain": {"id": "default"}, "password": password}}},
+        "scope": {"project": {"name": project, "domain": {"id": "default"}}}}}
+    _, answer, headers = call("POST", keystone + "/v3/auth/tokens", body=body)
+    return headers["X-Subject-Token"], answer["token"]
+
+
+def find(keystone, admin, collection, name, **query):
+    extra = "".join("&%s=%s" % item for item in query.items())
+    _, answer, _ = call("GET", "%s/v3/%s?name=%s%s" % (keystone, collection, name, extra), admin)
+    items = answer[collection]
+    return items[0] if items else None
+
+
+def ensure(keystone, admin, collection, singular, body):
+    existing = find(keystone, admin, collection, body["name"])
+    if existing:
+        return existing
+    _, answer, _ = call("POST", "%s/v3/%s" % (keystone, collection), admin, {singular: body})
+    return answer[singular]
+
+
+def grant(keystone, admin, project, user, role):
+    call("PUT", "%s/v3/projects/%s/users/%s/roles/%s" % (keystone, project["id"], user["id"], role["id"]), admin)
+
+
+def register(args):
+    admin, _ = token(args.keystone, "admin", "admin-pass", "admin")
+    projects = {name: ensure(args.keystone, admin, "projects", "project", {"name": name, "domain_id": "default"})
+                for name in ("service", "mcloud", "mcloud-quota")}
+    roles = {name: ensure(args.keystone, admin, "roles", "role", {"name": name})
+             for name in ("admin", "member", "reader", "service")}
+    mcloud = ensure(args.keystone, admin, "users", "user", {"name": "mcloud", "password": "mcloud-pass", "domain_id": "default"})
+    grant(args.keystone, admin, projects["mcloud"], mcloud, roles["member"])
+    grant(args.keystone, admin, projects["mcloud-quota"], mcloud, roles["member"])
+    for name in SERVICE_USERS:
+        user = ensure(args.keystone, admin, "users", "user", {"name": name, "password": args.service_password, "domain_id": "default"})
+        grant(args.keystone, admin, projects["service"], user, roles["admin"])
+        grant(args.keystone, admin, projects["service"], user, roles["service"])
+    for entry in args.endpoint:
+        kind, url = entry.split("=", 1)
+        _, answer, _ = call("GET", "%s/v3/services?type=%s" % (args.keystone, kind), admin)
+        service = answer["services"][0] if answer["services"] else call(
+            "POST", args.keystone + "/v3/services", admin, {"service": {"type": kind, "name": SERVICES[kind]}})[1]["service"]
+        _, answer, _ = call("GET", "%s/v3/endpoints?service_id=%s" % (args.keystone, service["id"]), admin)
+        have = {item["interface"]: item for item in answer["endpoints"]}
+        for interface in ("public", "internal", "admin"):
+            if interface in have and have[interface]["url"] == url:
+                continue
+            if interface in have:
+                call("DELETE", "%s/v3/endpoints/%s" % (args.keystone, have[interface]["id"]), admin)
+            call("POST", args.keystone + "/v3/endpoints", admin, {"endpoint": {
+                "service_id": service["id"], "interface": interface, "url": url, "region_id": "RegionOne"}})
+
+
+def endpoint(catalog, kind):
+    for service in catalog:
+        if service["type"] == kind:
+            return next(e["url"] for e in service["endpoints"] if e["interface"] == "public")
+    raise SystemExit("no %s endpoint in the catalog" % kind)
+
+
+def resources(args):
+    admin, admin_token = token(args.keystone, "admin", "admin-pass", "admin")
+    catalog = admin_token["catalog"]
+    nova, glance, cinder = endpoint(catalog, "compute"), endpoint(catalog, "image"), endpoint(catalog, "volumev3")
+    # The compute host registers within seconds (periodic_fuzzy_delay = 0); boots fail until it has.
+    deadline = time.time() + 120
+    while not call("GET", nova + "/os-hypervisors", admin)[1]["hypervisors"]:
+        if time.time() > deadline:
+            raise SystemExit("nova-compute did not register a hypervisor within 120 s")
+        time.sleep(1)
+
+    _, answer, _ = call("GET", glance + "/v2/images?name=mcloud-test-image", admin)
+    image = answer["images"][0] if answer["images"] else None
+    if image is None or image["status"] != "active":
+        if image:
+            call("DELETE", "%s/v2/images/%s" % (glance, image["id"]), admin)
+        _, image, _ = call("POST", glance + "/v2/images", admin, {
+            "name": "mcloud-test-image", "disk_format": "raw", "container_format": "bare", "visibility": "public"})
+        request = urllib.request.Request("%s/v2/images/%s/file" % (glance, image["id"]), data=b"\0" * 1024, method="PUT")
+        request.add_header("Content-Type", "application/octet-stream")
+        request.add_header("X-Auth-Token", admin)
+        urllib.request.urlopen(request, timeout=60).read()
+
+    flavors = {f["name"]: f for f in call("GET", nova + "/flavors/detail?is_public=None", admin)[1]["flavors"]}
+    for name, vcpus, ram, disk in (("mcloud.tiny", 1, 512, 1), ("mcloud.small", 2, 2048, 10), ("mcloud.large", 4, 8192, 20)):
+        if name not in flavors:
+            flavors[name] = call("POST", nova + "/flavors", admin, {"flavor": {"name": name, "vcpus": vcpus, "ram": ram, "disk": disk}})[1]["flavor"]
+
+    manage = shlex.split(args.trove_manage)
+    for step in (["datastore_update", "mysql", ""],
+                 ["datastore_version_update", "mysql", "5.7.29", "mysql", image["id"], "", "1"],
+                 ["datastore_update", "mysql", "5.7.29"]):
+        subprocess.run(manage + step, check=True)
+
+    # Quotas that make every create fail at once in project mcloud-quota: Nova answers 403, Cinder 413.
+    quota_project = find(args.keystone, admin, "projects", "mcloud-quota")
+    call("PUT", "%s/os-quota-sets/%s" % (nova, quota_project["id"]), admin, {"quota_set": {"instances": 0}})
+    call("PUT", "%s/os-quota-sets/%s" % (cinder, quota_project["id"]), admin, {"quota_set": {"gigabytes": 0, "volumes": 0}})
+
+    user_token, info = token(args.keystone, "mcloud", "mcloud-pass", "mcloud")
+    user_id = info["user"]["id"]
+    existing = call("GET", "%s/v3/users/%s/application_credentials?name=mcloud-testbed" % (args.keystone, user_id), user_token)[1]
+    for credential in existing["application_credentials"]:
+        call("DELETE", "%s/v3/users/%s/application_credentials/%s" % (args.keystone, user_id, credential["id"]), user_token)
+    credential = call("POST", "%s/v3/users/%s/application_credentials" % (args.keystone, user_id), user_token,
+                      {"application_credential": {"name": "mcloud-testbed"}})[1]["application_credential"]
+
+    auth_url = args.keystone + "/v3"
+    def password_cloud(user, password, project):
+        return ("    auth:\n      auth_url: %s\n      username: %s\n      password: %s\n      project_name: %s\n"
+                "      user_domain_name: Default\n      project_domain_name: Default\n"
+                "    region_name: RegionOne\n    interface: public\n    identity_api_version: 3\n") % (auth_url, user, password, project)
+    clouds = "clouds:\n"
+    clouds += "  mcloud:\n" + password_cloud("mcloud", "mcloud-pass", "mcloud")
+    clouds += "  mcloud-quota:\n" + password_cloud("mcloud", "mcloud-pass", "mcloud-quota")
+    clouds += "  admin:\n" + password_cloud("admin", "admin-pass", "admin")
+    clouds += ("  mcloud-appcred:\n    auth_type: v3applicationcredential\n    auth:\n      auth_url: %s\n"
+               "      application_credential_id: %s\n      application_credential_secret: %s\n"
+               "    region_name: RegionOne\n    interface: public\n") % (auth_url, credential["id"], credential["secret"])
+    with open(args.dir + "/clouds.yaml", "w") as handle:
+        handle.write(clouds)
+    env = {
+        "MCLOUD_TEST_OS_CLIENT_CONFIG_FILE": args.dir + "/clouds.yaml",
+        "MCLOUD_TEST_OS_CLOUD": "mcloud",
+        "MCLOUD_TEST_OS_APPCRED_CLOUD": "mcloud-appcred",
+        "MCLOUD_TEST_OS_QUOTA_CLOUD": "mcloud-quota",
+        "MCLOUD_TEST_OS_ADMIN_CLOUD": "admin",
+        "MCLOUD_TEST_OS_AUTH_URL": auth_url,
+        "MCLOUD_TEST_OS_IMAGE_ID": image["id"],
+        "MCLOUD_TEST_OS_DATASTORE": "mysql",
+        "MCLOUD_TEST_OS_DATASTORE_VERSION": "5.7.29",
+    }
+    with open(args.dir + "/env", "w") as handle:
+        handle.write("".join("%s=%s\n" % item for item in env.items()))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("phase", choices=["register", "resources"])
+    parser.add_argument("--keystone", required=True)
+    parser.add_argument("--dir", required=True)
+    parser.add_argument("--service-password", required=True)
+    parser.add_argument("--trove-manage", default="")
+    parser.add_argument("--endpoint", action="append", default=[])
+    args = parser.parse_args()
+    register(args) if args.phase == "register" else resources(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
