@@ -14,11 +14,13 @@ public enum PlanMaker {
         public var state: State?
         public var refresh: Bool
         public var inputDigest: String
+        public var targets: TargetSelection
 
         public init(
             operation: DeploymentPlan.Operation, application: String, placement: (placement: JSONValue, explanations: JSONValue)?,
-            desired: [DesiredResource], state: State?, refresh: Bool, inputDigest: String
+            desired: [DesiredResource], state: State?, refresh: Bool, inputDigest: String, targets: TargetSelection = TargetSelection([])
         ) {
+            self.targets = targets
             self.operation = operation
             self.application = application
             self.placement = placement
@@ -30,7 +32,9 @@ public enum PlanMaker {
     }
 
     public static func plan(_ request: Request, clouds: [String: Cloud], catalog: any ProviderCatalog) async throws(EngineError) -> DeploymentPlan {
-        let state = request.state ?? State()
+        let (desired, state) = request.targets.select(desired: request.desired, state: request.state ?? State())
+        var request = request
+        request.desired = desired
         let needs = request.desired.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
             + state.resources.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
         let providers = try ProviderSet(needs: needs, clouds: clouds, catalog: catalog)

@@ -116,4 +116,22 @@ import Testing
             "\(error)".contains("openstack.lab.DatabaseServer.shop.db.0") && "\(error)".contains("not built into")
         }
     }
+
+    @Test func aTargetLimitsThePlanToItAndWhatItNeeds() async throws {
+        let provider = MemoryProvider()
+        let full = try await Self.plan(provider)
+        let request = PlanMaker.Request(
+            operation: .apply, application: "shop", placement: nil, desired: full.changes.compactMap(\.after), state: nil, refresh: true,
+            inputDigest: "sha256:0", targets: TargetSelection(["memory.lab.Deployment.shop.a"])
+        )
+        let targeted = try await PlanMaker.plan(request, clouds: ["lab": F.lab], catalog: provider)
+        #expect(targeted.changes.map(\.address) == ["memory.lab.Deployment.shop.a", "memory.lab.Namespace.shop"])
+        let state = State(lineage: "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f", serial: 2, resources: [F.recorded("memory.lab.Deployment.old.x", F.body("Deployment", "x", replicas: 1))])
+        let untouched = try await PlanMaker.plan(
+            .init(operation: .destroy, application: "shop", placement: nil, desired: [], state: state, refresh: false, inputDigest: "sha256:0",
+                  targets: TargetSelection(["memory.lab.Deployment.shop."])),
+            clouds: ["lab": F.lab], catalog: provider
+        )
+        #expect(untouched.changes.isEmpty)
+    }
 }

@@ -12,6 +12,7 @@ struct ApplyCommand: Command {
             ManifestOptions.file,
             ManifestOptions.providers,
             StateOptions.option,
+            PlanRunner.target,
             CommandSpec.Option(names: ["--auto-approve"], valueName: nil, help: "Apply without asking for confirmation."),
             CommandSpec.Option(names: ["--parallelism"], valueName: "N", help: "Change at most N resources at once (default: 10)."),
             CommandSpec.Option(names: ["--no-refresh"], valueName: nil, help: "Plan from the state alone, reading nothing from the clouds first."),
@@ -21,6 +22,7 @@ struct ApplyCommand: Command {
 
     var manifests: ManifestOptions
     var state: StateOptions
+    var targets: [String]
     var planFile: String?
     var autoApprove: Bool
     var parallelism: Int
@@ -29,6 +31,7 @@ struct ApplyCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
         state = try StateOptions(arguments)
+        targets = arguments.all(PlanRunner.target.canonicalName)
         planFile = arguments.positionals.first
         autoApprove = arguments.flag("--auto-approve")
         refresh = !arguments.flag("--no-refresh")
@@ -50,7 +53,7 @@ struct ApplyCommand: Command {
             let stored = StateOptions.read(backend, context)
             guard stored.ok else { return .failure }
             if let planFile { return await applySaved(planFile, state: stored.state, backend: backend, lock: lock, context) }
-            guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, context) else {
+            guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, context) else {
                 return .failure
             }
             context.stdout.write(PlanRunner.human(made.plan, placementView: made.placementView, explain: false, context))

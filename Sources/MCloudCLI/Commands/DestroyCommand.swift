@@ -10,6 +10,7 @@ struct DestroyCommand: Command {
             ManifestOptions.file,
             ManifestOptions.providers,
             StateOptions.option,
+            PlanRunner.target,
             CommandSpec.Option(names: ["--auto-approve"], valueName: nil, help: "Destroy without asking for confirmation."),
             CommandSpec.Option(names: ["--parallelism"], valueName: "N", help: "Delete at most N resources at once (default: 10)."),
         ]
@@ -17,12 +18,14 @@ struct DestroyCommand: Command {
 
     var manifests: ManifestOptions
     var state: StateOptions
+    var targets: [String]
     var autoApprove: Bool
     var parallelism: Int
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
         state = try StateOptions(arguments)
+        targets = arguments.all(PlanRunner.target.canonicalName)
         autoApprove = arguments.flag("--auto-approve")
         parallelism = try ApplyCommand.parallelism(arguments)
     }
@@ -32,7 +35,7 @@ struct DestroyCommand: Command {
         return await ApplyRunner.withLock(backend, operation: "destroy", context) { lock in
             let stored = StateOptions.read(backend, context)
             guard stored.ok else { return .failure }
-            guard let made = await PlanRunner.plan(.destroy, manifests: manifests, state: stored.state, refresh: true, context) else {
+            guard let made = await PlanRunner.plan(.destroy, manifests: manifests, state: stored.state, refresh: true, targets: targets, context) else {
                 return .failure
             }
             context.stdout.write(ChangesView.render(made.plan.document, color: context.usesColor))

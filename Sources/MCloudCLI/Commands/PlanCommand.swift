@@ -10,6 +10,7 @@ struct PlanCommand: Command {
             ManifestOptions.file,
             ManifestOptions.providers,
             StateOptions.option,
+            PlanRunner.target,
             CommandSpec.Option(names: ["--out"], valueName: "FILE", help: "Save the plan for 'mcloud apply FILE', which then does exactly this."),
             CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the plan as JSON (cli.md's format) on stdout."),
             CommandSpec.Option(names: ["--detailed-exitcode"], valueName: nil, help: "Exit 0 without changes, 2 with changes, 1 on error."),
@@ -20,6 +21,7 @@ struct PlanCommand: Command {
 
     var manifests: ManifestOptions
     var state: StateOptions
+    var targets: [String]
     var out: String?
     var json: Bool
     var detailedExitCode: Bool
@@ -29,6 +31,7 @@ struct PlanCommand: Command {
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
         state = try StateOptions(arguments)
+        targets = arguments.all(PlanRunner.target.canonicalName)
         out = arguments.value("--out")
         json = arguments.flag("--json")
         detailedExitCode = arguments.flag("--detailed-exitcode")
@@ -41,7 +44,7 @@ struct PlanCommand: Command {
         guard let backend = state.backend(context) else { return .failure }
         let stored = StateOptions.read(backend, context)
         guard stored.ok else { return .failure }
-        guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, context) else {
+        guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, context) else {
             return .failure
         }
         context.stdout.write(json ? made.plan.document.serialized() + "\n" : PlanRunner.human(made.plan, placementView: made.placementView, explain: explain, context))

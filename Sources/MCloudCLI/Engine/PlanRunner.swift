@@ -7,9 +7,15 @@ import MCloudState
 
 /// Makes the deployment plan that plan, apply and destroy show, and prints it.
 enum PlanRunner {
+    static let target = CommandSpec.Option(
+        names: ["--target"], valueName: "ADDRESS",
+        help: "Only resources whose address starts with ADDRESS, and what they depend on; repeatable.", repeatable: true
+    )
+
     /// The plan and the catalog clouds it was made with; nil after printing why there is none.
     static func plan(
-        _ operation: DeploymentPlan.Operation, manifests: ManifestOptions, state: State?, refresh: Bool, _ context: CommandContext
+        _ operation: DeploymentPlan.Operation, manifests: ManifestOptions, state: State?, refresh: Bool, targets: [String],
+        _ context: CommandContext
     ) async -> (plan: DeploymentPlan, clouds: [String: Cloud], placementView: JSONValue?)? {
         let request: PlanMaker.Request
         let clouds: [String: Cloud]
@@ -19,7 +25,7 @@ enum PlanRunner {
             guard let inputs = DeploymentInputs.load(manifests, context) else { return nil }
             request = PlanMaker.Request(
                 operation: .apply, application: inputs.model.application.name, placement: inputs.placementJSON, desired: inputs.desired,
-                state: state, refresh: refresh, inputDigest: inputs.inputDigest
+                state: state, refresh: refresh, inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
             )
             clouds = inputs.clouds
             placementView = PlanDocument.json(inputs.placementPlan)
@@ -29,7 +35,7 @@ enum PlanRunner {
             guard let model = model(manifests, context) else { return nil }
             request = PlanMaker.Request(
                 operation: .destroy, application: model.application.name, placement: nil, desired: [], state: state, refresh: refresh,
-                inputDigest: DeploymentInputs.digest(manifests)
+                inputDigest: DeploymentInputs.digest(manifests), targets: TargetSelection(targets)
             )
             clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }

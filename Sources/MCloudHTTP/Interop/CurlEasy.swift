@@ -47,6 +47,10 @@ final class CurlEasy: @unchecked Sendable {
             set(CURLOPT_HTTP_VERSION, http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
             set(CURLOPT_PROTOCOLS_STR, "http,https")
             set(CURLOPT_ACCEPT_ENCODING, "")
+            // libcurl silently sends a request again when a reused connection turns out dead before any answer
+            // byte; for a create that is not safe to repeat, that second send can make a second server. Such a
+            // request gets a connection of its own, so whether it is repeated stays the caller's decision.
+            set(CURLOPT_FRESH_CONNECT, request.retryable ? 0 : 1)
             ok = ok && mcloud_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress) == CURLE_OK
             if let authority = tls.certificateAuthorityPEM { set(CURLOPT_CAINFO_BLOB, blob: authority) }
             if let certificate = tls.clientCertificatePEM {
