@@ -11,6 +11,7 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(name: "MCloudCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "MCloudYAML", dependencies: ["MCloudCore", "CYAML"], linkerSettings: [.linkedLibrary("m")]),
@@ -19,7 +20,7 @@ let package = Package(
         .target(name: "MCloudPlanner", dependencies: ["MCloudCore"]),
         .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
-        .target(name: "MCloudState", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudState", dependencies: ["MCloudCore", "CPostgres"]),
         .target(name: "MCloudCLI", dependencies: ["MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender"]),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
         .executableTarget(name: "mcloud-bench", dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender"]),
@@ -28,6 +29,8 @@ let package = Package(
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState"]),
+        // Another process holding a postgres:// state lock, for the cross-process lock tests.
+        .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"]),
         .testTarget(name: "MCloudKubernetesTests", dependencies: ["MCloudKubernetes", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudRender"], exclude: ["Fixtures"]),
         .testTarget(
