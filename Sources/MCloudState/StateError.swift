@@ -48,7 +48,10 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
             guard holderIsGone else { return base + "; try again when it finishes" }
             return base + "; that process no longer runs on this host, so the lock is probably stale: if no mcloud uses this state, run `mcloud state force-unlock \(holder.id)`"
         case .lockUnreadable(let path, let reason):
-            return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete that file by hand"
+            guard path.hasPrefix("postgres") else {
+                return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete that file by hand"
+            }
+            return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete its \(PostgresSchema.locksTable) row and end the server session holding its advisory lock (see docs/state.md)"
         case .notLocked(let path):
             return "state \(path) is not locked; take the lock before changing the state"
         case .lockedByAnotherProcess(let path, let holder):
