@@ -59,9 +59,9 @@ public final class PostgresStateBackend: StateBackend {
     public func lock(operation: String) throws(StateError) -> LockInfo {
         try session.withLock { session throws(StateError) -> LockInfo in
             if let held = session {
-                if (try? held.connection.query("SELECT 1", for: "check the lock")) != nil {
-                    throw .locked(path: source, holder: held.lock, holderIsGone: false)
-                }
+                // Still held unless its session was ended (force-unlocked from elsewhere, connection lost).
+                _ = try? held.connection.query("SELECT 1", for: "check the lock")
+                guard held.connection.isBroken else { throw .locked(path: source, holder: held.lock, holderIsGone: false) }
                 session = nil
             }
             let connection = try open()

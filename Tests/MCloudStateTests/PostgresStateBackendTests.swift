@@ -156,6 +156,16 @@ struct PostgresStateBackendTests {
         try other.unlock(id: taken.id)
     }
 
+    @Test func aHolderWhoseLockWasBrokenCanLockAgain() throws {
+        let backend = try Self.backend()
+        let lock = try backend.lock(operation: "apply")
+        try Self.other(backend).forceUnlock(id: lock.id)
+        let again = try backend.lock(operation: "apply")
+        #expect(again.id != lock.id)
+        #expect(try backend.currentLock() == again)
+        try backend.unlock(id: again.id)
+    }
+
     @Test func aLockHeldByAnotherProcessFailsFastNamingIt() throws {
         let backend = try Self.backend(pid: getpid())
         let holder = try LockHolderProcess(url: Self.url(of: backend), operation: "apply")
