@@ -1,5 +1,4 @@
 import Foundation
-import MCloudCore
 import Synchronization
 
 /// The team backend: the state of one workspace in a PostgreSQL table, the replaced versions in a history table,
