@@ -26,37 +26,14 @@ public struct FileStateBackend: StateBackend {
     public func write(_ state: State) throws(StateError) {
         try requireOwnLock()
         let storedBytes = try POSIXFile.read(path)
-        let storedSerial: Int
-        if let storedBytes {
-            let stored = try State.parse(storedBytes, source: path)
-            guard stored.lineage == state.lineage else {
-                throw .lineageMismatch(path: path, stored: stored.lineage, writing: state.lineage)
-            }
-            storedSerial = stored.serial
-        } else {
-            storedSerial = 0
-        }
-        guard state.serial > storedSerial else { throw .staleSerial(path: path, stored: storedSerial, writing: state.serial) }
-        let bytes = Array(state.serialized().utf8)
-        // A state built with a bad lineage or an empty field would be written fine and then never read again.
-        do throws(StateError) {
-            _ = try State.parse(bytes, source: path)
-        } catch {
-            guard case .corrupted(_, let reason) = error else { throw error }
-            throw .unreadableResult(path: path, reason: reason)
-        }
+        let replacement = try StateReplacement(of: storedBytes, by: state, source: path)
         if let storedBytes { try POSIXFile.replace(backupPath, with: storedBytes) }
-        try POSIXFile.replace(path, with: bytes)
+        try POSIXFile.replace(path, with: replacement.bytes)
     }
 
     public func lock(operation: String) throws(StateError) -> LockInfo {
         try POSIXFile.createFolder(POSIXFile.folder(of: path))
-        // Whole seconds, so the returned value equals what the lock file says.
-        let created = Date(timeIntervalSince1970: identity.now().timeIntervalSince1970.rounded(.down))
-        let mine = LockInfo(
-            id: UUID().uuidString.lowercased(), pid: identity.pid, host: identity.host, operation: operation, who: identity.user,
-            created: created
-        )
+        let mine = LockInfo(operation: operation, identity: identity)
         let contents = Array((mine.json.serialized() + "\n").utf8)
         // Twice: the holder may release the lock between our attempt and our reading of it.
         for _ in 0..<2 {

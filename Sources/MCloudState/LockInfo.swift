@@ -22,6 +22,15 @@ public struct LockInfo: Sendable, Hashable {
         self.created = created
     }
 
+    /// A new lock for `operation` taken by `identity`, with a random ID; the time is in whole seconds, so the value
+    /// equals what a lock file or row says.
+    init(operation: String, identity: ProcessIdentity) {
+        self.init(
+            id: UUID().uuidString.lowercased(), pid: identity.pid, host: identity.host, operation: operation, who: identity.user,
+            created: Date(timeIntervalSince1970: identity.now().timeIntervalSince1970.rounded(.down))
+        )
+    }
+
     /// One line naming the holder, for error messages.
     public var summary: String {
         "`\(operation)` (lock ID \(id), pid \(pid) on host \(host), user \(who), since \(Self.timestamp(created)))"

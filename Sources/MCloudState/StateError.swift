@@ -25,15 +25,16 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
     case lockIDMismatch(path: String, given: String, holder: LockInfo)
     /// A system call failed.
     case system(operation: String, path: String, errno: Int32)
+    /// The database of a `postgres://` state could not be reached or refused a statement; `source` is the URL without
+    /// its password and `message` is the server's or libpq's, scrubbed of the URL's secrets.
+    case database(source: String, operation: String, message: String)
     /// A `--state` value mcloud cannot use.
     case invalidURL(String)
-    /// A backend mcloud knows but does not implement yet.
-    case backendNotImplemented(scheme: String)
 
     public var description: String {
         switch self {
         case .corrupted(let source, let reason):
-            return "\(source) is not a valid mcloud state: \(reason); mcloud will neither use nor overwrite it (fix it by hand or restore \(source).backup)"
+            return "\(source) is not a valid mcloud state: \(reason); mcloud will neither use nor overwrite it (\(Self.recovery(source)))"
         case .newerFormat(let source, let version):
             return "\(source) has state format \(version), written by a newer mcloud; upgrade mcloud (this one reads format \(State.formatVersion))"
         case .lineageMismatch(let path, let stored, let writing):
@@ -47,7 +48,10 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
             guard holderIsGone else { return base + "; try again when it finishes" }
             return base + "; that process no longer runs on this host, so the lock is probably stale: if no mcloud uses this state, run `mcloud state force-unlock \(holder.id)`"
         case .lockUnreadable(let path, let reason):
-            return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete that file by hand"
+            guard path.hasPrefix("postgres") else {
+                return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete that file by hand"
+            }
+            return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete its \(PostgresSchema.locksTable) row and end the server session holding its advisory lock (see docs/state.md)"
         case .notLocked(let path):
             return "state \(path) is not locked; take the lock before changing the state"
         case .lockedByAnotherProcess(let path, let holder):
@@ -56,10 +60,16 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
             return "lock ID \(given) does not match the lock on \(path), held by \(holder.summary)"
         case .system(let operation, let path, let errno):
             return "cannot \(operation) \(path): \(String(cString: strerror(errno)))"
+        case .database(let source, let operation, let message):
+            return "cannot \(operation) (\(source)): \(message)"
         case .invalidURL(let reason):
             return "invalid state URL: \(reason)"
-        case .backendNotImplemented(let scheme):
-            return "the \(scheme):// state backend is not implemented yet; use file://PATH (the default is file://\(FileStateBackend.defaultPath))"
         }
+    }
+
+    /// Where an earlier version of a damaged state is kept: the file backend's backup, the database's history table.
+    private static func recovery(_ source: String) -> String {
+        guard source.hasPrefix("postgres") else { return "fix it by hand or restore \(source).backup" }
+        return "fix its row in \(PostgresSchema.stateTable) by hand or restore an earlier version from \(PostgresSchema.historyTable)"
     }
 }

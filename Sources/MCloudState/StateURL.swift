@@ -32,7 +32,7 @@ public enum StateURL: Sendable, Equatable {
     public func backend(identity: ProcessIdentity = .current) throws(StateError) -> any StateBackend {
         switch self {
         case .file(let path): return FileStateBackend(path: path, identity: identity)
-        case .postgres: throw .backendNotImplemented(scheme: "postgres")
+        case .postgres(let connection): return try PostgresStateBackend(url: connection, identity: identity)
         }
     }
 }

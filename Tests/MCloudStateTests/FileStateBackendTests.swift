@@ -25,12 +25,13 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    static func written(_ backend: FileStateBackend, serial: Int = 1) throws -> State {
-        let state = State(lineage: StateTests.lineage, serial: serial, resources: [StateTests.deployment])
-        let lock = try backend.lock(operation: "apply")
-        try backend.write(state)
-        try backend.unlock(id: lock.id)
-        return state
+    static func written(_ backend: FileStateBackend) throws -> State {
+        try StateBackendContract.written(backend)
+    }
+
+    static func contract() throws -> StateBackendContract {
+        let backend = try backend()
+        return StateBackendContract(backend: backend, name: backend.path, lockName: backend.lockPath, currentLock: backend.currentLock)
     }
 
     @Test func readingWhereNoStateWasWrittenGivesNil() throws {
@@ -61,27 +62,12 @@ import Testing
     }
 
     @Test func aStateOfAnotherLineageIsRefusedAndTheStoredOneKept() throws {
-        let backend = try Self.backend()
-        let stored = try Self.written(backend)
-        let lock = try backend.lock(operation: "apply")
-        let foreign = State().nextSerial().nextSerial()
-        #expect(throws: StateError.lineageMismatch(path: backend.path, stored: stored.lineage, writing: foreign.lineage)) {
-            try backend.write(foreign)
-        }
-        try backend.unlock(id: lock.id)
-        #expect(try backend.read() == stored)
+        try Self.contract().refusesAnotherLineageAndKeepsTheStoredState()
     }
 
     @Test(arguments: [1, 0])
     func aStateNotNewerThanTheStoredOneIsRefused(serial: Int) throws {
-        let backend = try Self.backend()
-        let stored = try Self.written(backend)
-        let lock = try backend.lock(operation: "apply")
-        var stale = State(lineage: stored.lineage, serial: serial, resources: [])
-        stale.record(StateTests.namespace)
-        #expect(throws: StateError.staleSerial(path: backend.path, stored: 1, writing: serial)) { try backend.write(stale) }
-        try backend.unlock(id: lock.id)
-        #expect(try backend.read() == stored)
+        try Self.contract().refusesAStateNotNewerThanTheStoredOne(serial: serial)
     }
 
     @Test func aNeverWrittenStateMustBeAdvancedBeforeItsFirstWrite() throws {
@@ -105,11 +91,7 @@ import Testing
 
     @Test(arguments: unreadable)
     func aStateThatWouldNotReadBackIsNeverWritten(state: State, reason: String) throws {
-        let backend = try Self.backend()
-        let lock = try backend.lock(operation: "apply")
-        #expect(throws: StateError.unreadableResult(path: backend.path, reason: reason)) { try backend.write(state) }
-        try backend.unlock(id: lock.id)
-        #expect(Self.contents(backend.path) == nil)
+        try Self.contract().neverWritesAStateThatWouldNotReadBack(state, reason: reason)
     }
 
     /// Damaged files as a crash, a bad merge or a hand edit leave them.
@@ -182,21 +164,11 @@ import Testing
     }
 
     @Test func writingWithoutTheLockIsRefused() throws {
-        let backend = try Self.backend()
-        #expect(throws: StateError.notLocked(path: backend.path)) { try backend.write(State().nextSerial()) }
-        #expect(throws: StateError.notLocked(path: backend.path)) { try backend.unlock(id: "x") }
-        #expect(throws: StateError.notLocked(path: backend.path)) { try backend.forceUnlock(id: "x") }
-        #expect(try backend.read() == nil)
+        try Self.contract().refusesChangesWithoutTheLock()
     }
 
     @Test func unlockAndForceUnlockNeedTheHoldersID() throws {
-        let backend = try Self.backend()
-        let lock = try backend.lock(operation: "apply")
-        #expect(throws: StateError.lockIDMismatch(path: backend.lockPath, given: "wrong", holder: lock)) { try backend.unlock(id: "wrong") }
-        #expect(throws: StateError.lockIDMismatch(path: backend.lockPath, given: "wrong", holder: lock)) { try backend.forceUnlock(id: "wrong") }
-        #expect(try backend.currentLock() == lock)
-        try backend.unlock(id: lock.id)
-        #expect(try backend.currentLock() == nil)
+        try Self.contract().unlockingNeedsTheHoldersID()
     }
 
     /// Another process's backend on the same files: same host, another pid.

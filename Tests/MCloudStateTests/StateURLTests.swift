@@ -35,11 +35,9 @@ import Testing
         #expect((backend as? FileStateBackend)?.lockPath == ".mcloud/state.json.lock")
     }
 
-    @Test func postgresIsRecognisedButNotImplementedYetAndTheMessageHidesThePassword() throws {
-        let url = try StateURL(parsing: "postgres://mcloud:hunter2@db/mcloud")
-        #expect(throws: StateError.backendNotImplemented(scheme: "postgres")) { try url.backend() }
-        let message = StateError.backendNotImplemented(scheme: "postgres").description
-        #expect(message == "the postgres:// state backend is not implemented yet; use file://PATH (the default is file://.mcloud/state.json)")
-        #expect(!message.contains("hunter2"))
+    @Test func postgresURLsGiveThePostgresBackendWithoutConnecting() throws {
+        let backend = try StateURL(parsing: "postgres://mcloud:hunter2@db.invalid/mcloud?workspace=prod").backend()
+        #expect((backend as? PostgresStateBackend)?.workspace == "prod")
+        #expect((backend as? PostgresStateBackend)?.source == "postgres://mcloud@db.invalid/mcloud?workspace=prod")
     }
 }
