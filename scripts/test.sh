@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Builds every target with warnings as errors, starts the test beds the integration tests talk to, and runs the
-# whole test suite. The first run on a machine builds kube-apiserver from Debian's source (5-10 minutes; cached).
+# Builds every target with warnings as errors, starts the test beds the integration tests talk to (a real
+# kube-apiserver, PostgreSQL, moto for AWS, Debian's OpenStack), and runs the whole test suite. The first run on a
+# machine builds kube-apiserver from Debian's source (5-10 minutes; cached) and installs the OpenStack packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/testbed/kubernetes.sh start >/dev/null
+scripts/testbed/postgres.sh start >/dev/null
+scripts/testbed/moto.sh start >/dev/null
+scripts/testbed/openstack.sh up >/dev/null
 source scripts/toolchain.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test -Xswiftc -warnings-as-errors "$@"

@@ -88,6 +88,35 @@ import Testing
         #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
     }
 
+    /// The team backend: a lock held by another connection (another pipeline) stops apply at once, naming it.
+    @Test func aSecondApplyFailsFastNamingTheHolderOnPostgres() async throws {
+        let env = try #require(
+            FileManager.default.contents(atPath: "/tmp/mcloud-testbed/postgres/env"),
+            "no PostgreSQL test bed: run scripts/testbed/postgres.sh start"
+        )
+        let base = try #require(String(decoding: env, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix("MCLOUD_TEST_POSTGRES_URL=") }.map { String($0.dropFirst("MCLOUD_TEST_POSTGRES_URL=".count)) })
+        let workspace = try EngineWorkspace()
+        let url = "\(base)?workspace=\(workspace.application)"
+        let holder = try PostgresStateBackend(url: url)
+        let held = try holder.lock(operation: "apply")
+        let started = ContinuousClock.now
+        let blocked = await mcloudRun(["apply", "--auto-approve", "-f", "\(workspace.folder)/app", "--providers", "\(workspace.folder)/providers", "--state", url])
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(blocked.exitCode == 1)
+        #expect(blocked.stderr.contains(held.id), "\(blocked.stderr)")
+        #expect(!blocked.stderr.contains(base.split(separator: ":")[2].split(separator: "@")[0]), "the password leaked")
+        #expect(try await workspace.listed("apps/v1", "Deployment").isEmpty)
+        try holder.unlock(id: held.id)
+        let arguments = ["-f", "\(workspace.folder)/app", "--providers", "\(workspace.folder)/providers", "--state", url]
+        let applied = await mcloudRun(["apply", "--auto-approve"] + arguments)
+        #expect(applied.exitCode == 0, "\(applied.stderr)")
+        #expect(await mcloudRun(["plan", "--detailed-exitcode"] + arguments).exitCode == 0)
+        #expect(try holder.read()?.resources.count == 11)
+        #expect(await mcloudRun(["destroy", "--auto-approve"] + arguments).exitCode == 0)
+        #expect(try holder.read()?.resources.isEmpty == true)
+    }
+
     @Test func aCorruptedStateIsRefusedAndLeftUntouched() async throws {
         let workspace = try EngineWorkspace()
         let damaged = Data("{\"format_version\": 1, \"lineage\": ".utf8)
