@@ -117,6 +117,26 @@ import Testing
         #expect(try holder.read()?.resources.isEmpty == true)
     }
 
+    /// A secret-looking env value reaches the cluster but never the plan file, the output or the state.
+    @Test func secretsReachTheClusterButNotThePlanOrTheState() async throws {
+        let workspace = try EngineWorkspace()
+        try workspace.edit("env: { LOG_LEVEL: info }", "env: { LOG_LEVEL: info, DB_PASSWORD: not-for-your-eyes-42 }")
+        let planFile = "\(workspace.folder)/secret.plan"
+        let planned = await workspace.run("plan", ["--out", planFile, "--json"])
+        #expect(planned.exitCode == 0, "\(planned.stderr)")
+        let saved = try String(contentsOfFile: planFile, encoding: .utf8)
+        #expect(!saved.contains("not-for-your-eyes-42") && !planned.stdout.contains("not-for-your-eyes-42"))
+        #expect(saved.contains("(sensitive value)"))
+        let applied = await workspace.run("apply", [planFile])
+        #expect(applied.exitCode == 0, "\(applied.stderr)")
+        #expect(!applied.stdout.contains("not-for-your-eyes-42"))
+        let api = try await workspace.client().get(ObjectReference(apiVersion: "apps/v1", kind: "Deployment", namespace: workspace.namespace, name: "api"))
+        #expect(api.map { $0.serialized(pretty: false).contains("not-for-your-eyes-42") } == true, "the cluster did not get the real value")
+        #expect(!(try String(contentsOfFile: workspace.statePath, encoding: .utf8)).contains("not-for-your-eyes-42"))
+        #expect(await workspace.run("plan", ["--detailed-exitcode"]).exitCode == 0)
+        #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
+    }
+
     @Test func aCorruptedStateIsRefusedAndLeftUntouched() async throws {
         let workspace = try EngineWorkspace()
         let damaged = Data("{\"format_version\": 1, \"lineage\": ".utf8)

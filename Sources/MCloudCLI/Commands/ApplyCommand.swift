@@ -90,6 +90,26 @@ struct ApplyCommand: Command {
             return .failure
         }
         let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        return await ApplyRunner.execute(plan, clouds: clouds, state: state, backend: backend, lock: lock, parallelism: parallelism, context)
+        guard let complete = restoringRedactedValues(plan, file: file, context) else { return .failure }
+        return await ApplyRunner.execute(complete, clouds: clouds, state: state, backend: backend, lock: lock, parallelism: parallelism, context)
+    }
+
+    /// A saved plan never holds a secret: a value under a secret-looking name (an env var `DB_PASSWORD`) is saved
+    /// redacted. Such values come back from the manifests, which must be the very files the plan was made from.
+    private func restoringRedactedValues(_ plan: DeploymentPlan, file: String, _ context: CommandContext) -> DeploymentPlan? {
+        let marker = SecretRedaction.marker.serialized(pretty: false)
+        guard plan.changes.contains(where: { $0.after.map { $0.body.serialized(pretty: false).contains(marker) } ?? false }) else { return plan }
+        guard DeploymentInputs.digest(manifests) == plan.inputDigest, let inputs = DeploymentInputs.load(manifests, context) else {
+            context.stderr.write("error: \(file) holds redacted secret values, and the manifests are not the ones it was planned from; run 'mcloud plan --out \(file)' again\n")
+            return nil
+        }
+        let bodies = Dictionary(inputs.desired.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
+        var restored = plan
+        restored.changes = plan.changes.map { change in
+            var change = change
+            if let address = change.after?.address, let desired = bodies[address] { change.after = desired }
+            return change
+        }
+        return restored
     }
 }
