@@ -32,6 +32,11 @@ public enum PlanMaker {
     }
 
     public static func plan(_ request: Request, clouds: [String: Cloud], catalog: any ProviderCatalog) async throws(EngineError) -> DeploymentPlan {
+        if let owner = request.state?.application, owner != request.application {
+            throw EngineError(
+                "this state belongs to application \(owner), not \(request.application); each application needs a state of its own (--state)"
+            )
+        }
         let (desired, state) = request.targets.select(desired: request.desired, state: request.state ?? State())
         var request = request
         request.desired = desired

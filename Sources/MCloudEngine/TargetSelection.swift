@@ -27,6 +27,8 @@ public struct TargetSelection: Sendable {
             pending += byAddress[next]?.dependencies ?? []
         }
         let records = state.resources.filter { chosen.contains($0.address) || matches($0.address) }
-        return (desired.filter { chosen.contains($0.address) }, State(lineage: state.lineage, serial: state.serial, resources: records))
+        var selected = State(lineage: state.lineage, serial: state.serial, resources: records)
+        selected.application = state.application
+        return (desired.filter { chosen.contains($0.address) }, selected)
     }
 }

@@ -11,6 +11,9 @@ public struct State: Sendable, Hashable {
     public let lineage: String
     /// 0 for a state never written; a backend accepts a write only with a serial above the stored one.
     public private(set) var serial: Int
+    /// The application whose resources these are, set by the first apply: a state holds one application, and a
+    /// plan of another one against it would delete everything the first created.
+    public var application: String?
     private var byAddress: [String: ResourceState]
 
     /// A new, empty state with a fresh lineage.
@@ -58,6 +61,7 @@ public struct State: Sendable, Hashable {
             ("format_version", .int(Self.formatVersion)),
             ("lineage", .string(lineage)),
             ("serial", .int(serial)),
+        ] + (application.map { [("application", JSONValue.string($0))] } ?? []) + [
             ("resources", .array(resources.map(\.json))),
         ])
         return document.serialized() + "\n"
@@ -84,7 +88,7 @@ public struct State: Sendable, Hashable {
 
     private static func decode(_ reader: FieldReader, version: Int) throws(FieldReader.Failure) -> State {
         guard version == formatVersion else { throw reader.failure("format_version", "\(version) is not a state format (this mcloud reads \(formatVersion))") }
-        try reader.allowOnly(["format_version", "lineage", "serial", "resources"])
+        try reader.allowOnly(["format_version", "lineage", "serial", "application", "resources"])
         let lineage = try reader.string("lineage")
         guard UUID(uuidString: lineage) != nil else { throw reader.failure("lineage", "\"\(lineage)\" is not a UUID") }
         let serial = try reader.int("serial")
@@ -106,6 +110,8 @@ public struct State: Sendable, Hashable {
             firstIndex[resource.address] = index
             resources.append(resource)
         }
-        return State(lineage: lineage, serial: serial, resources: resources)
+        var state = State(lineage: lineage, serial: serial, resources: resources)
+        if reader.pairs.contains(where: { $0.0 == "application" }) { state.application = try reader.string("application") }
+        return state
     }
 }

@@ -71,6 +71,11 @@ import Testing
         #expect(noInput.exitCode == 1 && noInput.stderr.contains("--auto-approve"))
         let accepted = await workspace.run("apply", [], input: ["yes"])
         #expect(accepted.exitCode == 0, "\(accepted.stderr)")
+        // Another application against this state would delete everything the first one made: refused.
+        try workspace.edit("name: \(workspace.application) }", "name: other-app }")
+        let foreign = await workspace.run("plan")
+        #expect(foreign.exitCode == 1 && foreign.stderr.contains("belongs to application \(workspace.application)"), "\(foreign.stderr)")
+        try workspace.edit("name: other-app }", "name: \(workspace.application) }")
         #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
     }
 

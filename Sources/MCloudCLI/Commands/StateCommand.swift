@@ -110,7 +110,9 @@ struct StateCommand: Command {
             }
             // A pulled and edited state keeps its serial; it becomes the next version of the stored one.
             let serial = max(pushed.serial, (stored?.serial ?? 0) + 1)
-            try backend.write(State(lineage: pushed.lineage, serial: serial, resources: pushed.resources))
+            var next = State(lineage: pushed.lineage, serial: serial, resources: pushed.resources)
+            next.application = pushed.application
+            try backend.write(next)
             context.stdout.write("Pushed \(file) as serial \(serial) (\(pushed.resources.count) resources).\n")
             return .success
         } catch {

@@ -54,7 +54,9 @@ enum ApplyRunner {
         let applier = Applier(parallelism: parallelism, tick: tick, stopSignal: stopSignal) { printer.print($0) }
         let outcome: Applier.Outcome
         do throws(EngineError) {
-            outcome = try await applier.apply(plan, providers: providers, recorder: StateRecorder(state: state ?? State(), backend: backend))
+            var initial = state ?? State()
+            initial.application = plan.application
+            outcome = try await applier.apply(plan, providers: providers, recorder: StateRecorder(state: initial, backend: backend))
         } catch {
             context.stderr.write("error: \(error.message)\n")
             return .failure
