@@ -33,13 +33,18 @@ struct DeploymentInputs {
         return (document["placement"] ?? .object([]), document["explanations"] ?? .object([]))
     }
 
-    /// SHA-256 over every input file's path and bytes, in sorted path order.
+    /// SHA-256 over every input file's bytes and its path relative to the folder given (so the same checkout gives
+    /// the same digest wherever it lies), manifests then catalog, each in sorted order.
     static func digest(_ manifests: ManifestOptions) -> String {
         var bytes: [UInt8] = []
-        let files = (manifests.paths + [manifests.providers]).flatMap { ManifestFiles.find($0).files }.sorted()
-        for file in Set(files).sorted() {
-            bytes += Array(file.utf8) + [0]
-            bytes += Array(FileManager.default.contents(atPath: file) ?? Data()) + [0]
+        for (role, roots) in [("manifests", manifests.paths), ("providers", [manifests.providers])] {
+            for root in roots {
+                for file in ManifestFiles.find(root).files.sorted() {
+                    let relative = file == root ? (file as NSString).lastPathComponent : String(file.dropFirst(root.count)).trimmingCharacters(in: ["/"])
+                    bytes += Array("\(role)/\(relative)".utf8) + [0]
+                    bytes += Array(FileManager.default.contents(atPath: file) ?? Data()) + [0]
+                }
+            }
         }
         return "sha256:" + Digest.hex(Digest.sha256(bytes))
     }
