@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages mcloud builds against: libyaml, libcurl, OpenSSL and libpq headers, and pkg-config.
+# Installs the Debian packages mcloud builds against (libyaml, libcurl, OpenSSL and libpq headers, pkg-config) and
+# Graphviz, which draws `mcloud graph --format svg|html`.
 set -euo pipefail
-packages=(libyaml-dev libcurl4-openssl-dev libssl-dev libpq-dev pkg-config)
+packages=(libyaml-dev libcurl4-openssl-dev libssl-dev libpq-dev pkg-config graphviz)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
