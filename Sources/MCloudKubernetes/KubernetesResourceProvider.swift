@@ -36,6 +36,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
         let selector = Self.selector(application: application)
         let cloud = cloud
         let addresses = known
+        let autoscaled = Self.autoscaledReplicas(desired)
         let results = await withTaskGroup(of: Result<[ObservedResource], ProviderError>.self) { group in
             for list in lists {
                 group.addTask {
@@ -50,6 +51,12 @@ public struct KubernetesResourceProvider: ResourceProvider {
                             let address = match?.address ?? Self.address(cloud: cloud, identity)
                             var attributes = Self.trimmed(object)
                             if let apiVersion = match?.apiVersion { attributes = Self.replacing("apiVersion", with: .string(apiVersion), in: attributes) }
+                            // The autoscaler owns the replicas of what it scales: its changes are not drift.
+                            if identity.kind == "Deployment", let replicas = autoscaled["\(identity.namespace)/\(identity.name)"],
+                                case .object(let pairs) = attributes, let spec = attributes["spec"]
+                            {
+                                attributes = .object(pairs.map { $0.0 == "spec" ? ("spec", Self.replacing("replicas", with: replicas, in: spec)) : $0 })
+                            }
                             return ObservedResource(
                                 address: address, providerID: object.value(at: ["metadata", "uid"])?.stringValue ?? "",
                                 attributes: attributes, isBeingDeleted: object.value(at: ["metadata", "deletionTimestamp"]) != nil
@@ -72,6 +79,25 @@ public struct KubernetesResourceProvider: ResourceProvider {
             }
         }
         return observed.sorted { $0.address < $1.address }
+    }
+
+    /// The desired replicas of each Deployment (`namespace/name`) that a desired HorizontalPodAutoscaler scales.
+    static func autoscaledReplicas(_ desired: [DesiredResource]) -> [String: JSONValue] {
+        let deployments = Dictionary(
+            desired.filter { $0.type == "Deployment" }.map { resource in
+                ("\(resource.body.value(at: ["metadata", "namespace"])?.stringValue ?? "")/\(resource.body.value(at: ["metadata", "name"])?.stringValue ?? "")", resource)
+            },
+            uniquingKeysWith: { first, _ in first }
+        )
+        var result: [String: JSONValue] = [:]
+        for autoscaler in desired where autoscaler.type == "HorizontalPodAutoscaler" {
+            guard autoscaler.body.value(at: ["spec", "scaleTargetRef", "kind"])?.stringValue == "Deployment",
+                let name = autoscaler.body.value(at: ["spec", "scaleTargetRef", "name"])?.stringValue
+            else { continue }
+            let key = "\(autoscaler.body.value(at: ["metadata", "namespace"])?.stringValue ?? "")/\(name)"
+            if let replicas = deployments[key]?.body.value(at: ["spec", "replicas"]) { result[key] = replicas }
+        }
+        return result
     }
 
     /// Fields the API server refuses to change on a live object.

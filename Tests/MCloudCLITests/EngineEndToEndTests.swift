@@ -142,6 +142,22 @@ import Testing
         #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
     }
 
+    /// What an autoscaler does to the replicas it owns is not drift: no plan fights it.
+    @Test func replicasChangedByTheAutoscalerAreNotDrift() async throws {
+        let workspace = try EngineWorkspace()
+        try workspace.edit("  replicas: 2\n", "  replicas: 2\n  autoscale: { min: 2, max: 6, targetCPU: 70 }\n")
+        let applied = await workspace.run("apply", ["--auto-approve"])
+        #expect(applied.exitCode == 0, "\(applied.stderr)")
+        #expect(applied.stdout.contains("HorizontalPodAutoscaler"))
+        try await Self.scale(workspace, "web", to: 5)
+        let plan = await workspace.run("plan", ["--detailed-exitcode"])
+        #expect(plan.exitCode == 0, "\(plan.stdout)")
+        // A Deployment no autoscaler owns is still watched.
+        try await Self.scale(workspace, "api", to: 9)
+        #expect(await workspace.run("plan", ["--detailed-exitcode"]).exitCode == 2)
+        #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
+    }
+
     @Test func aCorruptedStateIsRefusedAndLeftUntouched() async throws {
         let workspace = try EngineWorkspace()
         let damaged = Data("{\"format_version\": 1, \"lineage\": ".utf8)
