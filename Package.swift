@@ -23,13 +23,13 @@ let package = Package(
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore", "CPostgres"]),
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
-        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
+        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudState"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudState", "MCloudRender"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudKubernetes",
+                "MCloudEngine", "MCloudKubernetes", "MCloudAWS",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
