@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudCLITests",
-            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP"],
+            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudAWS"],
             exclude: ["Golden", "Fixtures"]
         ),
     ]
