@@ -23,13 +23,13 @@ let package = Package(
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore", "CPostgres"]),
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
-        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
+        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudState"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudState", "MCloudRender"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudKubernetes",
+                "MCloudEngine", "MCloudKubernetes", "MCloudAWS",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
@@ -45,7 +45,7 @@ let package = Package(
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
-        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudAWS", "MCloudHTTP", "MCloudCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
@@ -64,7 +64,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudCLITests",
-            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP"],
+            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudAWS"],
             exclude: ["Golden", "Fixtures"]
         ),
     ]

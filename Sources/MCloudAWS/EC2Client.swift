@@ -20,11 +20,16 @@ public struct EC2Client: Sendable {
         public var tags: [String: String]
         /// Makes a retried RunInstances start no second instance (up to 64 ASCII characters).
         public var clientToken: String
+        public var availabilityZone: String?
+        /// The IAM instance profile (by name) whose role the VM's programs use, so no key is handed to it.
+        public var instanceProfile: String?
 
         public init(
             imageID: String, instanceType: String, userData: String? = nil, securityGroupIDs: [String] = [], subnetID: String? = nil,
-            keyName: String? = nil, tags: [String: String] = [:], clientToken: String
+            keyName: String? = nil, tags: [String: String] = [:], clientToken: String, availabilityZone: String? = nil, instanceProfile: String? = nil
         ) {
+            self.availabilityZone = availabilityZone
+            self.instanceProfile = instanceProfile
             self.imageID = imageID
             self.instanceType = instanceType
             self.userData = userData
@@ -43,6 +48,8 @@ public struct EC2Client: Sendable {
         public var privateIP: String?
         public var publicIP: String?
         public var tags: [String: String]
+        public var instanceType: String? = nil
+        public var zone: String? = nil
     }
 
     /// The standard tags on everything mcloud makes: `mcloud.io/managed-by`, `application`, `cell`.
@@ -51,7 +58,9 @@ public struct EC2Client: Sendable {
     }
 
     /// Starts one instance. The ClientToken makes the call safe to retry, so throttled or dropped calls are resent.
-    public func runInstance(_ spec: InstanceSpec) async throws(AWSError) -> Instance {
+    /// With `resendLostAnswers` false only throttled calls are resent: for emulators that ignore the token, the
+    /// caller looks the instance up by its tags before it sends again.
+    public func runInstance(_ spec: InstanceSpec, resendLostAnswers: Bool = true) async throws(AWSError) -> Instance {
         var parameters: [(String, String)] = [
             ("ImageId", spec.imageID), ("InstanceType", spec.instanceType), ("MinCount", "1"), ("MaxCount", "1"), ("ClientToken", spec.clientToken),
         ]
@@ -59,11 +68,13 @@ public struct EC2Client: Sendable {
         for (index, group) in spec.securityGroupIDs.enumerated() { parameters.append(("SecurityGroupId.\(index + 1)", group)) }
         if let subnet = spec.subnetID { parameters.append(("SubnetId", subnet)) }
         if let key = spec.keyName { parameters.append(("KeyName", key)) }
+        if let zone = spec.availabilityZone { parameters.append(("Placement.AvailabilityZone", zone)) }
+        if let profile = spec.instanceProfile { parameters.append(("IamInstanceProfile.Name", profile)) }
         if !spec.tags.isEmpty {
             parameters.append(("TagSpecification.1.ResourceType", "instance"))
             parameters += Self.tagParameters(spec.tags, prefix: "TagSpecification.1.Tag")
         }
-        let answer = try await client.query(.ec2, action: "RunInstances", version: Self.apiVersion, parameters: parameters, idempotent: true)
+        let answer = try await client.query(.ec2, action: "RunInstances", version: Self.apiVersion, parameters: parameters, idempotent: resendLostAnswers)
         guard let instance = answer.child("instancesSet")?.children("item").first.flatMap(Self.instance) else {
             throw .invalidResponse(operation: "ec2 RunInstances", detail: "no instance in the answer")
         }
@@ -74,11 +85,7 @@ public struct EC2Client: Sendable {
     public func describeInstances(tags: [String: String] = [:], states: [String] = [], ids: [String] = []) async throws(AWSError) -> [Instance] {
         var filters = tags.sorted { $0.key < $1.key }.map { ("tag:\($0.key)", [$0.value]) }
         if !states.isEmpty { filters.append(("instance-state-name", states)) }
-        var parameters: [(String, String)] = []
-        for (index, filter) in filters.enumerated() {
-            parameters.append(("Filter.\(index + 1).Name", filter.0))
-            for (valueIndex, value) in filter.1.enumerated() { parameters.append(("Filter.\(index + 1).Value.\(valueIndex + 1)", value)) }
-        }
+        var parameters = Self.filterParameters(filters)
         for (index, id) in ids.enumerated() { parameters.append(("InstanceId.\(index + 1)", id)) }
         var instances: [Instance] = []
         var token: String?
@@ -158,12 +165,21 @@ public struct EC2Client: Sendable {
         }
     }
 
-    static func instance(_ item: XMLNode) -> Instance? {
-        guard let id = item.value("instanceId") else { return nil }
+    /// The `tagSet` of an EC2 item as a dictionary.
+    static func tags(_ item: XMLNode) -> [String: String] {
         var tags: [String: String] = [:]
         for tag in item.child("tagSet")?.children("item") ?? [] {
             if let key = tag.value("key") { tags[key] = tag.value("value") ?? "" }
         }
-        return Instance(id: id, state: item.value("instanceState", "name") ?? "unknown", privateIP: item.value("privateIpAddress"), publicIP: item.value("ipAddress"), tags: tags)
+        return tags
+    }
+
+    static func instance(_ item: XMLNode) -> Instance? {
+        guard let id = item.value("instanceId") else { return nil }
+        let tags = tags(item)
+        return Instance(
+            id: id, state: item.value("instanceState", "name") ?? "unknown", privateIP: item.value("privateIpAddress"), publicIP: item.value("ipAddress"), tags: tags,
+            instanceType: item.value("instanceType"), zone: item.value("placement", "availabilityZone")
+        )
     }
 }

@@ -14,14 +14,26 @@ public struct RDSClient: Sendable {
         public var engineVersion: String?
         public var allocatedStorageGB: Int
         public var masterUsername: String
-        public var masterPassword: String
+        /// nil: RDS makes the password and keeps it in Secrets Manager (`ManageMasterUserPassword`), so it never
+        /// passes through mcloud.
+        public var masterPassword: String?
         public var securityGroupIDs: [String]
         public var tags: [String: String]
+        public var multiAZ: Bool
+        /// Only for a single-AZ instance; RDS picks the zones of a Multi-AZ one.
+        public var availabilityZone: String?
+        public var port: Int?
+        public var backupRetentionDays: Int?
 
         public init(
             identifier: String, instanceClass: String, engine: String = "postgres", engineVersion: String? = nil, allocatedStorageGB: Int = 20,
-            masterUsername: String, masterPassword: String, securityGroupIDs: [String] = [], tags: [String: String] = [:]
+            masterUsername: String, masterPassword: String?, securityGroupIDs: [String] = [], tags: [String: String] = [:], multiAZ: Bool = false,
+            availabilityZone: String? = nil, port: Int? = nil, backupRetentionDays: Int? = nil
         ) {
+            self.multiAZ = multiAZ
+            self.availabilityZone = availabilityZone
+            self.port = port
+            self.backupRetentionDays = backupRetentionDays
             self.identifier = identifier
             self.instanceClass = instanceClass
             self.engine = engine
@@ -42,13 +54,29 @@ public struct RDSClient: Sendable {
         public var port: Int?
         public var engine: String?
         public var engineVersion: String?
+        public var instanceClass: String? = nil
+        public var allocatedStorageGB: Int? = nil
+        public var multiAZ: Bool = false
+        public var zone: String? = nil
+        public var backupRetentionDays: Int? = nil
+        public var arn: String? = nil
+        public var tags: [String: String] = [:]
     }
 
     public func createInstance(_ spec: InstanceSpec) async throws(AWSError) -> Instance {
         var parameters: [(String, String)] = [
             ("DBInstanceIdentifier", spec.identifier), ("DBInstanceClass", spec.instanceClass), ("Engine", spec.engine),
-            ("AllocatedStorage", String(spec.allocatedStorageGB)), ("MasterUsername", spec.masterUsername), ("MasterUserPassword", spec.masterPassword),
+            ("AllocatedStorage", String(spec.allocatedStorageGB)), ("MasterUsername", spec.masterUsername),
         ]
+        if let password = spec.masterPassword {
+            parameters.append(("MasterUserPassword", password))
+        } else {
+            parameters.append(("ManageMasterUserPassword", "true"))
+        }
+        if spec.multiAZ { parameters.append(("MultiAZ", "true")) }
+        if let zone = spec.availabilityZone, !spec.multiAZ { parameters.append(("AvailabilityZone", zone)) }
+        if let port = spec.port { parameters.append(("Port", String(port))) }
+        if let days = spec.backupRetentionDays { parameters.append(("BackupRetentionPeriod", String(days))) }
         if let version = spec.engineVersion { parameters.append(("EngineVersion", version)) }
         for (index, group) in spec.securityGroupIDs.enumerated() { parameters.append(("VpcSecurityGroupIds.VpcSecurityGroupId.\(index + 1)", group)) }
         parameters += EC2Client.tagParameters(spec.tags, prefix: "Tags.Tag")
@@ -105,7 +133,10 @@ public struct RDSClient: Sendable {
         guard let identifier = node.value("DBInstanceIdentifier") else { return nil }
         return Instance(
             identifier: identifier, status: node.value("DBInstanceStatus") ?? "unknown", endpoint: node.value("Endpoint", "Address"),
-            port: node.value("Endpoint", "Port").flatMap { Int($0) }, engine: node.value("Engine"), engineVersion: node.value("EngineVersion")
+            port: node.value("Endpoint", "Port").flatMap { Int($0) }, engine: node.value("Engine"), engineVersion: node.value("EngineVersion"),
+            instanceClass: node.value("DBInstanceClass"), allocatedStorageGB: node.value("AllocatedStorage").flatMap { Int($0) },
+            multiAZ: node.value("MultiAZ") == "true", zone: node.value("AvailabilityZone"),
+            backupRetentionDays: node.value("BackupRetentionPeriod").flatMap { Int($0) }, arn: node.value("DBInstanceArn"), tags: tags(node.child("TagList"))
         )
     }
 }

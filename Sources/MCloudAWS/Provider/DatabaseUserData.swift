@@ -1,0 +1,60 @@
+import MCloudCore
+
+/// The cloud-init script of a database VM: it installs the engine and a backup job. The job reads the backup
+/// settings from the instance's own tags (EC2 DescribeTags; metadata tags cannot carry mcloud's `/` keys), which a
+/// BackupSchedule sets, and uploads with the instance profile's role: no key is ever written into the script.
+enum DatabaseUserData {
+    /// `tag KEY`: the value of one of the instance's tags, empty when it has none.
+    private static let tagFunction = """
+        token=$(curl -fsS -X PUT -H "X-aws-ec2-metadata-token-ttl-seconds: 60" http://169.254.169.254/latest/api/token)
+        id=$(curl -fsS -H "X-aws-ec2-metadata-token: $token" http://169.254.169.254/latest/meta-data/instance-id)
+        tag() { aws ec2 describe-tags --filters "Name=resource-id,Values=$id" "Name=key,Values=$1" --query 'Tags[0].Value' --output text | grep -v '^None$' || true; }
+        """
+
+    static func script(_ body: JSONValue) -> String {
+        let engine = ResourceBody.string(body, "spec", "engine") ?? "postgresql"
+        let version = ResourceBody.string(body, "spec", "version") ?? ""
+        let package = switch engine {
+        case "postgresql": "postgresql-\(version)"
+        case "mysql": "mysql-server"
+        case "redis": "redis-server"
+        default: engine
+        }
+        let dump = switch engine {
+        case "postgresql": "sudo -u postgres pg_dumpall | gzip"
+        case "mysql": "mysqldump --all-databases | gzip"
+        case "redis": "redis-cli --rdb /dev/stdout | gzip"
+        default: "tar -cz /var/lib/\(engine)"
+        }
+        return """
+            #!/bin/bash
+            # mcloud database server \(ResourceBody.string(body, "metadata", "address") ?? "")
+            set -euo pipefail
+            export DEBIAN_FRONTEND=noninteractive
+            apt-get update -q
+            apt-get install -y -q \(package) awscli curl
+            mkdir -p /var/lib/\(engine)-data
+            cat >/usr/local/sbin/mcloud-backup <<'SCRIPT'
+            #!/bin/bash
+            # Runs when the schedule in the instance's tags says so; uploads with the instance role's credentials.
+            set -euo pipefail
+            \(tagFunction)
+            bucket=$(tag \(AWSTag.backupBucket))
+            [ -n "$bucket" ] || exit 0
+            \(dump) | aws s3 cp - "s3://$bucket/$(hostname)/$(date -u +%Y%m%dT%H%M%SZ).gz"
+            SCRIPT
+            chmod 755 /usr/local/sbin/mcloud-backup
+            cat >/usr/local/sbin/mcloud-backup-schedule <<'SCRIPT'
+            #!/bin/bash
+            # Keeps /etc/cron.d/mcloud-backup in step with the schedule tag a BackupSchedule sets.
+            set -euo pipefail
+            \(tagFunction)
+            schedule=$(tag \(AWSTag.backupSchedule) | base64 -d || true)
+            if [ -n "$schedule" ]; then echo "$schedule root /usr/local/sbin/mcloud-backup" >/etc/cron.d/mcloud-backup; else rm -f /etc/cron.d/mcloud-backup; fi
+            SCRIPT
+            chmod 755 /usr/local/sbin/mcloud-backup-schedule
+            echo "*/5 * * * * root /usr/local/sbin/mcloud-backup-schedule" >/etc/cron.d/mcloud-backup-schedule
+
+            """
+    }
+}

@@ -1,0 +1,51 @@
+/// What the database provider needs beyond create and delete: listing with tags, changes in place, tags.
+extension RDSClient {
+    /// Every instance in the region (paginated), each with its tags.
+    public func describeInstances() async throws(AWSError) -> [Instance] {
+        var instances: [Instance] = []
+        var marker: String?
+        repeat {
+            let parameters = marker.map { [("Marker", $0)] } ?? []
+            let answer = try await client.query(.rds, action: "DescribeDBInstances", version: Self.apiVersion, parameters: parameters, idempotent: true)
+            instances += answer.find("DBInstances")?.children("DBInstance").compactMap(Self.instance) ?? []
+            marker = answer.find("Marker").map { $0.text.trimmed }.flatMap { $0.isEmpty ? nil : $0 }
+        } while marker != nil
+        return instances
+    }
+
+    /// ModifyDBInstance with `ApplyImmediately`, so the change does not wait for the maintenance window.
+    public func modifyInstance(_ identifier: String, _ changes: [(String, String)]) async throws(AWSError) {
+        guard !changes.isEmpty else { return }
+        let parameters = [("DBInstanceIdentifier", identifier), ("ApplyImmediately", "true")] + changes
+        _ = try await client.query(.rds, action: "ModifyDBInstance", version: Self.apiVersion, parameters: parameters, idempotent: true)
+    }
+
+    public func addTags(arn: String, _ tags: [String: String]) async throws(AWSError) {
+        guard !tags.isEmpty else { return }
+        let parameters = [("ResourceName", arn)] + EC2Client.tagParameters(tags, prefix: "Tags.Tag")
+        _ = try await client.query(.rds, action: "AddTagsToResource", version: Self.apiVersion, parameters: parameters, idempotent: true)
+    }
+
+    public func removeTags(arn: String, keys: [String]) async throws(AWSError) {
+        guard !keys.isEmpty else { return }
+        let parameters = [("ResourceName", arn)] + keys.sorted().enumerated().map { ("TagKeys.member.\($0.offset + 1)", $0.element) }
+        _ = try await client.query(.rds, action: "RemoveTagsFromResource", version: Self.apiVersion, parameters: parameters, idempotent: true)
+    }
+
+    /// Deletes the instance (see `deleteInstance(_:finalSnapshot:)`) and polls until RDS no longer lists it.
+    public func deleteAndWait(_ identifier: String, finalSnapshot: String?, timeout: Double = 1800) async throws(AWSError) {
+        try await deleteInstance(identifier, finalSnapshot: finalSnapshot)
+        try await Poller(client: client, timeout: timeout).until("RDS instance \(identifier) deleted") { () throws(AWSError) in
+            try await describeInstance(identifier) == nil
+        }
+    }
+
+    /// `<Tag><Key>…</Key><Value>…</Value></Tag>` items as a dictionary.
+    static func tags(_ list: XMLNode?) -> [String: String] {
+        var tags: [String: String] = [:]
+        for tag in list?.children("Tag") ?? [] {
+            if let key = tag.value("Key") { tags[key] = tag.value("Value") ?? "" }
+        }
+        return tags
+    }
+}

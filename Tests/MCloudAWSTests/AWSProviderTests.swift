@@ -1,0 +1,93 @@
+import Foundation
+import MCloudCore
+import MCloudHTTP
+import MCloudProvider
+import Testing
+@testable import MCloudAWS
+
+/// The provider against moto through a proxy that throttles, fails and loses answers on purpose.
+@Suite(.enabled(if: MotoBed.required, "start scripts/testbed/moto.sh to run the moto tests"))
+struct AWSProviderMotoTests {
+    @Test("a RunInstances answer lost after moto acted, throttled reads and a 503 still give exactly one instance, which refresh reads back unchanged")
+    func lostCreateAnswerGivesOneInstance() async throws {
+        let upstream = try #require(MotoBed.values?["MCLOUD_TEST_MOTO_URL"])
+        let proxy = try FaultProxy([upstream, "RunInstances=drop:1,DescribeInstances=throttle:2,DescribeImages=503:1"])
+        let direct = try MotoBed.client(region: "eu-west-1")
+        let client = AWSClient(
+            configuration: AWSConfiguration(credentials: direct.configuration.credentials, region: "eu-west-1", endpointURL: "http://127.0.0.1:\(proxy.port)"),
+            transport: CurlTransport(timeouts: HTTPTimeouts(connect: 5, total: 30)),
+            retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: 0.05, maxDelay: 0.2, budget: 2)
+        )
+        let provider = AWSResourceProvider(cloud: "aws-irl") { () throws(ProviderError) in client }
+        let application = MotoBed.name("lost")
+        let server = ProviderFixtures.server(application: application)
+        let observed = try await provider.create(server)
+
+        let instances = try await EC2Client(client: direct).describeInstances(tags: ["application": application], states: AWSInventory.liveStates)
+        #expect(instances.map(\.id) == [observed.providerID])
+        #expect(instances.first?.instanceType == "m6i.large" && instances.first?.zone == "eu-west-1b")
+        #expect(try await proxy.injected() == ["RunInstances=drop": 1, "DescribeInstances=throttle": 2, "DescribeImages=503": 1])
+
+        let refreshed = try await provider.refresh(application: application, desired: [server], recorded: [])
+        #expect(refreshed.map(\.address) == [server.address])
+        #expect(refreshed.first.map { FieldDiff.same($0.attributes, server.body) } == true)
+        try await provider.delete(.init(address: server.address, provider: "aws", cloud: "aws-irl", providerID: observed.providerID, attributes: server.body.objectDictionary))
+        #expect(try await EC2Client(client: direct).describeInstances(tags: ["application": application], states: AWSInventory.liveStates).isEmpty)
+    }
+}
+
+/// Desired resources as the renderer makes them.
+enum ProviderFixtures {
+    static func server(application: String) -> DesiredResource {
+        let address = "aws.aws-irl.DatabaseServer.\(application).db.0"
+        let body: JSONValue = .object([
+            ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")),
+            ("metadata", .object([
+                ("name", .string("\(application).db.0")), ("address", .string(address)), ("cloud", .string("aws-irl")), ("provider", .string("aws")),
+                ("labels", .object([("app.kubernetes.io/part-of", .string(application)), ("mcloud.io/cell", .string("db"))])),
+            ])),
+            ("spec", .object([
+                ("role", .string("primary")), ("engine", .string("postgresql")), ("version", .string("16")), ("port", .int(5432)),
+                ("flavor", .object([("vcpu", .int(2)), ("memoryGiB", .int(8))])), ("zone", .string("eu-west-1b")),
+            ])),
+        ])
+        return DesiredResource(address: address, provider: "aws", cloud: "aws-irl", type: "DatabaseServer", body: body, dependencies: [])
+    }
+}
+
+extension JSONValue {
+    var objectDictionary: [String: JSONValue] { Dictionary(objectPairs, uniquingKeysWith: { first, _ in first }) }
+}
+
+/// `Fixtures/aws_fault_proxy.py`, killed when the test ends.
+final class FaultProxy {
+    let process = Process()
+    let port: Int
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/aws_fault_proxy.py").path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw AWSError.configuration("aws_fault_proxy.py did not start: \(text)")
+        }
+        self.port = port
+    }
+
+    /// How many faults of each kind the proxy injected.
+    func injected() async throws -> [String: Int] {
+        let response = try await CurlTransport().send(HTTPRequest(method: .GET, url: "http://127.0.0.1:\(port)/__faults"))
+        let parsed = try JSONParser.parse(response.body)
+        return Dictionary(parsed.objectPairs.compactMap { key, value in value.intValue.map { (key, $0) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+    }
+}
