@@ -1,3 +1,4 @@
+import MCloudCDN
 import MCloudCore
 import MCloudKubernetes
 import MCloudProvider
@@ -10,6 +11,7 @@ final class ProviderRegistry: ProviderCatalog {
     init(environment: [String: String]) {
         catalogs = [
             "kubernetes": KubernetesProviderCatalog(environment: environment),
+            "cdn": CDNProviderCatalog(environment: environment),
         ]
     }
 
