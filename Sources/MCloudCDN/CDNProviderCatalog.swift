@@ -6,7 +6,8 @@ public import MCloudHTTP
 /// `cdn` providers: CloudFront for a cloud with `api: aws` (credentials as the AWS CLI finds them, with the
 /// profile `endpoints.aws.profile` names; `AWS_ENDPOINT_URL` for emulators), the G-Core-style API at
 /// `endpoints.cdn.url` for the others, with the token in the variable `endpoints.cdn.tokenEnv` names: an API key
-/// (`Authorization: APIKey`) for vendor `gcore`, a Keystone token (`X-Auth-Token`) for every other vendor (VK).
+/// (`Authorization: APIKey`) for vendor `gcore`, a Keystone token (`X-Auth-Token`) and VK's
+/// `originGroups` path for every other vendor.
 public struct CDNProviderCatalog: ProviderCatalog {
     let environment: [String: String]
     let transport: @Sendable () -> any HTTPTransport
@@ -40,8 +41,11 @@ public struct CDNProviderCatalog: ProviderCatalog {
             guard let token = environment[tokenVariable], !token.isEmpty else {
                 throw ProviderError(.unauthorized, "cloud \(cloud.name): the CDN token variable \(tokenVariable) (endpoints.cdn.tokenEnv) is not set")
             }
-            let credential: GCoreCDN.Credential = cloud.vendor == "gcore" ? .apiKey(token) : .keystoneToken(token)
-            return GCoreCDN(baseURL: url, credential: credential, transport: transport(), pollInterval: Self.pollInterval(environment))
+            let gcore = cloud.vendor == "gcore"
+            return GCoreCDN(
+                baseURL: url, credential: gcore ? .apiKey(token) : .keystoneToken(token), originGroupsPath: gcore ? "/origin_groups" : "/originGroups",
+                transport: transport(), pollInterval: Self.pollInterval(environment)
+            )
         }
     }
 

@@ -21,6 +21,8 @@ public struct GCoreCDN: CDNService {
 
     let baseURL: String
     let credential: Credential
+    /// `/origin_groups` on G-Core, `/originGroups` on VK.
+    let originGroupsPath: String
     let transport: any HTTPTransport
     let sleeper: any Sleeper
     let pollInterval: Double
@@ -28,11 +30,12 @@ public struct GCoreCDN: CDNService {
 
     /// `transport` should retry (429 with `Retry-After`, 5xx); creates are sent once and adopted when lost.
     public init(
-        baseURL: String, credential: Credential, transport: any HTTPTransport = RetryingTransport(CurlTransport()),
-        sleeper: any Sleeper = TaskSleeper(), pollInterval: Double = 5, timeout: Double = 900
+        baseURL: String, credential: Credential, originGroupsPath: String = "/origin_groups",
+        transport: any HTTPTransport = RetryingTransport(CurlTransport()), sleeper: any Sleeper = TaskSleeper(), pollInterval: Double = 5, timeout: Double = 900
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.credential = credential
+        self.originGroupsPath = originGroupsPath
         self.transport = transport
         self.sleeper = sleeper
         self.pollInterval = pollInterval
@@ -149,7 +152,7 @@ public struct GCoreCDN: CDNService {
     public func read(id: String) async throws(CDNError) -> CDNDeployment? {
         guard let (resource, _) = try await resource(id: id) else { return nil }
         var groups: [Int: JSONValue] = [:]
-        if let groupID = resource["originGroup"]?.intValue, let group = try await optionalJSON(request(.GET, "/origin_groups/\(groupID)"), "G-Core CDN read origin group \(groupID)") {
+        if let groupID = resource["originGroup"]?.intValue, let group = try await optionalJSON(request(.GET, "\(originGroupsPath)/\(groupID)"), "G-Core CDN read origin group \(groupID)") {
             groups[groupID] = group
         }
         return Self.deployment(resource, groups: groups)
@@ -179,7 +182,7 @@ public struct GCoreCDN: CDNService {
         }
         try await poll("resource \(id) gone") { () throws(CDNError) in try await self.resource(id: id) == nil }
         if let group = resource["originGroup"]?.intValue {
-            let response = try await send(request(.DELETE, "/origin_groups/\(group)"), "G-Core CDN delete origin group \(group)")
+            let response = try await send(request(.DELETE, "\(originGroupsPath)/\(group)"), "G-Core CDN delete origin group \(group)")
             guard (200..<300).contains(response.status) || response.status == 404 else { throw Self.error(response, operation: "G-Core CDN delete origin group \(group)") }
         }
     }
@@ -240,11 +243,11 @@ public struct GCoreCDN: CDNService {
         var groupID = id
         if groupID == nil { groupID = try await groupsByID().first { $0.value["name"]?.stringValue == spec.name }?.key }
         if let groupID {
-            _ = try await json(request(.PUT, "/origin_groups/\(groupID)", body: body), "G-Core CDN update origin group \(groupID)")
+            _ = try await json(request(.PUT, "\(originGroupsPath)/\(groupID)", body: body), "G-Core CDN update origin group \(groupID)")
             return groupID
         }
         let operation = "G-Core CDN create origin group \(spec.name)"
-        switch await exchange(request(.POST, "/origin_groups", body: body)) {
+        switch await exchange(request(.POST, originGroupsPath, body: body)) {
         case .success(let response):
             guard (200..<300).contains(response.status) else { throw Self.error(response, operation: operation) }
             guard let id = (try? JSONParser.parse(response.body))?["id"]?.intValue else { throw CDNError(.failed, operation: operation, message: "no id in the answer") }
@@ -312,7 +315,7 @@ public struct GCoreCDN: CDNService {
     }
 
     private func groupsByID() async throws(CDNError) -> [Int: JSONValue] {
-        let groups = try await json(request(.GET, "/origin_groups"), "G-Core CDN list origin groups")
+        let groups = try await json(request(.GET, originGroupsPath), "G-Core CDN list origin groups")
         // Newer API versions page lists as {count, results}.
         let items = groups["results"]?.arrayItems ?? groups.arrayItems
         return Dictionary(items.compactMap { group in group["id"]?.intValue.map { ($0, group) } }, uniquingKeysWith: { first, _ in first })

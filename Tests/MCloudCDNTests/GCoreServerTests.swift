@@ -22,6 +22,17 @@ import Testing
         #expect(listed.first?.marker == sampleSpec().marker)
     }
 
+    @Test("VK's dialect (project path, originGroups, X-Auth-Token) deploys and deletes the same way")
+    func vkDialect() async throws {
+        let bed = try CDNTestBed()
+        let service = bed.vkService(project: "p-42")
+        let deployed = try await service.ensure(sampleSpec(), id: nil)
+        #expect(deployed.status == "active" && deployed.origins == sampleSpec().origins)
+        #expect(try await bed.journal("POST /api/cdn/api/v1/projects/p-42/originGroups").count == 1)
+        try await service.delete(id: deployed.id)
+        #expect(try await service.list().isEmpty)
+    }
+
     @Test("a changed spec updates the resource, its group and its rules in place")
     func updatesInPlace() async throws {
         let bed = try CDNTestBed()

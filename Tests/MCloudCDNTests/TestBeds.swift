@@ -56,9 +56,18 @@ struct CDNTestBed {
     var apiURL: String { (proxy ?? server).url + "/cdn" }
 
     func service(token: String = CDNTestBed.token) -> GCoreCDN {
-        let transport = RetryingTransport(CurlTransport(), policy: RetryPolicy(maxAttempts: 5, baseDelay: 0.01, maxDelay: 5, budget: 10))
-        return GCoreCDN(baseURL: apiURL, credential: .apiKey(token), transport: transport, pollInterval: 0.02, timeout: 10)
+        GCoreCDN(baseURL: apiURL, credential: .apiKey(token), transport: Self.transport, pollInterval: 0.02, timeout: 10)
     }
+
+    /// VK's dialect: a project in the path, `originGroups`, a Keystone token.
+    func vkService(project: String) -> GCoreCDN {
+        GCoreCDN(
+            baseURL: (proxy ?? server).url + "/api/cdn/api/v1/projects/\(project)", credential: .keystoneToken(Self.token), originGroupsPath: "/originGroups",
+            transport: Self.transport, pollInterval: 0.02, timeout: 10
+        )
+    }
+
+    static let transport = RetryingTransport(CurlTransport(), policy: RetryPolicy(maxAttempts: 5, baseDelay: 0.01, maxDelay: 5, budget: 10))
 
     func control(_ name: String, _ body: JSONValue? = nil) async throws -> JSONValue {
         let request = HTTPRequest(method: body == nil ? .GET : .POST, url: "\(server.url)/__control/\(name)", body: body.map { Array($0.serialized().utf8) })

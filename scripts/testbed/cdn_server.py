@@ -10,7 +10,7 @@ https://api.gcore.com/cdn/resources is /cdn/resources here, VK's .../projects/<i
 
   auth        "Authorization: APIKey <T>" (G-Core), "Authorization: Bearer <T>" or "X-Auth-Token: <T>" (a Keystone
               token, VK); anything else is 401 {"detail": ...}
-  origin groups  POST/GET /origin_groups, GET/PUT/PATCH/DELETE /origin_groups/<id>: {name, sources[{source, backup,
+  origin groups  POST/GET /origin_groups (VK: /originGroups), GET/PUT/PATCH/DELETE /origin_groups/<id>: {name, sources[{source, backup,
               enabled}], use_next, proxy_next_upstream}; at least one enabled, non-backup source; deleting a group a
               resource uses is 400
   resources   POST/GET /resources, GET/PUT/PATCH/DELETE /resources/<id>: {cname (unique), originGroup (must exist),
@@ -372,6 +372,7 @@ class Handler(BaseHTTPRequestHandler):
                 store["journal"].append("%s %s" % (self.command, url.path))
                 if not authorized(self.headers):
                     raise Failure(401, {"detail": "Invalid token."})
+                segments = ["origin_groups" if s == "originGroups" else s for s in segments]  # VK's spelling
                 known = [i for i, s in enumerate(segments) if s in ("resources", "origin_groups", "purge_statuses")]
                 if not known:
                     raise not_found()
