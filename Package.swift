@@ -24,12 +24,13 @@ let package = Package(
         .target(name: "MCloudState", dependencies: ["MCloudCore", "CPostgres"]),
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudState"]),
+        .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudState", "MCloudAWS"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudState", "MCloudRender"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudKubernetes", "MCloudAWS",
+                "MCloudEngine", "MCloudKubernetes", "MCloudAWS", "MCloudCDN",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
@@ -62,6 +63,7 @@ let package = Package(
             dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML"],
             exclude: ["Golden"]
         ),
+        .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudCDN", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider", "MCloudState"]),
         .testTarget(
             name: "MCloudCLITests",
             dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudAWS"],

@@ -1,4 +1,5 @@
 import MCloudAWS
+import MCloudCDN
 import MCloudCore
 import MCloudKubernetes
 import MCloudProvider
@@ -12,6 +13,7 @@ final class ProviderRegistry: ProviderCatalog {
         catalogs = [
             "kubernetes": KubernetesProviderCatalog(environment: environment),
             "aws": AWSProviderCatalog(environment: environment),
+            "cdn": CDNProviderCatalog(environment: environment),
         ]
     }
 

@@ -1,0 +1,120 @@
+import Foundation
+import MCloudCore
+import MCloudHTTP
+import Testing
+
+/// `mcloud apply --target cdn.` on the retail-bank example: the CDN resources go to the G-Core-style test server
+/// (scripts/testbed/cdn_server.py), and the Ingresses they depend on to the Kubernetes test bed.
+@Suite(.serialized) struct CDNEndToEndTests {
+    @Test("apply creates each CDN resource with its origins and cache rules, plan then shows no CDN change, destroy leaves nothing")
+    func applyPlanDestroy() async throws {
+        let bed = try CDNWorkspace()
+        let applied = await bed.run("apply", ["--auto-approve"])
+        #expect(applied.exitCode == 0, "\(applied.stdout)\(applied.stderr)")
+        #expect(applied.stdout.contains("cdn.gcore-lux.CDNResource.\(bed.application).static-eu"))
+
+        let state = try await bed.serverState()
+        let resources = state["resources"]?.arrayItems ?? []
+        #expect(resources.compactMap { $0["name"]?.stringValue }.sorted() == ["\(bed.application).static-eu", "\(bed.application).static-ru"])
+        let sources = Set((state["origin_groups"]?.arrayItems ?? []).flatMap { $0["sources"]?.arrayItems ?? [] }.compactMap { $0["source"]?.stringValue })
+        #expect(sources == Set(bed.expectedOrigins))
+        let rules = (state["rules"]?.arrayItems ?? []).compactMap { rule in
+            rule["name"]?.stringValue.map { "\($0) \(rule.value(at: ["options", "edge_cache_settings", "value"])?.stringValue ?? "")" }
+        }
+        #expect(Set(rules) == ["/static/* 86400s", "/fonts/* 2592000s", "/img/* 604800s"])
+        #expect(rules.count == 6)
+
+        // Only the CDN lines count: every cluster of the example is the one bed here, so the Ingress and Namespace
+        // two clouds share differ in their mcloud.io/cloud label.
+        let again = await bed.run("plan", [])
+        #expect(again.exitCode == 0, "\(again.stderr)")
+        let cdnChanges = again.stdout.split(separator: "\n").filter { $0.contains("cdn.") && ($0.contains("+ ") || $0.contains("~ ") || $0.contains("- ")) }
+        #expect(cdnChanges.isEmpty, "\(again.stdout)")
+
+        let destroyed = await bed.run("destroy", ["--auto-approve"])
+        #expect(destroyed.exitCode == 0, "\(destroyed.stdout)\(destroyed.stderr)")
+        let after = try await bed.serverState()
+        #expect(after["resources"]?.arrayItems.isEmpty == true)
+        #expect(after["origin_groups"]?.arrayItems.isEmpty == true)
+        #expect(after["rules"]?.arrayItems.isEmpty == true)
+    }
+}
+
+/// The retail-bank example under a unique application name (so its namespaces are new on the shared Kubernetes
+/// bed), with a catalog whose CDN endpoints point at a fresh CDN test server and whose clusters are the bed.
+final class CDNWorkspace {
+    static let token = "cdn-e2e-token"
+    let folder: String
+    let application: String
+    let process = Process()
+    let serverURL: String
+
+    init() throws {
+        let testBed = ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes"
+        let env = try #require(FileManager.default.contents(atPath: "\(testBed)/env"), "no test API server: run scripts/testbed/kubernetes.sh start")
+        let kubeconfig = String(decoding: env, as: UTF8.self).split(separator: "\n")
+            .first { $0.hasPrefix("MCLOUD_TEST_KUBECONFIG=") }.map { String($0.dropFirst("MCLOUD_TEST_KUBECONFIG=".count)) } ?? ""
+        application = "rb-\(UUID().uuidString.prefix(6).lowercased())"
+        folder = NSTemporaryDirectory() + "mcloud-cdn-\(application)"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: folder + "/app", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: folder + "/providers", withIntermediateDirectories: true)
+
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "\(repositoryRoot)/scripts/testbed/cdn_server.py", "--token", Self.token, "--deploy-reads", "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            process.terminate()
+            throw CDNWorkspaceError(description: "the CDN test server did not start: \(text)")
+        }
+        serverURL = "http://127.0.0.1:\(port)"
+
+        for file in try manager.contentsOfDirectory(atPath: "\(repositoryRoot)/Manifests/retail-bank") where file.hasSuffix(".yaml") {
+            let text = try String(contentsOfFile: "\(repositoryRoot)/Manifests/retail-bank/\(file)", encoding: .utf8)
+            try text.replacingOccurrences(of: "name: retail-bank", with: "name: \(application)").write(toFile: "\(folder)/app/\(file)", atomically: true, encoding: .utf8)
+        }
+        let cdn = try NSRegularExpression(pattern: #"cdn: \{ url: "[^"]*""#)
+        let kubernetes = try NSRegularExpression(pattern: #"kubernetes: \{ context: [^ }]+ \}"#)
+        for file in try manager.contentsOfDirectory(atPath: "\(repositoryRoot)/Providers") where file.hasSuffix(".yaml") {
+            var text = try String(contentsOfFile: "\(repositoryRoot)/Providers/\(file)", encoding: .utf8)
+            text = cdn.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "cdn: { url: \"\(serverURL)/cdn\"")
+            text = kubernetes.stringByReplacingMatches(
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "kubernetes: { context: admin-cert, kubeconfig: \(kubeconfig) }"
+            )
+            try text.write(toFile: "\(folder)/providers/\(file)", atomically: true, encoding: .utf8)
+        }
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// The origin hosts the example's web cells give (retail-bank places web@eu on aws-irl and gcore-lux, web@ru
+    /// on sel-msk and sel-spb).
+    var expectedOrigins: [String] {
+        ["aws-irl", "gcore-lux"].map { "web.\(application)-eu.\($0).origins.mcloud.internal" }
+            + ["sel-msk", "sel-spb"].map { "web.\(application)-ru.\($0).origins.mcloud.internal" }
+    }
+
+    func run(_ command: String, _ arguments: [String]) async -> Run {
+        let options = ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", "file://\(folder)/state.json", "--target", "cdn."]
+        let environment = [
+            "NO_COLOR": "1", "GCORE_API_TOKEN": Self.token, "SELECTEL_CDN_TOKEN": Self.token, "VK_CDN_TOKEN": Self.token, "MCLOUD_CDN_POLL_SECONDS": "0.05",
+        ]
+        return await mcloudRun([command] + options + arguments, environment: environment)
+    }
+
+    func serverState() async throws -> JSONValue {
+        let response = try await CurlTransport().send(HTTPRequest(method: .GET, url: "\(serverURL)/__control/state"))
+        return try JSONParser.parse(response.body)
+    }
+}
+
+struct CDNWorkspaceError: Error, CustomStringConvertible {
+    var description: String
+}
