@@ -40,13 +40,34 @@ import Testing
     }
 }
 
+extension CDNEndToEndTests {
+    /// A whole application, cluster objects and the CDN in front of them, on one cloud: apply, a clean plan, destroy.
+    @Test func aWholeApplicationWithItsCDNPlansCleanAfterApply() async throws {
+        let workspace = try EngineWorkspace(fixture: "engine-cdn")
+        let server = try CDNTestServer(token: CDNWorkspace.token)
+        try workspace.editCatalog("CDN_URL", "\(server.url)/cdn")
+        let environment = ["LAB_CDN_TOKEN": CDNWorkspace.token, "MCLOUD_CDN_POLL_SECONDS": "0.05"]
+        let applied = await workspace.run("apply", ["--auto-approve"], environment: environment)
+        #expect(applied.exitCode == 0, "\(applied.stdout)\(applied.stderr)")
+        #expect(applied.stdout.contains("cdn.lab.CDNResource.\(workspace.application).assets: Creation complete"))
+        let sources = (try await server.state()["origin_groups"]?.arrayItems ?? []).flatMap { $0["sources"]?.arrayItems ?? [] }
+        #expect(sources.compactMap { $0["source"]?.stringValue } == ["web.\(workspace.namespace).lab.origins.mcloud.internal"])
+        let again = await workspace.run("plan", ["--detailed-exitcode"], environment: environment)
+        #expect(again.exitCode == 0, "\(again.stdout)\(again.stderr)")
+        let destroyed = await workspace.run("destroy", ["--auto-approve"], environment: environment)
+        #expect(destroyed.exitCode == 0, "\(destroyed.stderr)")
+        #expect(try await server.state()["resources"]?.arrayItems.isEmpty == true)
+        #expect(try await workspace.listed("apps/v1", "Deployment").isEmpty)
+    }
+}
+
 /// The retail-bank example under a unique application name (so its namespaces are new on the shared Kubernetes
 /// bed), with a catalog whose CDN endpoints point at a fresh CDN test server and whose clusters are the bed.
 final class CDNWorkspace {
     static let token = "cdn-e2e-token"
     let folder: String
     let application: String
-    let process = Process()
+    let server: CDNTestServer
     let serverURL: String
 
     init() throws {
@@ -60,19 +81,8 @@ final class CDNWorkspace {
         try manager.createDirectory(atPath: folder + "/app", withIntermediateDirectories: true)
         try manager.createDirectory(atPath: folder + "/providers", withIntermediateDirectories: true)
 
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "\(repositoryRoot)/scripts/testbed/cdn_server.py", "--token", Self.token, "--deploy-reads", "1"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
-            throw CDNWorkspaceError(description: "the CDN test server did not start: \(text)")
-        }
-        serverURL = "http://127.0.0.1:\(port)"
+        server = try CDNTestServer(token: Self.token)
+        serverURL = server.url
 
         for file in try manager.contentsOfDirectory(atPath: "\(repositoryRoot)/Manifests/retail-bank") where file.hasSuffix(".yaml") {
             let text = try String(contentsOfFile: "\(repositoryRoot)/Manifests/retail-bank/\(file)", encoding: .utf8)
@@ -88,10 +98,6 @@ final class CDNWorkspace {
             )
             try text.write(toFile: "\(folder)/providers/\(file)", atomically: true, encoding: .utf8)
         }
-    }
-
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
     }
 
     /// The origin hosts the example's web cells give (retail-bank places web@eu on aws-irl and gcore-lux, web@ru
@@ -110,7 +116,38 @@ final class CDNWorkspace {
     }
 
     func serverState() async throws -> JSONValue {
-        let response = try await CurlTransport().send(HTTPRequest(method: .GET, url: "\(serverURL)/__control/state"))
+        try await server.state()
+    }
+}
+
+/// scripts/testbed/cdn_server.py on a free port for one test, killed with it.
+final class CDNTestServer {
+    let process = Process()
+    let url: String
+
+    init(token: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "\(repositoryRoot)/scripts/testbed/cdn_server.py", "--token", token, "--deploy-reads", "1"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            process.terminate()
+            throw CDNWorkspaceError(description: "the CDN test server did not start: \(text)")
+        }
+        url = "http://127.0.0.1:\(port)"
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// What the server holds: resources, origin groups, rules.
+    func state() async throws -> JSONValue {
+        let response = try await CurlTransport().send(HTTPRequest(method: .GET, url: "\(url)/__control/state"))
         return try JSONParser.parse(response.body)
     }
 }

@@ -15,7 +15,7 @@ struct EngineWorkspace {
     static let testBedDirectory = ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes"
 
     /// `services` extra services make a bigger application (for the crash test).
-    init(services: Int = 0) throws {
+    init(services: Int = 0, fixture: String = "engine") throws {
         let env = try #require(
             FileManager.default.contents(atPath: "\(Self.testBedDirectory)/env"),
             "no test API server: run scripts/testbed/kubernetes.sh start (looked for \(Self.testBedDirectory)/env)"
@@ -24,7 +24,7 @@ struct EngineWorkspace {
             .first { $0.hasPrefix("MCLOUD_TEST_KUBECONFIG=") }.map { String($0.dropFirst("MCLOUD_TEST_KUBECONFIG=".count)) } ?? ""
         application = "e2e-\(UUID().uuidString.prefix(8).lowercased())"
         folder = NSTemporaryDirectory() + "mcloud-\(application)"
-        let fixture = "\(fixtures)/engine"
+        let fixture = "\(fixtures)/\(fixture)"
         let manager = FileManager.default
         try manager.createDirectory(atPath: folder + "/app", withIntermediateDirectories: true)
         try manager.createDirectory(atPath: folder + "/providers", withIntermediateDirectories: true)
@@ -54,9 +54,16 @@ struct EngineWorkspace {
 
     var common: [String] { ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", "file://\(statePath)"] }
 
-    func run(_ command: String, _ arguments: [String] = [], input: [String] = []) async -> Run {
+    func run(_ command: String, _ arguments: [String] = [], input: [String] = [], environment: [String: String] = [:]) async -> Run {
         let options = command == "state" ? ["--state", "file://\(statePath)"] : common
-        return await mcloudRun([command] + options + arguments, environment: ["NO_COLOR": "1"], input: input)
+        return await mcloudRun([command] + options + arguments, environment: environment.merging(["NO_COLOR": "1"]) { $1 }, input: input)
+    }
+
+    /// Changes the catalog's text (to fill in a test server's address).
+    func editCatalog(_ from: String, _ to: String) throws {
+        let path = "\(folder)/providers/lab.yaml"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        try text.replacingOccurrences(of: from, with: to).write(toFile: path, atomically: true, encoding: .utf8)
     }
 
     /// Changes the application's manifest text.
