@@ -24,18 +24,19 @@ let package = Package(
         .target(name: "MCloudState", dependencies: ["MCloudCore", "CPostgres"]),
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
+        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS", "MCloudProvider", "MCloudState"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudState", "MCloudRender"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudKubernetes",
+                "MCloudEngine", "MCloudKubernetes", "MCloudOpenStackProvider",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
         .executableTarget(
             name: "mcloud-bench",
-            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender", "MCloudEngine", "MCloudProvider", "MCloudState"]
+            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender", "MCloudEngine", "MCloudProvider", "MCloudState", "MCloudOpenStack"]
         ),
 
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
@@ -64,7 +65,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudCLITests",
-            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP"],
+            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS"],
             exclude: ["Golden", "Fixtures"]
         ),
     ]

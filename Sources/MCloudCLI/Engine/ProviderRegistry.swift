@@ -1,5 +1,6 @@
 import MCloudCore
 import MCloudKubernetes
+import MCloudOpenStackProvider
 import MCloudProvider
 
 /// The providers this mcloud has, each configured from the cloud's catalog `endpoints` and the standard credential
@@ -10,6 +11,7 @@ final class ProviderRegistry: ProviderCatalog {
     init(environment: [String: String]) {
         catalogs = [
             "kubernetes": KubernetesProviderCatalog(environment: environment),
+            "openstack": OpenStackProviderCatalog(environment: environment),
         ]
     }
 
