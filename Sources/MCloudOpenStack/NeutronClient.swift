@@ -58,6 +58,14 @@ public struct SecurityGroup: Sendable, Hashable {
     public var tags: [String] = []
     public var rules: [SecurityGroupRule] = []
 
+    public init(id: String, name: String, description: String = "", tags: [String] = [], rules: [SecurityGroupRule] = []) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.tags = tags
+        self.rules = rules
+    }
+
     static func decode(_ item: JSONValue) -> SecurityGroup? {
         guard let id = item["id"]?.stringValue else { return nil }
         return SecurityGroup(
