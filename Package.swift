@@ -25,18 +25,19 @@ let package = Package(
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudState"]),
         .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudState", "MCloudAWS"]),
+        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS", "MCloudProvider", "MCloudState"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudState", "MCloudRender"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudKubernetes", "MCloudAWS", "MCloudCDN",
+                "MCloudEngine", "MCloudKubernetes", "MCloudAWS", "MCloudCDN", "MCloudOpenStackProvider",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
         .executableTarget(
             name: "mcloud-bench",
-            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender", "MCloudEngine", "MCloudProvider", "MCloudState"]
+            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender", "MCloudEngine", "MCloudProvider", "MCloudState", "MCloudOpenStack"]
         ),
 
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
@@ -46,6 +47,7 @@ let package = Package(
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore"]),
         .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
@@ -66,7 +68,7 @@ let package = Package(
         .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudCDN", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider", "MCloudState"]),
         .testTarget(
             name: "MCloudCLITests",
-            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudAWS"],
+            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS"],
             exclude: ["Golden", "Fixtures"]
         ),
     ]

@@ -6,10 +6,20 @@ public struct Volume: Sendable, Hashable {
     public var name: String
     public var sizeGiB: Int
     public var status: String
+    public var availabilityZone: String?
+    public var metadata: [String: String]
+    /// The servers it is attached to.
+    public var serverIDs: [String]
 
     static func decode(_ item: JSONValue) -> Volume? {
         guard let id = item["id"]?.stringValue else { return nil }
-        return Volume(id: id, name: item["name"]?.stringValue ?? "", sizeGiB: item["size"]?.intValue ?? 0, status: item["status"]?.stringValue ?? "unknown")
+        var metadata: [String: String] = [:]
+        for (key, value) in item["metadata"]?.objectPairs ?? [] { metadata[key] = value.stringValue }
+        return Volume(
+            id: id, name: item["name"]?.stringValue ?? "", sizeGiB: item["size"]?.intValue ?? 0, status: item["status"]?.stringValue ?? "unknown",
+            availabilityZone: item["availability_zone"]?.stringValue, metadata: metadata,
+            serverIDs: item["attachments"]?.arrayItems.compactMap { $0["server_id"]?.stringValue } ?? []
+        )
     }
 }
 
@@ -24,10 +34,12 @@ public struct CinderClient: Sendable {
     }
 
     /// Quota exhaustion comes back as `OpenStackError.capacity` (Cinder answers 413 overLimit).
-    public func createVolume(name: String, sizeGiB: Int, ownership: Ownership) async throws(OpenStackError) -> Volume {
-        let body: JSONValue = .object([("volume", .object([
+    public func createVolume(name: String, sizeGiB: Int, ownership: Ownership, availabilityZone: String? = nil) async throws(OpenStackError) -> Volume {
+        var volume: [(String, JSONValue)] = [
             ("name", .string(name)), ("size", .int(sizeGiB)), ("metadata", .object(ownership.metadata.map { ($0.0, .string($0.1)) })),
-        ]))])
+        ]
+        if let availabilityZone { volume.append(("availability_zone", .string(availabilityZone))) }
+        let body: JSONValue = .object([("volume", .object(volume))])
         let answer = try await session.json("block-storage", .POST, "/volumes", body: body, expect: [202], retryable: false, operation: "create volume \(name)")
         guard let volume = answer["volume"].flatMap(Volume.decode) else { throw .invalidResponse("create volume \(name): no volume in the answer") }
         return volume
@@ -45,6 +57,49 @@ public struct CinderClient: Sendable {
             let volume = try await self.volume(id)
             if volume.status.hasPrefix("error") { throw .resourceFailed("volume \(volume.name) (\(id)) is in \(volume.status)") }
             return volume.status == status ? volume : nil
+        }
+    }
+
+    /// Volumes whose metadata holds every pair given (Cinder filters on the server side), all pages.
+    public func volumes(metadata: [String: String]) async throws(OpenStackError) -> [Volume] {
+        let filter = JSONValue.object(metadata.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }).serialized(pretty: false)
+        var volumes: [Volume] = []
+        var marker: String?
+        while true {
+            let page = "/volumes/detail?metadata=\(NovaClient.escape(filter))&limit=100" + (marker.map { "&marker=\($0)" } ?? "")
+            let items = try await session.json("block-storage", .GET, page, operation: "list volumes").value(at: ["volumes"])?.arrayItems.compactMap(Volume.decode) ?? []
+            volumes += items.filter { volume in metadata.allSatisfy { volume.metadata[$0.key] == $0.value } }
+            guard items.count == 100, let last = items.last?.id else { return volumes }
+            marker = last
+        }
+    }
+
+    /// Grows a volume; attached ones too (microversion 3.42).
+    public func extendVolume(_ id: String, toGiB size: Int) async throws(OpenStackError) {
+        _ = try await session.json(
+            "block-storage", .POST, "/volumes/\(id)/action", body: .object([("os-extend", .object([("new_size", .int(size))]))]),
+            headers: [("OpenStack-API-Version", "volume 3.42")], expect: [202], operation: "extend volume \(id) to \(size) GiB"
+        )
+    }
+
+    /// The names of the block storage availability zones that are up.
+    public func availabilityZones() async throws(OpenStackError) -> [String] {
+        let answer = try await session.json("block-storage", .GET, "/os-availability-zone", operation: "list volume availability zones")
+        return answer["availabilityZoneInfo"]?.arrayItems.compactMap { zone in
+            zone["zoneState"]?["available"] == .bool(true) ? zone["zoneName"]?.stringValue : nil
+        } ?? []
+    }
+
+    /// Waits until no server holds the volume (Nova detaches it when deleting a server).
+    public func waitUntilDetached(_ id: String) async throws(OpenStackError) {
+        _ = try await poller.poll("volume \(id) to be detached") { () async throws(OpenStackError) -> Bool? in
+            do throws(OpenStackError) {
+                let volume = try await self.volume(id)
+                return ["in-use", "attaching", "detaching", "reserved"].contains(volume.status) ? nil : true
+            } catch {
+                if error.fault?.status == 404 { return true }
+                throw error
+            }
         }
     }
 

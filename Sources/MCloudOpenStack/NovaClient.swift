@@ -98,7 +98,7 @@ public actor NovaClient {
     }
 
     /// Errors after which the server may or may not exist.
-    static func mayHaveCreated(_ error: OpenStackError) -> Bool {
+    public static func mayHaveCreated(_ error: OpenStackError) -> Bool {
         switch error {
         case .transport: return true
         case .api(let fault): return fault.status >= 500
@@ -158,6 +158,44 @@ public actor NovaClient {
 
     static func escape(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
+    }
+
+    /// Adds or replaces metadata items; other items stay.
+    public func setMetadata(_ id: String, _ items: [String: String]) async throws(OpenStackError) {
+        let body: JSONValue = .object([("metadata", .object(items.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))])
+        _ = try await call(.POST, "/servers/\(id)/metadata", body: body, operation: "set metadata of server \(id)")
+    }
+
+    /// Removes one metadata item; a missing one is fine.
+    public func deleteMetadata(_ id: String, key: String) async throws(OpenStackError) {
+        _ = try await call(.DELETE, "/servers/\(id)/metadata/\(Self.escape(key))", expect: [204, 404], operation: "delete metadata \(key) of server \(id)")
+    }
+
+    /// Resizes to another flavor and confirms once Nova reaches VERIFY_RESIZE, so the server ends ACTIVE.
+    public func resize(_ id: String, flavorID: String) async throws(OpenStackError) {
+        let body: JSONValue = .object([("resize", .object([("flavorRef", .string(flavorID))]))])
+        _ = try await call(.POST, "/servers/\(id)/action", body: body, expect: [202], retryable: false, operation: "resize server \(id)")
+        _ = try await poller.poll("server \(id) to reach VERIFY_RESIZE") { () async throws(OpenStackError) -> Server? in
+            let server = try await self.server(id)
+            if server.status == "ERROR" { throw .resourceFailed("resizing server \(server.name) (\(id)) failed: \(server.fault ?? "Nova gave no fault message")") }
+            return server.status == "VERIFY_RESIZE" ? server : nil
+        }
+        _ = try await call(.POST, "/servers/\(id)/action", body: .object([("confirmResize", .null)]), expect: [204], operation: "confirm the resize of server \(id)")
+        _ = try await waitUntilActive(id)
+    }
+
+    /// Adds a security group (by name or id) to every port of the server.
+    public func addSecurityGroup(_ id: String, group: String) async throws(OpenStackError) {
+        let body: JSONValue = .object([("addSecurityGroup", .object([("name", .string(group))]))])
+        _ = try await call(.POST, "/servers/\(id)/action", body: body, expect: [202], operation: "add security group \(group) to server \(id)")
+    }
+
+    /// The names of the compute availability zones that are up.
+    public func availabilityZones() async throws(OpenStackError) -> [String] {
+        let answer = try await call(.GET, "/os-availability-zone", operation: "list compute availability zones")
+        return answer["availabilityZoneInfo"]?.arrayItems.compactMap { zone in
+            zone["zoneState"]?["available"] == .bool(true) ? zone["zoneName"]?.stringValue : nil
+        } ?? []
     }
 
     // MARK: Volumes

@@ -5,10 +5,14 @@ import MCloudCore
 public struct Ownership: Sendable, Hashable {
     public var application: String
     public var cell: String
+    /// Further metadata written with the ownership facts (the engine's address, for example); not tags, whose
+    /// 60-character limit an address can exceed.
+    public var extra: [String: String]
 
-    public init(application: String, cell: String) {
+    public init(application: String, cell: String, extra: [String: String] = [:]) {
         self.application = application
         self.cell = cell
+        self.extra = extra
     }
 
     public static let managedTag = "managed-by:mcloud"
@@ -19,10 +23,10 @@ public struct Ownership: Sendable, Hashable {
     }
 
     public var metadata: [(String, String)] {
-        [("managed-by", "mcloud"), ("application", application), ("cell", cell)]
+        [("managed-by", "mcloud"), ("application", application), ("cell", cell)] + extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
-    static func tag(_ text: String) -> String {
+    public static func tag(_ text: String) -> String {
         String(text.map { $0 == "/" || $0 == "," ? "_" : $0 }.prefix(60))
     }
 }
@@ -46,11 +50,14 @@ public struct ServerRequest: Sendable, Hashable {
     public var securityGroups: [String]
     public var networks: Networks
     public var keyName: String?
+    /// Nil lets Nova choose.
+    public var availabilityZone: String?
 
     public init(
         name: String, imageID: String, flavorID: String, userData: String? = nil, ownership: Ownership, securityGroups: [String] = [],
-        networks: Networks = .auto, keyName: String? = nil
+        networks: Networks = .auto, keyName: String? = nil, availabilityZone: String? = nil
     ) {
+        self.availabilityZone = availabilityZone
         self.name = name
         self.imageID = imageID
         self.flavorID = flavorID
@@ -72,6 +79,7 @@ public struct ServerRequest: Sendable, Hashable {
         }
         if let userData { server.append(("user_data", .string(Data(userData.utf8).base64EncodedString()))) }
         if let keyName { server.append(("key_name", .string(keyName))) }
+        if let availabilityZone { server.append(("availability_zone", .string(availabilityZone))) }
         if !securityGroups.isEmpty { server.append(("security_groups", .array(securityGroups.map { .object([("name", .string($0))]) }))) }
         server.append(("metadata", .object((ownership.metadata + [("request", requestTag)]).map { ($0.0, .string($0.1)) })))
         server.append(("tags", .array((ownership.tags + [requestTag]).map { .string($0) })))
@@ -88,6 +96,13 @@ public struct Server: Sendable, Hashable {
     public var metadata: [String: String]
     /// The fault message of a server in ERROR.
     public var fault: String?
+    /// The flavor's size as embedded in the server (microversion 2.47 and later).
+    public var flavorVCPUs: Int?
+    public var flavorRAMMiB: Int?
+    public var availabilityZone: String?
+    /// `deleting`, `resize_prep`, ... while Nova works on the server.
+    public var taskState: String?
+    public var attachedVolumeIDs: [String]
 
     static func decode(_ item: JSONValue) -> Server? {
         guard let id = item["id"]?.stringValue else { return nil }
@@ -95,7 +110,15 @@ public struct Server: Sendable, Hashable {
         for (key, value) in item["metadata"]?.objectPairs ?? [] { metadata[key] = value.stringValue }
         return Server(
             id: id, name: item["name"]?.stringValue ?? "", status: item["status"]?.stringValue ?? "UNKNOWN",
-            tags: item["tags"]?.arrayItems.compactMap(\.stringValue) ?? [], metadata: metadata, fault: item["fault"]?["message"]?.stringValue
+            tags: item["tags"]?.arrayItems.compactMap(\.stringValue) ?? [], metadata: metadata, fault: item["fault"]?["message"]?.stringValue,
+            flavorVCPUs: item["flavor"]?["vcpus"]?.intValue, flavorRAMMiB: item["flavor"]?["ram"]?.intValue,
+            availabilityZone: item["OS-EXT-AZ:availability_zone"]?.stringValue, taskState: item["OS-EXT-STS:task_state"]?.stringValue,
+            attachedVolumeIDs: item["os-extended-volumes:volumes_attached"]?.arrayItems.compactMap { $0["id"]?.stringValue } ?? []
         )
+    }
+
+    /// Being deleted, or deleted and still listed.
+    public var isDeleting: Bool {
+        taskState == "deleting" || status == "DELETED" || status == "SOFT_DELETED"
     }
 }

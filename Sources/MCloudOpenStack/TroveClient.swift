@@ -7,12 +7,18 @@ public struct DatabaseInstance: Sendable, Hashable {
     public var status: String
     public var operatingStatus: String?
     public var fault: String?
+    public var flavorID: String?
+    public var volumeGiB: Int?
+    public var datastore: String?
+    public var datastoreVersion: String?
 
     static func decode(_ item: JSONValue) -> DatabaseInstance? {
         guard let id = item["id"]?.stringValue else { return nil }
         return DatabaseInstance(
             id: id, name: item["name"]?.stringValue ?? "", status: item["status"]?.stringValue ?? "UNKNOWN",
-            operatingStatus: item["operating_status"]?.stringValue, fault: item["fault"]?["message"]?.stringValue
+            operatingStatus: item["operating_status"]?.stringValue, fault: item["fault"]?["message"]?.stringValue,
+            flavorID: item["flavor"]?["id"]?.stringValue, volumeGiB: item["volume"]?["size"]?.intValue,
+            datastore: item["datastore"]?["type"]?.stringValue, datastoreVersion: item["datastore"]?["version"]?.stringValue
         )
     }
 }
@@ -25,8 +31,11 @@ public struct DatabaseRequest: Sendable, Hashable {
     public var datastore: String
     public var version: String
     public var databases: [String]
+    /// Nil lets Trove choose.
+    public var availabilityZone: String?
 
-    public init(name: String, flavorID: String, volumeGiB: Int, datastore: String, version: String, databases: [String] = []) {
+    public init(name: String, flavorID: String, volumeGiB: Int, datastore: String, version: String, databases: [String] = [], availabilityZone: String? = nil) {
+        self.availabilityZone = availabilityZone
         self.name = name
         self.flavorID = flavorID
         self.volumeGiB = volumeGiB
@@ -41,6 +50,7 @@ public struct DatabaseRequest: Sendable, Hashable {
             ("datastore", .object([("type", .string(datastore)), ("version", .string(version))])),
         ]
         if !databases.isEmpty { instance.append(("databases", .array(databases.map { .object([("name", .string($0))]) }))) }
+        if let availabilityZone { instance.append(("availability_zone", .string(availabilityZone))) }
         return .object([("instance", .object(instance))])
     }
 }
@@ -98,6 +108,38 @@ public struct TroveClient: Sendable {
             let healthy = instance.operatingStatus.map { $0.isEmpty || $0 == "HEALTHY" } ?? true
             return instance.status == "ACTIVE" && healthy ? instance : nil
         }
+    }
+
+    /// Every instance of the project, all pages.
+    public func instances() async throws(OpenStackError) -> [DatabaseInstance] {
+        var instances: [DatabaseInstance] = []
+        var marker: String?
+        while true {
+            let page = "/instances/detail?limit=100" + (marker.map { "&marker=\($0)" } ?? "")
+            let items = try await session.json("database", .GET, page, operation: "list databases")["instances"]?.arrayItems.compactMap(DatabaseInstance.decode) ?? []
+            instances += items
+            guard items.count == 100, let last = items.last?.id else { return instances }
+            marker = last
+        }
+    }
+
+    /// Moves the instance to another flavor, then waits for it to be ACTIVE again.
+    public func resize(_ id: String, flavorID: String) async throws(OpenStackError) {
+        try await action(id, .object([("resize", .object([("flavorRef", .string(flavorID))]))]), "resize database \(id) to flavor \(flavorID)")
+    }
+
+    /// Grows the data volume, then waits for the instance to be ACTIVE again.
+    public func resize(_ id: String, volumeGiB: Int) async throws(OpenStackError) {
+        try await action(id, .object([("resize", .object([("volume", .object([("size", .int(volumeGiB))]))]))]), "grow the volume of database \(id) to \(volumeGiB) GiB")
+    }
+
+    private func action(_ id: String, _ body: JSONValue, _ operation: String) async throws(OpenStackError) {
+        _ = try await session.json("database", .POST, "/instances/\(id)/action", body: body, expect: [202], retryable: false, operation: operation)
+        // The action starts asynchronously: wait for Trove to leave ACTIVE before waiting for it to come back.
+        _ = try await poller.poll("database \(id) to start: \(operation)") { () async throws(OpenStackError) -> Bool? in
+            try await self.instance(id).status != "ACTIVE" ? true : nil
+        }
+        _ = try await waitUntilActive(id)
     }
 
     public func deleteInstance(_ id: String, wait: Bool = true) async throws(OpenStackError) {

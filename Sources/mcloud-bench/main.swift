@@ -13,6 +13,8 @@ import MCloudPlanner
 //   swift run -c release mcloud-bench refresh [--objects N] [--namespaces N]   refresh N objects from the test API server
 //   swift run -c release mcloud-bench synthetic [--clouds N] [--services N] [--databases N] [--seed N]
 //       plans a generated input (default 200 clouds, 5,000 service and 800 database cells): time and peak memory
+//   swift run -c release mcloud-bench openstack-servers [--servers N] [--parallelism N] [--cloud NAME]
+//       creates and deletes N servers (default 20, 10 at once) on the OpenStack test bed: wall time vs the sum of waits
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
@@ -28,11 +30,13 @@ case "engine-plan":
     EngineBenchmark.plan(resources: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000)
 case "refresh":
     await EngineBenchmark.refresh(Array(arguments.dropFirst()))
+case "openstack-servers":
+    await OpenStackServersBenchmark.run(Array(arguments.dropFirst()))
 case "validate":
     ValidationBenchmark.run(documents: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000)
 case nil:
     ValidationBenchmark.run(documents: 10_000)
 default:
-    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] | refresh [--objects N]")
+    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N]")
     exit(1)
 }

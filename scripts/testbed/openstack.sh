@@ -305,6 +305,10 @@ os_region_name = RegionOne
 trove_auth_url = $KS/v3
 usage_timeout = 120
 state_change_wait_time = 120
+# The retail-bank example's databases (up to 500 GB each; volumes are fake) for the engine end-to-end test.
+max_accepted_volume_size = 2000
+max_volumes_per_tenant = 100000
+max_instances_per_tenant = 100
 [database]
 connection = sqlite:///$DIR/trove/trove.sqlite
 [mysql]

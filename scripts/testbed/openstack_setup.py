@@ -21,6 +21,7 @@ SERVICES = {
     "compute": "nova", "placement": "placement", "image": "glance", "network": "neutron",
     "block-storage": "cinder", "volumev3": "cinderv3", "database": "trove",
 }
+DATASTORES = [("mysql", "5.7.29"), ("postgresql", "16"), ("redis", "7.2")]
 SERVICE_USERS = ["nova", "placement", "glance", "neutron", "cinder", "trove"]
 
 
@@ -131,15 +132,33 @@ def resources(args):
         urllib.request.urlopen(request, timeout=60).read()
 
     flavors = {f["name"]: f for f in call("GET", nova + "/flavors/detail?is_public=None", admin)[1]["flavors"]}
-    for name, vcpus, ram, disk in (("mcloud.tiny", 1, 512, 1), ("mcloud.small", 2, 2048, 10), ("mcloud.large", 4, 8192, 20)):
+    for name, vcpus, ram, disk in (("mcloud.tiny", 1, 512, 1), ("mcloud.small", 2, 2048, 10), ("mcloud.large", 4, 8192, 20),
+                                  ("mcloud.xlarge", 8, 32768, 40)):
         if name not in flavors:
             flavors[name] = call("POST", nova + "/flavors", admin, {"flavor": {"name": name, "vcpus": vcpus, "ram": ram, "disk": disk}})[1]["flavor"]
 
+    # mcloud picks a Debian image by its os_distro property (the provider docs in docs/openstack.md).
+    if image.get("os_distro") != "debian":
+        patch = [{"op": "add", "path": "/os_distro", "value": "debian"}]
+        call("PATCH", "%s/v2/images/%s" % (glance, image["id"]), admin, patch,
+             headers={"Content-Type": "application/openstack-images-v2.1-json-patch"})
+
+    # The engines the retail-bank example's ManagedDatabases ask for; the fake guest runs any of them.
     manage = shlex.split(args.trove_manage)
-    for step in (["datastore_update", "mysql", ""],
-                 ["datastore_version_update", "mysql", "5.7.29", "mysql", image["id"], "", "1"],
-                 ["datastore_update", "mysql", "5.7.29"]):
-        subprocess.run(manage + step, check=True)
+    for datastore, version in DATASTORES:
+        for step in (["datastore_update", datastore, ""],
+                     ["datastore_version_update", datastore, version, datastore, image["id"], "", "1"],
+                     ["datastore_update", datastore, version]):
+            subprocess.run(manage + step, check=True)
+
+    # Room for the engine end-to-end test (all clouds of the retail-bank example share this bed) and the
+    # 20-server benchmark; Trove's servers and volumes live in project service.
+    network = endpoint(catalog, "network")
+    for name in ("mcloud", "service"):
+        project = find(args.keystone, admin, "projects", name)
+        call("PUT", "%s/os-quota-sets/%s" % (nova, project["id"]), admin, {"quota_set": {"instances": 100, "cores": -1, "ram": -1}})
+        call("PUT", "%s/os-quota-sets/%s" % (cinder, project["id"]), admin, {"quota_set": {"gigabytes": -1, "volumes": -1}})
+        call("PUT", "%s/v2.0/quotas/%s" % (network, project["id"]), admin, {"quota": {"security_group": -1, "security_group_rule": -1}})
 
     # Quotas that make every create fail at once in project mcloud-quota: Nova answers 403, Cinder 413.
     quota_project = find(args.keystone, admin, "projects", "mcloud-quota")

@@ -2,6 +2,7 @@ import MCloudAWS
 import MCloudCDN
 import MCloudCore
 import MCloudKubernetes
+import MCloudOpenStackProvider
 import MCloudProvider
 
 /// The providers this mcloud has, each configured from the cloud's catalog `endpoints` and the standard credential
@@ -14,6 +15,7 @@ final class ProviderRegistry: ProviderCatalog {
             "kubernetes": KubernetesProviderCatalog(environment: environment),
             "aws": AWSProviderCatalog(environment: environment),
             "cdn": CDNProviderCatalog(environment: environment),
+            "openstack": OpenStackProviderCatalog(environment: environment),
         ]
     }
 

@@ -1,0 +1,68 @@
+import MCloudAWS
+import MCloudCore
+import MCloudProvider
+import MCloudState
+
+/// `BackupBucket` as a bucket of the cloud's S3-compatible object storage (`endpoints.objectStorage.url`): named
+/// `mcloud-<metadata.name>` (lowercase, dots as dashes, at most 63 characters), versioned, current and older
+/// versions expiring after `retentionDays`, tagged `managed-by`, `application` and `mcloud-address`. Reads back the
+/// expiry; source, differentVendor and changeGiBDay come from the state.
+struct BackupBucketKind: Sendable {
+    static let kind = "BackupBucket"
+    let cloud: String
+    let storage: ObjectStorage
+
+    static func bucketName(_ name: String) -> String {
+        let cleaned = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        var bucket = String(("mcloud-" + String(cleaned)).prefix(63))
+        while bucket.hasSuffix("-") { bucket.removeLast() }
+        return bucket
+    }
+
+    func observe(application: String, bases: [String: ResourceBody]) async throws(AWSError) -> [ObservedResource] {
+        let s3 = try await storage.client()
+        var observed: [ObservedResource] = []
+        for bucket in try await s3.listBuckets(prefix: "mcloud-", tags: ["managed-by": "mcloud", "application": application]) {
+            let tags = try await s3.tags(bucket)
+            guard let address = tags[OwnershipKeys.address], OwnershipKeys.matches(address, cloud: cloud, kind: Self.kind) else { continue }
+            let name = String(address.dropFirst("openstack.\(cloud).\(Self.kind).".count))
+            let base = bases[address] ?? .orphan(kind: Self.kind, address: address, name: name, cloud: cloud)
+            let days = try await s3.lifecycle(bucket).compactMap(\.expireAfterDays).first
+            observed.append(ObservedResource(address: address, providerID: bucket, attributes: base.settingSpec(["retentionDays"], days.map(JSONValue.int)).document))
+        }
+        return observed
+    }
+
+    /// Creates the bucket or brings an existing one to the spec: both are `ensureBucket`.
+    func apply(_ body: ResourceBody) async throws(AWSError) -> ObservedResource {
+        let bucket = Self.bucketName(body.name)
+        let days = body.int("retentionDays")
+        try await storage.client().ensureBucket(S3Client.BucketSpec(
+            name: bucket, expireAfterDays: days, noncurrentExpireAfterDays: days,
+            tags: ["managed-by": "mcloud", "application": body.application, "cell": body.cell, OwnershipKeys.address: body.address]
+        ))
+        return ObservedResource(address: body.address, providerID: bucket, attributes: body.document)
+    }
+
+    /// Deletes every object version, then the bucket.
+    func delete(_ recorded: ResourceState) async throws(AWSError) {
+        try await storage.client().deleteBucket(recorded.providerID)
+    }
+}
+
+/// The S3 client of a cloud's object storage, made on first use: a plan that touches no bucket needs no keys.
+actor ObjectStorage {
+    private let connect: @Sendable () throws(AWSError) -> S3Client
+    private var made: S3Client?
+
+    init(connect: @escaping @Sendable () throws(AWSError) -> S3Client) {
+        self.connect = connect
+    }
+
+    func client() throws(AWSError) -> S3Client {
+        if let made { return made }
+        let client = try connect()
+        made = client
+        return client
+    }
+}

@@ -1,0 +1,126 @@
+import MCloudCore
+import MCloudOpenStack
+import MCloudProvider
+import MCloudState
+
+/// `DatabaseServer` as a Nova server: the smallest flavor with the spec's vCPUs and memory, a Debian image, the
+/// cloud-init user data of `CloudInit`, its Volume attached and its SecurityGroup given. The spec's engine, version,
+/// port, role, DNS name and the addresses of its volume and group go into the server's metadata, which the
+/// server's own scripts read too. Reads back the flavor's size, the attached volume and the group.
+struct DatabaseServerKind: Sendable {
+    static let kind = "DatabaseServer"
+    let cloud: String
+    let connection: OpenStackConnection
+
+    /// Spec fields kept in the server's metadata, by metadata key.
+    static let stored: [(key: String, field: String)] = [
+        ("engine", "engine"), ("version", "version"), ("port", "port"), ("role", "role"), ("dns-name", "dnsName"),
+        (OwnershipKeys.zone, "zone"), ("mcloud-volume", "volume"), ("mcloud-security-group", "securityGroup"),
+    ]
+
+    func observe(_ inventory: Inventory, bases: [String: ResourceBody]) async throws(OpenStackError) -> [ObservedResource] {
+        let volumes = Dictionary(inventory.volumes.compactMap { volume in Inventory.address(of: volume).map { (volume.id, $0) } }, uniquingKeysWith: { first, _ in first })
+        let groups = Set(inventory.groups.compactMap(Inventory.address(of:)))
+        var observed: [ObservedResource] = []
+        for server in inventory.servers {
+            guard let address = Inventory.address(of: server), OwnershipKeys.matches(address, cloud: cloud, kind: Self.kind) else { continue }
+            var body = bases[address] ?? .orphan(kind: Self.kind, address: address, name: server.name, cloud: cloud)
+            for (key, field) in Self.stored where !["mcloud-volume", "mcloud-security-group"].contains(key) {
+                let value = server.metadata[key].map { field == "port" ? Int($0).map(JSONValue.int) ?? .string($0) : .string($0) }
+                body = body.settingSpec([field], value)
+            }
+            let attached = server.attachedVolumeIDs.compactMap { volumes[$0] }
+            body = body.settingSpec(["volume"], attached.first.map(JSONValue.string))
+            body = body.settingSpec(["securityGroup"], server.metadata["mcloud-security-group"].flatMap { groups.contains($0) ? .string($0) : nil })
+            if let vcpus = server.flavorVCPUs, let ram = server.flavorRAMMiB {
+                let size = try await connection.reportedSize(spec: body.int("flavor", "vcpu"), memoryGiB: body.double("flavor", "memoryGiB"), actual: (vcpus, ram))
+                body = body.settingSpec(["flavor", "vcpu"], size.vcpu).settingSpec(["flavor", "memoryGiB"], size.memoryGiB)
+            }
+            observed.append(ObservedResource(address: address, providerID: server.id, attributes: body.document, isBeingDeleted: server.isDeleting))
+        }
+        return observed
+    }
+
+    static func replacementReasons(desired: ResourceBody, current: ResourceBody) -> [String] {
+        ["engine", "version", "role", "zone", "volume"].compactMap { field in
+            desired.string(field) == current.string(field) ? nil : "spec.\(field) cannot change on a running database server"
+        }
+    }
+
+    static func find(_ address: String, in nova: NovaClient) async throws(OpenStackError) -> Server? {
+        try await nova.findServers(metadata: [OwnershipKeys.address: address]).first { !$0.isDeleting }
+    }
+
+    func create(_ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
+        let clients = try await connection.clients()
+        var server: Server
+        if let existing = try await Self.find(body.address, in: clients.nova) {
+            server = existing
+        } else {
+            server = try await clients.nova.createServer(try await request(body, clients))
+        }
+        if server.status != "ACTIVE" { server = try await clients.nova.waitUntilActive(server.id) }
+        try await attachVolume(body, to: server, clients)
+        return ObservedResource(address: body.address, providerID: server.id, attributes: body.document)
+    }
+
+    private func request(_ body: ResourceBody, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) -> ServerRequest {
+        let engine = body.string("engine") ?? ""
+        let version = body.string("version") ?? ""
+        guard let recipe = CloudInit.recipe(engine: engine, version: version) else {
+            throw .resourceFailed("mcloud has no cloud-init recipe for engine \(engine) (it knows postgresql, mysql, mariadb, redis)")
+        }
+        let flavor = try await connection.flavor(vcpu: body.int("flavor", "vcpu") ?? 1, memoryGiB: body.double("flavor", "memoryGiB") ?? 1)
+        var groups: [String] = []
+        if let groupAddress = body.string("securityGroup") {
+            guard let group = try await SecurityGroupKind.find(groupAddress, in: clients.neutron, application: body.application) else {
+                throw .resourceFailed("its security group \(groupAddress) does not exist")
+            }
+            groups = [group.id]
+        }
+        let networks = try await connection.serverNetworks()
+        return ServerRequest(
+            name: body.name, imageID: try await connection.imageID(), flavorID: flavor.id,
+            userData: CloudInit.userData(address: body.address, engine: engine, version: version, port: body.int("port") ?? 0, recipe: recipe),
+            ownership: OwnershipKeys.ownership(body, extra: Self.metadata(body)),
+            // A server without a port has nothing a group could apply to; Nova refuses groups then.
+            securityGroups: networks == ServerRequest.Networks.none ? [] : groups, networks: networks,
+            availabilityZone: try await connection.computeZone(body.string("zone"))
+        )
+    }
+
+    static func metadata(_ body: ResourceBody) -> [String: String] {
+        var items: [String: String] = [:]
+        for (key, field) in stored {
+            if let value = body.spec[field], let text = value.stringValue ?? value.intValue.map(String.init) { items[key] = text }
+        }
+        return items
+    }
+
+    private func attachVolume(_ body: ResourceBody, to server: Server, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) {
+        guard let volumeAddress = body.string("volume") else { return }
+        guard let volume = try await VolumeKind.find(volumeAddress, in: clients.cinder) else {
+            throw .resourceFailed("its volume \(volumeAddress) does not exist")
+        }
+        guard !volume.serverIDs.contains(server.id) else { return }
+        try await clients.nova.attachVolume(volume.id, to: server.id)
+        _ = try await clients.cinder.waitForStatus(volume.id, "in-use")
+    }
+
+    /// Resizes to the flavor the spec now needs, rewrites the metadata, and attaches the volume if it is not.
+    func update(_ body: ResourceBody, recorded: ResourceState) async throws(OpenStackError) -> ObservedResource {
+        let clients = try await connection.clients()
+        let server = try await clients.nova.server(recorded.providerID)
+        let flavor = try await connection.flavor(vcpu: body.int("flavor", "vcpu") ?? 1, memoryGiB: body.double("flavor", "memoryGiB") ?? 1)
+        if server.flavorVCPUs != flavor.vcpus || server.flavorRAMMiB != flavor.ramMiB {
+            try await clients.nova.resize(server.id, flavorID: flavor.id)
+        }
+        try await clients.nova.setMetadata(server.id, Self.metadata(body))
+        try await attachVolume(body, to: server, clients)
+        return ObservedResource(address: body.address, providerID: server.id, attributes: body.document)
+    }
+
+    func delete(_ recorded: ResourceState) async throws(OpenStackError) {
+        try await connection.clients().nova.deleteServer(recorded.providerID)
+    }
+}

@@ -1,0 +1,145 @@
+import MCloudCore
+import MCloudOpenStack
+import MCloudProvider
+import MCloudState
+
+/// `ManagedDatabase` as a Trove instance: datastore = engine, the datastore version equal to the spec's version
+/// (or the newest `<version>.x`), the smallest flavor with the spec's vCPUs and memory, a data volume of
+/// `size.storageGiB`, the first catalog zone where the cloud has it. Trove instances carry no metadata, so the name
+/// says what it is: `mcloud.<application>.<cloud>.<metadata.name>`. Reads back engine, version, flavor size and
+/// volume size; the rest (standbys, zones, port, DNS name, security group) comes from the state.
+struct ManagedDatabaseKind: Sendable {
+    static let kind = "ManagedDatabase"
+    let cloud: String
+    let connection: OpenStackConnection
+
+    static func instanceName(application: String, cloud: String, name: String) -> String {
+        "mcloud.\(application).\(cloud).\(name)"
+    }
+
+    /// The address a Trove instance of this application and cloud stands for, from its name.
+    func address(of instance: DatabaseInstance, application: String) -> String? {
+        let prefix = Self.instanceName(application: application, cloud: cloud, name: "")
+        guard instance.name.hasPrefix(prefix) else { return nil }
+        return "openstack.\(cloud).\(Self.kind).\(instance.name.dropFirst(prefix.count))"
+    }
+
+    func observe(_ inventory: Inventory, application: String, bases: [String: ResourceBody]) async throws(OpenStackError) -> [ObservedResource] {
+        let flavors = inventory.databases.isEmpty ? [] : try await connection.flavors()
+        var observed: [ObservedResource] = []
+        for instance in inventory.databases {
+            guard let address = address(of: instance, application: application) else { continue }
+            let name = String(address.dropFirst("openstack.\(cloud).\(Self.kind).".count))
+            var body = bases[address] ?? .orphan(kind: Self.kind, address: address, name: name, cloud: cloud)
+            if let datastore = instance.datastore { body = body.settingSpec(["engine"], .string(datastore)) }
+            if let version = instance.datastoreVersion {
+                let wanted = body.string("version")
+                body = body.settingSpec(["version"], .string(wanted.map { Self.version(version, satisfies: $0) } == true ? wanted ?? version : version))
+            }
+            if let flavor = flavors.first(where: { $0.id == instance.flavorID }) {
+                let size = try await connection.reportedSize(spec: body.int("size", "vcpu"), memoryGiB: body.double("size", "memoryGiB"), actual: (flavor.vcpus, flavor.ramMiB))
+                body = body.settingSpec(["size", "vcpu"], size.vcpu).settingSpec(["size", "memoryGiB"], size.memoryGiB)
+            }
+            if let volume = instance.volumeGiB { body = body.settingSpec(["size", "storageGiB"], .int(volume)) }
+            observed.append(ObservedResource(
+                address: address, providerID: instance.id, attributes: body.document, isBeingDeleted: ["SHUTDOWN", "DELETED"].contains(instance.status)
+            ))
+        }
+        return observed
+    }
+
+    /// `16.4` satisfies `16`; `16` satisfies `16`.
+    static func version(_ offered: String, satisfies wanted: String) -> Bool {
+        offered == wanted || offered.hasPrefix(wanted + ".")
+    }
+
+    static func replacementReasons(desired: ResourceBody, current: ResourceBody) -> [String] {
+        var reasons = ["engine", "version"].compactMap { field in
+            desired.string(field) == current.string(field) ? nil : "spec.\(field) cannot change on a Trove instance"
+        }
+        if let wanted = desired.int("size", "storageGiB"), let now = current.int("size", "storageGiB"), wanted < now {
+            reasons.append("spec.size.storageGiB cannot shrink (\(now) -> \(wanted) GiB): Trove only grows volumes")
+        }
+        if let wanted = desired.spec["zones"], let now = current.spec["zones"], !FieldDiff.same(wanted, now) {
+            reasons.append("spec.zones cannot change on a Trove instance")
+        }
+        return reasons
+    }
+
+    func find(application: String, name: String, in trove: TroveClient) async throws(OpenStackError) -> DatabaseInstance? {
+        let instanceName = Self.instanceName(application: application, cloud: cloud, name: name)
+        return try await trove.instances().first { $0.name == instanceName && !["SHUTDOWN", "DELETED"].contains($0.status) }
+    }
+
+    func create(_ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
+        let trove = try await connection.clients().trove
+        var instance: DatabaseInstance
+        if let existing = try await find(application: body.application, name: body.name, in: trove) {
+            instance = existing
+        } else {
+            let engine = body.string("engine") ?? ""
+            let wanted = body.string("version") ?? ""
+            let offered = try await trove.datastores()
+            guard let versions = offered[engine] else {
+                throw .resourceFailed("the cloud's Trove has no datastore \(engine) (it offers \(offered.keys.sorted().joined(separator: ", ")))")
+            }
+            guard let version = versions.filter({ Self.version($0, satisfies: wanted) }).max(by: Self.older) else {
+                throw .resourceFailed("Trove datastore \(engine) has no version \(wanted) (it offers \(versions.sorted().joined(separator: ", ")))")
+            }
+            let flavor = try await connection.flavor(vcpu: body.int("size", "vcpu") ?? 1, memoryGiB: body.double("size", "memoryGiB") ?? 1)
+            let zone = try await connection.computeZone(body.spec["zones"]?.arrayItems.first?.stringValue)
+            instance = try await createOnce(DatabaseRequest(
+                name: Self.instanceName(application: body.application, cloud: cloud, name: body.name), flavorID: flavor.id,
+                volumeGiB: body.int("size", "storageGiB") ?? 1, datastore: engine, version: version, availabilityZone: zone
+            ), body, trove)
+        }
+        if instance.status != "ACTIVE" { instance = try await trove.waitUntilActive(instance.id) }
+        return ObservedResource(address: body.address, providerID: instance.id, attributes: body.document)
+    }
+
+    /// Creates the instance; after an answer that may hide a creation (lost, or a 5xx such as Trove's quota-row
+    /// race on a project's first concurrent creates) the instance is looked up by its name before trying again.
+    private func createOnce(_ request: DatabaseRequest, _ body: ResourceBody, _ trove: TroveClient) async throws(OpenStackError) -> DatabaseInstance {
+        var attempt = 1
+        while true {
+            do throws(OpenStackError) {
+                return try await trove.createInstance(request)
+            } catch {
+                guard attempt < 3, NovaClient.mayHaveCreated(error) else { throw error }
+            }
+            try? await Task.sleep(for: .seconds(attempt))
+            if let made = try await find(application: body.application, name: body.name, in: trove) { return made }
+            attempt += 1
+        }
+    }
+
+    /// Version names compared number by number (`16.10` is newer than `16.9`).
+    static func older(_ left: String, _ right: String) -> Bool {
+        let numbers = { (text: String) in text.split(separator: ".").map { Int($0) ?? 0 } }
+        return numbers(left).lexicographicallyPrecedes(numbers(right))
+    }
+
+    /// Resizes to the flavor the spec now needs and grows the volume.
+    func update(_ body: ResourceBody, recorded: ResourceState) async throws(OpenStackError) -> ObservedResource {
+        let trove = try await connection.clients().trove
+        let instance = try await trove.instance(recorded.providerID)
+        let flavor = try await connection.flavor(vcpu: body.int("size", "vcpu") ?? 1, memoryGiB: body.double("size", "memoryGiB") ?? 1)
+        if instance.flavorID != flavor.id { try await trove.resize(instance.id, flavorID: flavor.id) }
+        if let wanted = body.int("size", "storageGiB"), wanted > instance.volumeGiB ?? wanted {
+            try await trove.resize(instance.id, volumeGiB: wanted)
+        }
+        return ObservedResource(address: body.address, providerID: instance.id, attributes: body.document)
+    }
+
+    /// Trove refuses to delete an instance that is still building (422), so that is waited out first.
+    func delete(_ recorded: ResourceState) async throws(OpenStackError) {
+        let trove = try await connection.clients().trove
+        do throws(OpenStackError) {
+            if try await trove.instance(recorded.providerID).status == "BUILD" { _ = try await trove.waitUntilActive(recorded.providerID) }
+        } catch {
+            if error.fault?.status == 404 { return }
+            throw error
+        }
+        try await trove.deleteInstance(recorded.providerID)
+    }
+}

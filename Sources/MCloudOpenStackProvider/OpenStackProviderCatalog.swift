@@ -1,0 +1,64 @@
+import Foundation
+public import MCloudCore
+public import MCloudProvider
+import MCloudAWS
+import MCloudOpenStack
+
+/// OpenStack providers for the clouds whose catalog entry names an `endpoints.openstack.cloud`: that cloud of
+/// clouds.yaml (found as openstacksdk finds it: `OS_CLIENT_CONFIG_FILE`, `./clouds.yaml`,
+/// `~/.config/openstack/clouds.yaml`, `/etc/openstack/clouds.yaml`). Backup buckets go to
+/// `endpoints.objectStorage.url` with the AWS credential chain, using the profile named after the catalog cloud
+/// when one exists. Only the catalog entry is checked here; files are read on first use.
+public final class OpenStackProviderCatalog: ProviderCatalog {
+    let environment: [String: String]
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    public func provider(named name: String, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+        guard let openstackCloud = cloud.endpoints.openstackCloud else {
+            throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.openstack.cloud in the catalog")
+        }
+        let environment = environment
+        return OpenStackResourceProvider(
+            cloud: cloud.name,
+            connect: { () throws(OpenStackError) -> OpenStackSession in
+                try OpenStackSession(cloud: try CloudsYAML.load(cloud: openstackCloud, environment: environment))
+            },
+            objectStorage: { () throws(AWSError) -> S3Client in try Self.objectStorage(for: cloud, environment: environment) }
+        )
+    }
+
+    /// The S3 client for a cloud's object storage. Region: `AWS_REGION`, `AWS_DEFAULT_REGION` or the profile's,
+    /// else the catalog cloud's region.
+    static func objectStorage(for cloud: Cloud, environment: [String: String]) throws(AWSError) -> S3Client {
+        guard let url = cloud.endpoints.objectStorageURL else {
+            throw .configuration("cloud \(cloud.name) has no endpoints.objectStorage.url in the catalog, so it has nowhere to keep backup buckets")
+        }
+        var settings = environment
+        settings["AWS_ENDPOINT_URL_S3"] = url
+        if hasProfile(cloud.name, environment) { settings["AWS_PROFILE"] = cloud.name }
+        let configuration: AWSConfiguration
+        do {
+            configuration = try AWSConfigurationLoader.load(environment: settings)
+        } catch {
+            settings["AWS_REGION"] = cloud.region
+            configuration = try AWSConfigurationLoader.load(environment: settings)
+        }
+        return S3Client(client: AWSClient(configuration: configuration))
+    }
+
+    /// Whether the AWS credentials or config file has a profile of this name.
+    static func hasProfile(_ name: String, _ environment: [String: String]) -> Bool {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let files = [environment["AWS_SHARED_CREDENTIALS_FILE"] ?? "\(home)/.aws/credentials", environment["AWS_CONFIG_FILE"] ?? "\(home)/.aws/config"]
+        return files.contains { file in
+            guard let data = FileManager.default.contents(atPath: file) else { return false }
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").contains { line in
+                let header = line.trimmingCharacters(in: .whitespaces)
+                return header == "[\(name)]" || header == "[profile \(name)]"
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import MCloudCore
+import MCloudOpenStack
+import MCloudProvider
+import Testing
+@testable import MCloudOpenStackProvider
+
+/// The parts of the OpenStack provider that decide without a cloud: how specs become rules, names and reasons.
+struct ProviderLogicTests {
+    @Test("a Neutron rule reads back as the spec items its description lists, or as its remote", arguments: [
+        (SecurityGroupRule(portMin: 5432, portMax: 5432, remotePrefix: "0.0.0.0/0", description: "mcloud: kubernetesCluster sel-msk; kubernetesCluster sel-spb"),
+         [IngressRule(protocolName: "tcp", port: 5432, source: "kubernetesCluster", value: "sel-msk"), IngressRule(protocolName: "tcp", port: 5432, source: "kubernetesCluster", value: "sel-spb")]),
+        (SecurityGroupRule(portMin: 22, portMax: 22, remotePrefix: "10.0.0.0/8", description: "opened by hand"),
+         [IngressRule(protocolName: "tcp", port: 22, source: "cidr", value: "10.0.0.0/8")]),
+        (SecurityGroupRule(portMin: 6379, portMax: 6379, remoteGroupID: "g-1"),
+         [IngressRule(protocolName: "tcp", port: 6379, source: "remoteGroupID", value: "g-1")]),
+    ])
+    func ruleItems(rule: SecurityGroupRule, items: [IngressRule]) {
+        #expect(IngressRule.items(of: rule) == items)
+    }
+
+    @Test("spec items with the same remote share one rule whose description names them all")
+    func sharedRule() throws {
+        let items = try ["ps-ala", "sel-msk"].map { cluster in
+            try #require(IngressRule(spec: .object([("protocol", .string("TCP")), ("port", .int(6379)), ("from", .object([("kubernetesCluster", .string(cluster))]))])))
+        }
+        let keys = Set(items.map { $0.remote(groupID: nil) })
+        #expect(keys.count == 1)
+        let rule = try #require(keys.first).rule(for: items)
+        #expect(rule.remotePrefix == "0.0.0.0/0")
+        #expect(IngressRule.items(of: rule) == items)
+    }
+
+    @Test("live rules are reported in the spec's order and spelling, extra ones after")
+    func ingressOrder() {
+        let group = SecurityGroup(id: "g", name: "db", rules: [
+            SecurityGroupRule(portMin: 22, portMax: 22, remotePrefix: "10.0.0.0/8"),
+            SecurityGroupRule(portMin: 5432, portMax: 5432, remotePrefix: "0.0.0.0/0", description: "mcloud: kubernetesCluster b; kubernetesCluster a"),
+            SecurityGroupRule(direction: "egress", protocolName: nil),
+        ])
+        let spec: [JSONValue] = ["a", "b"].map { .object([("protocol", .string("TCP")), ("port", .int(5432)), ("from", .object([("kubernetesCluster", .string($0))]))]) }
+        let read = SecurityGroupKind.ingress(of: group, orderedAs: spec)
+        #expect(Array(read.prefix(2)) == spec)
+        #expect(read.last?["from"]?["cidr"] == JSONValue.string("10.0.0.0/8"))
+        #expect(read.count == 3)
+    }
+
+    @Test("bucket names are S3-safe and keep the resource's name", arguments: [
+        ("retail-bank-ru.accounts-db", "mcloud-retail-bank-ru-accounts-db"),
+        ("Shop.EU_cache", "mcloud-shop-eu-cache"),
+        (String(repeating: "a", count: 70), "mcloud-" + String(repeating: "a", count: 56)),
+    ])
+    func bucketName(name: String, bucket: String) {
+        #expect(BackupBucketKind.bucketName(name) == bucket)
+    }
+
+    @Test("a Trove version satisfies the spec's version when equal or a point release of it", arguments: [
+        ("16", "16", true), ("16.4", "16", true), ("160", "16", false), ("7.2.4", "7.2", true), ("7.0", "7.2", false),
+    ])
+    func versions(offered: String, wanted: String, satisfies: Bool) {
+        #expect(ManagedDatabaseKind.version(offered, satisfies: wanted) == satisfies)
+    }
+
+    @Test("the newest point release is the one chosen")
+    func newest() {
+        #expect(["16.9", "16.10", "16.2"].max(by: ManagedDatabaseKind.older) == "16.10")
+    }
+
+    @Test("volumes and servers are replaced only for what cannot change in place")
+    func replacements() {
+        let volume = ResourceBody(.object([("kind", .string("Volume")), ("spec", .object([("sizeGiB", .int(50)), ("zone", .string("a"))]))]))
+        #expect(VolumeKind.replacementReasons(desired: volume.settingSpec(["sizeGiB"], .int(80)), current: volume).isEmpty)
+        #expect(VolumeKind.replacementReasons(desired: volume.settingSpec(["sizeGiB"], .int(20)), current: volume).first?.contains("cannot shrink") == true)
+        #expect(VolumeKind.replacementReasons(desired: volume.settingSpec(["zone"], .string("b")), current: volume) == ["spec.zone cannot change on a volume"])
+        let server = ResourceBody(.object([("spec", .object([("engine", .string("redis")), ("version", .string("7.2")), ("flavor", .object([("vcpu", .int(2))]))]))]))
+        #expect(DatabaseServerKind.replacementReasons(desired: server.settingSpec(["flavor", "vcpu"], .int(4)), current: server).isEmpty)
+        #expect(DatabaseServerKind.replacementReasons(desired: server.settingSpec(["version"], .string("7.4")), current: server) == ["spec.version cannot change on a running database server"])
+    }
+
+    @Test("settingSpec sets nested fields and removes a field given nil")
+    func settingSpec() {
+        let body = ResourceBody(.object([("spec", .object([("a", .int(1))]))]))
+        let changed = body.settingSpec(["b", "c"], .string("x")).settingSpec(["a"], nil)
+        #expect(changed.document == .object([("spec", .object([("b", .object([("c", .string("x"))]))]))]))
+    }
+
+    @Test("cloud-init installs the engine, uses the port, and has no recipe for unknown engines")
+    func cloudInit() throws {
+        #expect(CloudInit.recipe(engine: "oracle", version: "19") == nil)
+        let recipe = try #require(CloudInit.recipe(engine: "postgresql", version: "16"))
+        let text = CloudInit.userData(address: "openstack.x.DatabaseServer.db.0", engine: "postgresql", version: "16", port: 5433, recipe: recipe)
+        #expect(text.hasPrefix("#cloud-config\n"))
+        #expect(text.contains("postgresql-16"))
+        #expect(text.contains("PORT=5433"))
+        #expect(text.contains("backup-schedule"))
+    }
+
+    @Test("OpenStack failures map to the engine's kinds", arguments: [
+        (OpenStackError.capacity(APIFault(operation: "o", status: 403, kind: "forbidden", message: "Quota exceeded for instances", requestID: nil)), ProviderError.Kind.capacity),
+        (OpenStackError.api(APIFault(operation: "o", status: 401, kind: nil, message: "no", requestID: nil)), .unauthorized),
+        (OpenStackError.configuration("no cloud", at: nil, file: nil), .unavailable),
+        (OpenStackError.timeout("waiting"), .failed),
+    ])
+    func failures(error: OpenStackError, kind: ProviderError.Kind) {
+        let mapped = ProviderFailure.wrap(error, "create")
+        #expect(mapped.kind == kind)
+        #expect(mapped.message.hasPrefix("create: "))
+    }
+}
