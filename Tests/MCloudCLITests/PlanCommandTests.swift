@@ -3,15 +3,17 @@ import Testing
 
 @Suite struct PlanCommandTests {
     static let providers = "\(repositoryRoot)/Providers"
+    /// A state that does not exist: the plans of a new deployment, whatever a developer applied from the checkout.
+    static let noState = "file://\(NSTemporaryDirectory())mcloud-no-state-\(UUID().uuidString)/state.json"
 
     /// The human plan and the JSON plan of every bundled example; both come from one document.
     @Test(arguments: ["retail-bank", "shop", "telemed"])
     func bundledExamplesPlanToTheirGoldenOutput(_ application: String) async throws {
-        let human = await mcloudRun(["plan", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers])
+        let human = await mcloudRun(["plan", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers, "--state", Self.noState])
         #expect(human.exitCode == 0)
         #expect(human.stderr == "")
         try Golden.check(human.stdout, named: "plan-\(application).txt")
-        let json = await mcloudRun(["plan", "--json", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers])
+        let json = await mcloudRun(["plan", "--json", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers, "--state", Self.noState])
         #expect(json.exitCode == 0)
         try Golden.check(json.stdout, named: "plan-\(application).json")
     }
