@@ -40,21 +40,23 @@ let package = Package(
             dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender", "MCloudEngine", "MCloudProvider", "MCloudState", "MCloudOpenStack"]
         ),
 
+        // What the integration tests share: test bed env files and the python helpers they start.
+        .target(name: "MCloudTestSupport", path: "Tests/MCloudTestSupport"),
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState"]),
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState"], path: "Tests/StateLockHolder"),
-        .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore"]),
-        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
         .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"]),
-        .testTarget(name: "MCloudKubernetesTests", dependencies: ["MCloudKubernetes", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudRender"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudKubernetesTests", dependencies: ["MCloudTestSupport", "MCloudKubernetes", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudRender"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudManifestTests",
             dependencies: ["MCloudManifest", "MCloudYAML"],
@@ -65,10 +67,10 @@ let package = Package(
             dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudCDN", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider", "MCloudState"]),
+        .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider", "MCloudState"]),
         .testTarget(
             name: "MCloudCLITests",
-            dependencies: ["MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS"],
+            dependencies: ["MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS"],
             exclude: ["Golden", "Fixtures"]
         ),
     ]

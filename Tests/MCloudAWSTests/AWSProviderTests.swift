@@ -1,9 +1,10 @@
 import Foundation
+@testable import MCloudAWS
 import MCloudCore
 import MCloudHTTP
 import MCloudProvider
+import MCloudTestSupport
 import Testing
-@testable import MCloudAWS
 
 /// The provider against moto through a proxy that throttles, fails and loses answers on purpose.
 @Suite(.enabled(if: MotoBed.required, "start scripts/testbed/moto.sh to run the moto tests"))
@@ -61,23 +62,11 @@ extension JSONValue {
 
 /// `Fixtures/aws_fault_proxy.py`, killed when the test ends.
 final class FaultProxy {
-    let process = Process()
-    let port: Int
+    let script: ScriptProcess
+    var port: Int { script.port }
 
     init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/aws_fault_proxy.py").path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw AWSError.configuration("aws_fault_proxy.py did not start: \(text)")
-        }
-        self.port = port
+        script = try ScriptProcess(URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/aws_fault_proxy.py").path, arguments)
     }
 
     /// How many faults of each kind the proxy injected.
@@ -85,9 +74,5 @@ final class FaultProxy {
         let response = try await CurlTransport().send(HTTPRequest(method: .GET, url: "http://127.0.0.1:\(port)/__faults"))
         let parsed = try JSONParser.parse(response.body)
         return Dictionary(parsed.objectPairs.compactMap { key, value in value.intValue.map { (key, $0) } }, uniquingKeysWith: { first, _ in first })
-    }
-
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
     }
 }

@@ -2,54 +2,25 @@ import Foundation
 import MCloudCDN
 import MCloudCore
 import MCloudHTTP
+import MCloudTestSupport
 import Testing
 
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 /// A python script of scripts/testbed/ on a free loopback port, killed when the test lets go of it.
-final class ScriptServer {
-    let process = Process()
-    let port: Int
-
-    init(_ script: String, _ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "\(repositoryRoot)/scripts/testbed/\(script)"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
-            throw Failure(description: "\(script) did not start: \(text)")
-        }
-        self.port = port
-    }
-
-    var url: String { "http://127.0.0.1:\(port)" }
-
-    /// SIGKILL and no `waitUntilExit`, which can hang on Linux off the main run loop.
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
+func testBedScript(_ script: String, _ arguments: [String]) throws -> ScriptProcess {
+    try ScriptProcess("\(repositoryRoot)/scripts/testbed/\(script)", arguments)
 }
 
 /// The G-Core-style CDN test server, optionally behind the fault proxy, and a client for it.
 struct CDNTestBed {
     static let token = "cdn-test-token"
-    let server: ScriptServer
-    let proxy: ScriptServer?
+    let server: ScriptProcess
+    let proxy: ScriptProcess?
 
     init(proxied: Bool = false, arguments: [String] = []) throws {
-        server = try ScriptServer("cdn_server.py", ["--token", Self.token, "--deploy-reads", "2", "--purge-window", "2"] + arguments)
-        proxy = proxied ? try ScriptServer("fault_proxy.py", ["--upstream", server.url]) : nil
+        server = try testBedScript("cdn_server.py", ["--token", Self.token, "--deploy-reads", "2", "--purge-window", "2"] + arguments)
+        proxy = proxied ? try testBedScript("fault_proxy.py", ["--upstream", server.url]) : nil
     }
 
     /// What a client talks to: the proxy when there is one.

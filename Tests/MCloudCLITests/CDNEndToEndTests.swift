@@ -1,6 +1,7 @@
 import Foundation
 import MCloudCore
 import MCloudHTTP
+import MCloudTestSupport
 import Testing
 
 /// `mcloud apply --target cdn.` on the retail-bank example: the CDN resources go to the G-Core-style test server
@@ -71,10 +72,7 @@ final class CDNWorkspace {
     let serverURL: String
 
     init() throws {
-        let testBed = ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes"
-        let env = try #require(FileManager.default.contents(atPath: "\(testBed)/env"), "no test API server: run scripts/testbed/kubernetes.sh start")
-        let kubeconfig = String(decoding: env, as: UTF8.self).split(separator: "\n")
-            .first { $0.hasPrefix("MCLOUD_TEST_KUBECONFIG=") }.map { String($0.dropFirst("MCLOUD_TEST_KUBECONFIG=".count)) } ?? ""
+        let kubeconfig = try EngineWorkspace.kubernetesBed()["MCLOUD_TEST_KUBECONFIG"]
         application = "rb-\(UUID().uuidString.prefix(6).lowercased())"
         folder = NSTemporaryDirectory() + "mcloud-cdn-\(application)"
         let manager = FileManager.default
@@ -122,27 +120,11 @@ final class CDNWorkspace {
 
 /// scripts/testbed/cdn_server.py on a free port for one test, killed with it.
 final class CDNTestServer {
-    let process = Process()
-    let url: String
+    let script: ScriptProcess
+    var url: String { script.url }
 
     init(token: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "\(repositoryRoot)/scripts/testbed/cdn_server.py", "--token", token, "--deploy-reads", "1"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
-            throw CDNWorkspaceError(description: "the CDN test server did not start: \(text)")
-        }
-        url = "http://127.0.0.1:\(port)"
-    }
-
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
+        script = try ScriptProcess("\(repositoryRoot)/scripts/testbed/cdn_server.py", ["--token", token, "--deploy-reads", "1"])
     }
 
     /// What the server holds: resources, origin groups, rules.
@@ -150,8 +132,4 @@ final class CDNTestServer {
         let response = try await CurlTransport().send(HTTPRequest(method: .GET, url: "\(url)/__control/state"))
         return try JSONParser.parse(response.body)
     }
-}
-
-struct CDNWorkspaceError: Error, CustomStringConvertible {
-    var description: String
 }

@@ -3,6 +3,7 @@ import MCloudCore
 import MCloudHTTP
 import MCloudKubernetes
 import MCloudState
+import MCloudTestSupport
 import Testing
 
 /// plan, apply and destroy against the real kube-apiserver of the test bed, with the file state backend.
@@ -95,12 +96,7 @@ import Testing
 
     /// The team backend: a lock held by another connection (another pipeline) stops apply at once, naming it.
     @Test func aSecondApplyFailsFastNamingTheHolderOnPostgres() async throws {
-        let env = try #require(
-            FileManager.default.contents(atPath: "/tmp/mcloud-testbed/postgres/env"),
-            "no PostgreSQL test bed: run scripts/testbed/postgres.sh start"
-        )
-        let base = try #require(String(decoding: env, as: UTF8.self).split(separator: "\n")
-            .first { $0.hasPrefix("MCLOUD_TEST_POSTGRES_URL=") }.map { String($0.dropFirst("MCLOUD_TEST_POSTGRES_URL=".count)) })
+        let base = try TestBedEnvironment.load(directory: "/tmp/mcloud-testbed/postgres", start: "scripts/testbed/postgres.sh start")["MCLOUD_TEST_POSTGRES_URL"]
         let workspace = try EngineWorkspace()
         let url = "\(base)?workspace=\(workspace.application)"
         let holder = try PostgresStateBackend(url: url)

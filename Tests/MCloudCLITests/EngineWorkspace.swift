@@ -2,6 +2,7 @@ import Foundation
 import MCloudCLI
 import MCloudCore
 import MCloudKubernetes
+import MCloudTestSupport
 import Testing
 
 /// A services-only application deployed to the real test API server (scripts/testbed/kubernetes.sh), in a folder
@@ -12,16 +13,16 @@ struct EngineWorkspace {
     let application: String
     let kubeconfig: String
 
-    static let testBedDirectory = ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes"
+    static func kubernetesBed() throws -> TestBedEnvironment {
+        try TestBedEnvironment.load(
+            directory: ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes",
+            start: "scripts/testbed/kubernetes.sh start"
+        )
+    }
 
     /// `services` extra services make a bigger application (for the crash test).
     init(services: Int = 0, fixture: String = "engine") throws {
-        let env = try #require(
-            FileManager.default.contents(atPath: "\(Self.testBedDirectory)/env"),
-            "no test API server: run scripts/testbed/kubernetes.sh start (looked for \(Self.testBedDirectory)/env)"
-        )
-        kubeconfig = String(decoding: env, as: UTF8.self).split(separator: "\n")
-            .first { $0.hasPrefix("MCLOUD_TEST_KUBECONFIG=") }.map { String($0.dropFirst("MCLOUD_TEST_KUBECONFIG=".count)) } ?? ""
+        kubeconfig = try Self.kubernetesBed()["MCLOUD_TEST_KUBECONFIG"]
         application = "e2e-\(UUID().uuidString.prefix(8).lowercased())"
         folder = NSTemporaryDirectory() + "mcloud-\(application)"
         let fixture = "\(fixtures)/\(fixture)"

@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudHTTP
 @testable import MCloudKubernetes
+import MCloudTestSupport
 import Testing
 
 /// Against the real kube-apiserver 1.20 of the test bed (scripts/testbed/kubernetes.sh).
@@ -167,7 +168,7 @@ import Testing
     @Test(arguments: [429, 503])
     func throttlingFromAProxyIsRetried(_ status: Int) async throws {
         let bed = try TestBed.load()
-        let proxy = try Helper("fault_proxy.py", [bed.server, bed["MCLOUD_TEST_KUBE_CA_FILE"], String(status), "2"])
+        let proxy = try ScriptProcess(fixture("fault_proxy.py"), [bed.server, bed["MCLOUD_TEST_KUBE_CA_FILE"], String(status), "2"])
         let connection = ClusterConnection(
             context: "proxy", server: "http://127.0.0.1:\(proxy.port)", tls: .system, credentials: .token(bed["MCLOUD_TEST_KUBE_ADMIN_TOKEN"])
         )

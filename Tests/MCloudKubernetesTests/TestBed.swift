@@ -1,6 +1,7 @@
 import Foundation
 import MCloudHTTP
 import MCloudKubernetes
+import MCloudTestSupport
 import Testing
 
 /// The real kube-apiserver that `scripts/testbed/kubernetes.sh start` runs on loopback, described by its env file.
@@ -11,20 +12,7 @@ struct TestBed {
     static let directory = ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes"
 
     static func load() throws -> TestBed {
-        guard let data = FileManager.default.contents(atPath: "\(directory)/env") else {
-            throw TestBedMissing(message: "no test API server: run scripts/testbed/kubernetes.sh start (looked for \(directory)/env)")
-        }
-        var values: [String: String] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-            guard let equals = line.firstIndex(of: "=") else { continue }
-            values[String(line[..<equals])] = String(line[line.index(after: equals)...])
-        }
-        return TestBed(values: values)
-    }
-
-    struct TestBedMissing: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
+        TestBed(values: try TestBedEnvironment.load(directory: directory, start: "scripts/testbed/kubernetes.sh start").values)
     }
 
     subscript(key: String) -> String { values[key] ?? "" }
@@ -44,28 +32,7 @@ struct TestBed {
     }
 }
 
-/// A helper process started for one test (the fault proxy) and killed after it.
-final class Helper {
-    let process = Process()
-    let port: Int
-
-    init(_ script: String, _ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(script)").path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
-        let text = String(decoding: line, as: UTF8.self)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(process.processIdentifier, SIGKILL)
-            throw TestBed.TestBedMissing(message: "\(script) did not start: \(text)")
-        }
-        self.port = port
-    }
-
-    deinit {
-        kill(process.processIdentifier, SIGKILL)
-    }
+/// A script of this target's Fixtures folder.
+func fixture(_ name: String) -> String {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
 }
