@@ -63,6 +63,9 @@ public struct Cloud: Hashable, Sendable {
         public var openstackCloud: String?
         public var kubernetesContext: String?
         public var kubeconfig: String?
+        /// The addresses (CIDRs) the cluster's traffic leaves from: a database's security group admits its
+        /// engine port from these only.
+        public var kubernetesEgressCIDRs: [String]
         public var cdnURL: String?
         public var cdnTokenEnv: String?
         public var objectStorageURL: String?
@@ -70,8 +73,9 @@ public struct Cloud: Hashable, Sendable {
 
         public init(
             openstackCloud: String? = nil, kubernetesContext: String? = nil, kubeconfig: String? = nil, cdnURL: String? = nil,
-            cdnTokenEnv: String? = nil, objectStorageURL: String? = nil, awsProfile: String? = nil
+            cdnTokenEnv: String? = nil, objectStorageURL: String? = nil, awsProfile: String? = nil, kubernetesEgressCIDRs: [String] = []
         ) {
+            self.kubernetesEgressCIDRs = kubernetesEgressCIDRs
             self.openstackCloud = openstackCloud
             self.kubernetesContext = kubernetesContext
             self.kubeconfig = kubeconfig

@@ -113,9 +113,10 @@ extension Decoder {
         if let openstack = entry("openstack", ["cloud"], required: ["cloud"]) {
             endpoints.openstackCloud = openstack["cloud"].flatMap { nonEmptyString($0, openstack.path("cloud")) }
         }
-        if let kubernetes = entry("kubernetes", ["context", "kubeconfig"], required: ["context"]) {
+        if let kubernetes = entry("kubernetes", ["context", "kubeconfig", "egressCIDRs"], required: ["context"]) {
             endpoints.kubernetesContext = kubernetes["context"].flatMap { nonEmptyString($0, kubernetes.path("context")) }
             endpoints.kubeconfig = kubernetes["kubeconfig"].flatMap { nonEmptyString($0, kubernetes.path("kubeconfig")) }
+            endpoints.kubernetesEgressCIDRs = kubernetes["egressCIDRs"].flatMap { cidrs($0, kubernetes.path("egressCIDRs")) } ?? []
         }
         if let cdn = entry("cdn", ["url", "tokenEnv"], required: ["url"]) {
             endpoints.cdnURL = cdn["url"].flatMap { url($0, cdn.path("url")) }
@@ -137,6 +138,21 @@ extension Decoder {
             return nil
         }
         return value
+    }
+
+    /// Address ranges such as `203.0.113.0/24` or `2001:db8::/32`, sorted so the rules they make are stable.
+    func cidrs(_ node: YAMLNode, _ path: String) -> [String]? {
+        guard strings(node, path, nonEmpty: true) != nil, let items = list(node, path) else { return nil }
+        var values: [String] = []
+        for (index, item) in items.enumerated() {
+            guard let value = string(item.node, item.path) else { return nil }
+            guard Names.isCIDR(value) else {
+                error(item.node.location, "\(path)[\(index)]: \"\(value)\" is not an address range such as 203.0.113.0/24 or 2001:db8::/32")
+                continue
+            }
+            values.append(value)
+        }
+        return values.count == items.count ? values.sorted() : nil
     }
 
     func environmentName(_ node: YAMLNode, _ path: String) -> String? {

@@ -10,21 +10,27 @@ struct IngressRule: Sendable, Hashable {
     /// `kubernetesCluster`, `securityGroup` or `cidr`; for rules made outside mcloud, `cidr` or `remoteGroupID`.
     var source: String
     var value: String
+    /// A cluster's egress addresses (the catalog's `endpoints.kubernetes.egressCIDRs`), sorted: one Neutron rule each.
+    var cidrs: [String]
 
     static let descriptionPrefix = "mcloud: "
 
-    init(protocolName: String, port: Int?, source: String, value: String) {
+    init(protocolName: String, port: Int?, source: String, value: String, cidrs: [String] = []) {
         self.protocolName = protocolName.lowercased()
         self.port = port
         self.source = source
         self.value = value
+        self.cidrs = cidrs.sorted()
     }
 
     /// An item of `spec.ingress`; nil when it names no source mcloud knows.
     init?(spec item: JSONValue) {
-        guard let from = item["from"]?.objectPairs.first, let value = from.1.stringValue,
-              ["kubernetesCluster", "securityGroup", "cidr"].contains(from.0) else { return nil }
-        self.init(protocolName: item["protocol"]?.stringValue ?? "tcp", port: item["port"]?.intValue, source: from.0, value: value)
+        let pairs = item["from"]?.objectPairs ?? []
+        guard let from = pairs.first(where: { ["kubernetesCluster", "securityGroup", "cidr"].contains($0.0) }), let value = from.1.stringValue else {
+            return nil
+        }
+        let cidrs = pairs.first { $0.0 == "cidrs" }?.1.arrayItems.compactMap(\.stringValue) ?? []
+        self.init(protocolName: item["protocol"]?.stringValue ?? "tcp", port: item["port"]?.intValue, source: from.0, value: value, cidrs: cidrs)
     }
 
     /// The spec items a Neutron rule stands for: those its description lists, else one item for its remote.
@@ -33,7 +39,9 @@ struct IngressRule: Sendable, Hashable {
         if let text = rule.description, text.hasPrefix(descriptionPrefix) {
             let listed = text.dropFirst(descriptionPrefix.count).split(separator: ";").compactMap { entry -> IngressRule? in
                 let parts = entry.trimmingCharacters(in: .whitespaces).split(separator: " ", maxSplits: 1).map(String.init)
-                return parts.count == 2 ? IngressRule(protocolName: protocolName, port: rule.portMin, source: parts[0], value: parts[1]) : nil
+                guard parts.count == 2 else { return nil }
+                let cidrs = parts[0] == "kubernetesCluster" ? [rule.remotePrefix].compactMap { $0 } : []
+                return IngressRule(protocolName: protocolName, port: rule.portMin, source: parts[0], value: parts[1], cidrs: cidrs)
             }
             if !listed.isEmpty { return listed }
         }
@@ -41,19 +49,33 @@ struct IngressRule: Sendable, Hashable {
         return [IngressRule(protocolName: protocolName, port: rule.portMin, source: source, value: value)]
     }
 
+    /// Items that differ only in their CIDRs, as read back one Neutron rule at a time, made one again.
+    static func merged(_ items: [IngressRule]) -> [IngressRule] {
+        var result: [IngressRule] = []
+        for item in items {
+            if let index = result.firstIndex(where: { $0.protocolName == item.protocolName && $0.port == item.port && $0.source == item.source && $0.value == item.value }) {
+                result[index].cidrs = Array(Set(result[index].cidrs + item.cidrs)).sorted()
+            } else {
+                result.append(item)
+            }
+        }
+        return result
+    }
+
     /// The spec item, with the protocol written as `spelling` has it when they mean the same.
     func spec(spelling: String?) -> JSONValue {
         var pairs: [(String, JSONValue)] = [("protocol", .string(spelling?.lowercased() == protocolName ? spelling ?? protocolName : protocolName.uppercased()))]
         if let port { pairs.append(("port", .int(port))) }
-        pairs.append(("from", .object([(source, .string(value))])))
+        pairs.append(("from", .object([(source, .string(value))] + (cidrs.isEmpty ? [] : [("cidrs", .array(cidrs.map(JSONValue.string)))]))))
         return .object(pairs)
     }
 
-    /// Where Neutron sees the traffic come from. A Kubernetes cluster's address range is not known to mcloud, so
-    /// its traffic is allowed from anywhere, to this port and protocol only (docs/openstack.md); items that end up
-    /// with the same remote share one Neutron rule, which refuses duplicates.
-    func remote(groupID: String?) -> NeutronKey {
-        NeutronKey(protocolName: protocolName, port: port, remotePrefix: groupID == nil ? (source == "cidr" ? value : "0.0.0.0/0") : nil, remoteGroupID: groupID)
+    /// Where Neutron sees the traffic come from: a cluster's egress ranges, another group, or a range. Items that
+    /// end up with the same remote share one Neutron rule, which refuses duplicates.
+    func remotes(groupID: String?) -> [NeutronKey] {
+        if let groupID { return [NeutronKey(protocolName: protocolName, port: port, remotePrefix: nil, remoteGroupID: groupID)] }
+        let prefixes = source == "kubernetesCluster" ? cidrs : [value]
+        return prefixes.map { NeutronKey(protocolName: protocolName, port: port, remotePrefix: $0, remoteGroupID: nil) }
     }
 
     var descriptionEntry: String { "\(source) \(value)" }

@@ -22,7 +22,7 @@ struct SecurityGroupKind: Sendable {
 
     /// The group's ingress rules as spec items, in the order of `items` where they match, others after.
     static func ingress(of group: SecurityGroup, orderedAs items: [JSONValue]) -> [JSONValue] {
-        var live = group.rules.filter { $0.direction == "ingress" }.flatMap(IngressRule.items(of:))
+        var live = IngressRule.merged(group.rules.filter { $0.direction == "ingress" }.flatMap(IngressRule.items(of:)))
         var result: [JSONValue] = []
         for item in items {
             guard let wanted = IngressRule(spec: item), let index = live.firstIndex(of: wanted) else { continue }
@@ -67,6 +67,11 @@ struct SecurityGroupKind: Sendable {
             guard let rule = IngressRule(spec: item) else {
                 throw .resourceFailed("spec.ingress item \(item.serialized(pretty: false)) has no from.kubernetesCluster, from.securityGroup or from.cidr")
             }
+            if rule.source == "kubernetesCluster", rule.cidrs.isEmpty {
+                throw .resourceFailed(
+                    "cloud \(rule.value)'s catalog entry lists no endpoints.kubernetes.egressCIDRs, so mcloud does not know where its traffic comes from; it opens a database port only to the addresses of the clusters that use it"
+                )
+            }
             var remoteGroup: String?
             if rule.source == "securityGroup" {
                 guard let source = try await Self.find(rule.value, in: neutron, application: body.application) else {
@@ -74,9 +79,10 @@ struct SecurityGroupKind: Sendable {
                 }
                 remoteGroup = source.id
             }
-            let key = rule.remote(groupID: remoteGroup)
-            if wanted[key] == nil { order.append(key) }
-            wanted[key, default: []].append(rule)
+            for key in rule.remotes(groupID: remoteGroup) {
+                if wanted[key] == nil { order.append(key) }
+                wanted[key, default: []].append(rule)
+            }
         }
         var kept = Set<NeutronKey>()
         for rule in group.rules where rule.direction == "ingress" {

@@ -83,7 +83,13 @@ struct DatabaseInfrastructure {
             .map([("protocol", "TCP")] + (port.map { [("port", .int($0))] } ?? []) + [("from", from)])
         }
         let clients = Set(topology.databaseDependents[index].flatMap { topology.services[$0].replicas.map(\.cloud) }).sorted()
-        var rules = clients.map { rule(["kubernetesCluster": .string($0)]) }
+        // With the cluster's egress addresses from the catalog, the provider opens the port to those only.
+        var rules = clients.map { client -> ObjectNode in
+            let cidrs = topology.clouds[client]?.endpoints.kubernetesEgressCIDRs ?? []
+            var from: [(String, ObjectNode)] = [("kubernetesCluster", .string(client))]
+            if !cidrs.isEmpty { from.append(("cidrs", .list(cidrs.map(ObjectNode.string)))) }
+            return rule(.map(from))
+        }
         if !managed, database.standbys > 0 { rules.append(rule(["securityGroup": .string(securityGroupAddress)])) }
         return resource("SecurityGroup", base, [("ingress", .list(rules))])
     }

@@ -530,6 +530,10 @@ extension MalformedCase {
             #"clouds.yaml:29:17: error: spec.endpoints.cdn.url: "ftp://cdn.example" is not an http:// or https:// URL"#,
             #"clouds.yaml:29:48: error: spec.endpoints.cdn.tokenEnv: "VK-TOKEN" is not an environment variable name (letters, digits and '_', not starting with a digit)"#,
         ]),
+        MalformedCase("egress ranges that are not address ranges", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, egressCIDRs: [10.0.0.0/8, 10.0.0.256/24, \"2001:db8::/129\", 2001:db8::/48] }"), [
+            #"clouds.yaml:28:67: error: spec.endpoints.kubernetes.egressCIDRs[1]: "10.0.0.256/24" is not an address range such as 203.0.113.0/24 or 2001:db8::/32"#,
+            #"clouds.yaml:28:82: error: spec.endpoints.kubernetes.egressCIDRs[2]: "2001:db8::/129" is not an address range such as 203.0.113.0/24 or 2001:db8::/32"#,
+        ]),
         MalformedCase("an empty list of CDN audiences", .app("audiences: [ru, eu]", "audiences: []"), [
             "app.yaml:52:14: error: spec.audiences must not be empty",
         ]),

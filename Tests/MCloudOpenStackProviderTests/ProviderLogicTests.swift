@@ -7,8 +7,11 @@ import Testing
 /// The parts of the OpenStack provider that decide without a cloud: how specs become rules, names and reasons.
 struct ProviderLogicTests {
     @Test("a Neutron rule reads back as the spec items its description lists, or as its remote", arguments: [
-        (SecurityGroupRule(portMin: 5432, portMax: 5432, remotePrefix: "0.0.0.0/0", description: "mcloud: kubernetesCluster sel-msk; kubernetesCluster sel-spb"),
-         [IngressRule(protocolName: "tcp", port: 5432, source: "kubernetesCluster", value: "sel-msk"), IngressRule(protocolName: "tcp", port: 5432, source: "kubernetesCluster", value: "sel-spb")]),
+        (SecurityGroupRule(portMin: 5432, portMax: 5432, remotePrefix: "192.0.2.0/28", description: "mcloud: kubernetesCluster sel-msk; kubernetesCluster sel-spb"),
+         [
+            IngressRule(protocolName: "tcp", port: 5432, source: "kubernetesCluster", value: "sel-msk", cidrs: ["192.0.2.0/28"]),
+            IngressRule(protocolName: "tcp", port: 5432, source: "kubernetesCluster", value: "sel-spb", cidrs: ["192.0.2.0/28"]),
+         ]),
         (SecurityGroupRule(portMin: 22, portMax: 22, remotePrefix: "10.0.0.0/8", description: "opened by hand"),
          [IngressRule(protocolName: "tcp", port: 22, source: "cidr", value: "10.0.0.0/8")]),
         (SecurityGroupRule(portMin: 6379, portMax: 6379, remoteGroupID: "g-1"),
@@ -18,26 +21,35 @@ struct ProviderLogicTests {
         #expect(IngressRule.items(of: rule) == items)
     }
 
-    @Test("spec items with the same remote share one rule whose description names them all")
+    @Test("a cluster's egress ranges each get a rule, and clusters sharing a range share its rule, which names them all")
     func sharedRule() throws {
+        let ranges = ["ps-ala": ["10.1.0.0/16", "10.2.0.0/16"], "sel-msk": ["10.2.0.0/16"]]
         let items = try ["ps-ala", "sel-msk"].map { cluster in
-            try #require(IngressRule(spec: .object([("protocol", .string("TCP")), ("port", .int(6379)), ("from", .object([("kubernetesCluster", .string(cluster))]))])))
+            let from: JSONValue = .object([("kubernetesCluster", .string(cluster)), ("cidrs", .array((ranges[cluster] ?? []).map(JSONValue.string)))])
+            return try #require(IngressRule(spec: .object([("protocol", .string("TCP")), ("port", .int(6379)), ("from", from)])))
         }
-        let keys = Set(items.map { $0.remote(groupID: nil) })
-        #expect(keys.count == 1)
-        let rule = try #require(keys.first).rule(for: items)
-        #expect(rule.remotePrefix == "0.0.0.0/0")
-        #expect(IngressRule.items(of: rule) == items)
+        var owners: [NeutronKey: [IngressRule]] = [:]
+        for item in items {
+            for key in item.remotes(groupID: nil) { owners[key, default: []].append(item) }
+        }
+        #expect(Set(owners.keys.compactMap(\.remotePrefix)) == ["10.1.0.0/16", "10.2.0.0/16"])
+        let shared = try #require(owners.first { $0.key.remotePrefix == "10.2.0.0/16" })
+        let rule = shared.key.rule(for: shared.value)
+        #expect(IngressRule.items(of: rule).map(\.value) == ["ps-ala", "sel-msk"])
+        let readBack = IngressRule.merged(owners.sorted { ($0.key.remotePrefix ?? "") < ($1.key.remotePrefix ?? "") }.flatMap { IngressRule.items(of: $0.key.rule(for: $0.value)) })
+        #expect(readBack == items)
     }
 
     @Test("live rules are reported in the spec's order and spelling, extra ones after")
     func ingressOrder() {
         let group = SecurityGroup(id: "g", name: "db", rules: [
             SecurityGroupRule(portMin: 22, portMax: 22, remotePrefix: "10.0.0.0/8"),
-            SecurityGroupRule(portMin: 5432, portMax: 5432, remotePrefix: "0.0.0.0/0", description: "mcloud: kubernetesCluster b; kubernetesCluster a"),
+            SecurityGroupRule(portMin: 5432, portMax: 5432, remotePrefix: "198.51.100.0/28", description: "mcloud: kubernetesCluster b; kubernetesCluster a"),
             SecurityGroupRule(direction: "egress", protocolName: nil),
         ])
-        let spec: [JSONValue] = ["a", "b"].map { .object([("protocol", .string("TCP")), ("port", .int(5432)), ("from", .object([("kubernetesCluster", .string($0))]))]) }
+        let spec: [JSONValue] = ["a", "b"].map {
+            .object([("protocol", .string("TCP")), ("port", .int(5432)), ("from", .object([("kubernetesCluster", .string($0)), ("cidrs", .array([.string("198.51.100.0/28")]))]))])
+        }
         let read = SecurityGroupKind.ingress(of: group, orderedAs: spec)
         #expect(Array(read.prefix(2)) == spec)
         #expect(read.last?["from"]?["cidr"] == JSONValue.string("10.0.0.0/8"))

@@ -123,11 +123,40 @@ struct AWSInventory {
             fields.append(("from", .object([source])))
             return .object(fields)
         }
+        rules = mergedClusterRanges(rules, ranges: group.ingress.map(\.cidr), wanted: wanted?.value(at: ["spec", "ingress"])?.arrayItems ?? [])
         var ordered: [JSONValue] = []
         for item in wanted?.value(at: ["spec", "ingress"])?.arrayItems ?? [] {
             if let index = rules.firstIndex(where: { FieldDiff.same($0, item) }) { ordered.append(rules.remove(at: index)) }
         }
         return .array(ordered + rules)
+    }
+}
+
+extension AWSInventory {
+    /// The rules of one cluster item, made one per egress range, read back as that one item with its `cidrs`
+    /// (when the wanted item lists them; a range found otherwise stays as the cloud has it).
+    static func mergedClusterRanges(_ rules: [JSONValue], ranges: [String?], wanted: [JSONValue]) -> [JSONValue] {
+        var result: [JSONValue] = []
+        var merged: [Int: [String]] = [:]
+        for (rule, range) in zip(rules, ranges) {
+            guard let cluster = rule.value(at: ["from", "kubernetesCluster"]), let range,
+                wanted.contains(where: { $0.value(at: ["from", "kubernetesCluster"]) == cluster && $0.value(at: ["from", "cidrs"]) != nil })
+            else {
+                result.append(rule)
+                continue
+            }
+            if let index = result.firstIndex(where: { $0["protocol"] == rule["protocol"] && $0["port"] == rule["port"] && $0.value(at: ["from", "kubernetesCluster"]) == cluster }) {
+                merged[index, default: []].append(range)
+            } else {
+                merged[result.count] = [range]
+                result.append(rule)
+            }
+        }
+        return result.enumerated().map { index, rule in
+            guard let ranges = merged[index], case .object(var fields) = rule, let cluster = rule.value(at: ["from", "kubernetesCluster"]) else { return rule }
+            fields = fields.map { $0.0 == "from" ? ("from", .object([("kubernetesCluster", cluster), ("cidrs", .array(ranges.sorted().map(JSONValue.string)))])) : $0 }
+            return .object(fields)
+        }
     }
 }
 

@@ -22,6 +22,16 @@ struct AWSSecurityRules {
                 throw .configuration("\(ownAddress): an ingress rule has no from")
             }
             var rule = EC2Client.IngressRule(ipProtocol: ipProtocol, fromPort: ports.0, toPort: ports.1, description: "\(Self.descriptionPrefix)\(key)=\(source)")
+            // The cluster's egress ranges from the catalog: one EC2 rule each.
+            let cidrs = item.value(at: ["from", "cidrs"])?.arrayItems.compactMap(\.stringValue) ?? []
+            if key == "kubernetesCluster", !cidrs.isEmpty {
+                rules += cidrs.map { cidr in
+                    var ranged = rule
+                    ranged.cidr = cidr
+                    return ranged
+                }
+                continue
+            }
             switch key {
             case "kubernetesCluster": rule.cidr = try await clusterCIDR(source)
             case "securityGroup": rule.sourceGroupID = try await groupID(source)
@@ -42,7 +52,9 @@ struct AWSSecurityRules {
         if let configured = settings.clusterCIDR(cluster) { return configured }
         if cluster == cloud, let cidr = try await session.ec2.defaultVPCCIDR() { return cidr }
         let variable = "MCLOUD_AWS_CLUSTER_CIDR_" + cluster.uppercased().replacingOccurrences(of: "-", with: "_")
-        throw .configuration("\(ownAddress): mcloud does not know where cluster \(cluster)'s traffic comes from: set \(variable) to its egress CIDR")
+        throw .configuration(
+            "\(ownAddress): mcloud does not know where cluster \(cluster)'s traffic comes from: list its endpoints.kubernetes.egressCIDRs in the catalog (or set \(variable))"
+        )
     }
 
     private func groupID(_ address: String) async throws(AWSError) -> String {
