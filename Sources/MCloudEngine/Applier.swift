@@ -83,11 +83,9 @@ public struct Applier: Sendable {
         let tick = tick
         let report = report
         let ticker = Task {
-            var seconds = 0
             while true {
                 do { try await Task.sleep(for: .milliseconds(Int(tick * 1000))) } catch { return }
-                seconds += Int(tick.rounded())
-                report(.stillRunning(address: change.address, action: change.action, seconds: seconds))
+                report(.stillRunning(address: change.address, action: change.action, seconds: Int((clock.now - start).components.seconds)))
             }
         }
         defer { ticker.cancel() }

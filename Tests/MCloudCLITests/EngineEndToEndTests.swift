@@ -174,18 +174,8 @@ import Testing
     /// SIGKILL in the middle of an apply, then apply again: everything exists once, the state lists exactly it.
     @Test func anApplyKilledMidwayConvergesOnTheNextRun() async throws {
         let workspace = try EngineWorkspace(services: 8)
-        let binary = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["apply", "--auto-approve", "--parallelism", "1"] + workspace.common
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = Pipe()
-        try process.run()
-        var seen = ""
-        while process.isRunning, seen.components(separatedBy: "Creation complete").count <= 6 {
-            seen += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        }
+        let run = try Self.start(["apply", "--auto-approve", "--parallelism", "1"] + workspace.common) { $0.components(separatedBy: "Creation complete").count > 6 }
+        let process = run.process
         kill(process.processIdentifier, SIGKILL)
         while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         #expect(process.terminationReason == .uncaughtSignal, "the apply finished before it could be killed")
@@ -209,15 +199,81 @@ import Testing
         #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
     }
 
-    /// An edit made outside mcloud, as `kubectl scale` makes it: a merge patch by another field manager.
-    static func scale(_ workspace: EngineWorkspace, _ name: String, to replicas: Int) async throws {
+    /// The first Ctrl-C lets what runs finish and starts nothing new; the state and the lock are left clean, and the
+    /// next apply finishes the job.
+    @Test func ctrlCStopsGracefullyAndTheNextApplyFinishes() async throws {
+        let workspace = try EngineWorkspace(services: 8)
+        let run = try Self.start(["apply", "--auto-approve", "--parallelism", "1"] + workspace.common) { $0.contains("complete after") }
+        kill(run.process.processIdentifier, SIGINT)
+        let stderr = try await Self.finish(run)
+        #expect(run.process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("Interrupt received") && stderr.contains("Apply stopped"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.statePath + ".lock"), "the lock was left behind")
+        let finished = await workspace.run("apply", ["--auto-approve"])
+        #expect(finished.exitCode == 0, "\(finished.stderr)")
+        #expect(await workspace.run("plan", ["--detailed-exitcode"]).exitCode == 0)
+        #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
+    }
+
+    /// A delete held by a finalizer keeps reporting that it is still running; the first Ctrl-C waits for it, the
+    /// second exits at once and releases the lock.
+    @Test func aSecondCtrlCExitsAtOnceDuringASlowChange() async throws {
+        let workspace = try EngineWorkspace()
+        #expect(await workspace.run("apply", ["--auto-approve"]).exitCode == 0)
+        try await Self.patch(workspace, "api", #"{"metadata":{"finalizers":["example.com/hold"]}}"#)
+        let run = try Self.start(["destroy", "--auto-approve", "--parallelism", "1"] + workspace.common, environment: ["MCLOUD_PROGRESS_INTERVAL": "0.2"]) {
+            $0.contains("Deployment.\(workspace.namespace).api: Still destroying")
+        }
+        kill(run.process.processIdentifier, SIGINT)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(run.process.isRunning, "the first Ctrl-C must wait for the change in progress")
+        kill(run.process.processIdentifier, SIGINT)
+        let stderr = try await Self.finish(run)
+        #expect(run.process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("Interrupt received") && stderr.contains("Second interrupt"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.statePath + ".lock"), "the lock was left behind")
+        try await Self.patch(workspace, "api", #"{"metadata":{"finalizers":null}}"#)
+        let destroyed = await workspace.run("destroy", ["--auto-approve"])
+        #expect(destroyed.exitCode == 0, "\(destroyed.stderr)")
+        #expect(try await workspace.listed("apps/v1", "Deployment").isEmpty)
+    }
+
+    /// The real binary, read until its output so far satisfies `done`.
+    static func start(_ arguments: [String], environment: [String: String] = [:], until done: (String) -> Bool) throws -> (process: Process, errors: Pipe) {
+        let process = Process()
+        process.executableURL = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        var seen = ""
+        while process.isRunning, !done(seen) {
+            seen += String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        }
+        return (process, errors)
+    }
+
+    /// Waits for the process to end (polling: `waitUntilExit` can hang off the main run loop) and returns its stderr.
+    static func finish(_ run: (process: Process, errors: Pipe)) async throws -> String {
+        while run.process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        return String(decoding: run.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    static func patch(_ workspace: EngineWorkspace, _ deployment: String, _ body: String) async throws {
         let connection = try workspace.client().connection
         let request = HTTPRequest(
-            method: .PATCH, url: "\(connection.server)/apis/apps/v1/namespaces/\(workspace.namespace)/deployments/\(name)?fieldManager=kubectl-scale",
-            headers: [("Content-Type", "application/merge-patch+json"), ("Accept", "application/json")],
-            body: Array(#"{"spec":{"replicas":\#(replicas)}}"#.utf8)
+            method: .PATCH, url: "\(connection.server)/apis/apps/v1/namespaces/\(workspace.namespace)/deployments/\(deployment)?fieldManager=kubectl",
+            headers: [("Content-Type", "application/merge-patch+json"), ("Accept", "application/json")], body: Array(body.utf8)
         )
         let response = try await CurlTransport(tls: connection.tls).send(request)
         #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+    }
+
+    /// An edit made outside mcloud, as `kubectl scale` makes it: a merge patch by another field manager.
+    static func scale(_ workspace: EngineWorkspace, _ name: String, to replicas: Int) async throws {
+        try await patch(workspace, name, #"{"spec":{"replicas":\#(replicas)}}"#)
     }
 }

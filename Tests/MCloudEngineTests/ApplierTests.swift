@@ -95,6 +95,20 @@ import Testing
         #expect(next.changes.filter { $0.action != .noOp }.map(\.address) == ["memory.lab.Deployment.shop.c"])
     }
 
+    @Test func aSlowChangeReportsThatItIsStillRunning() async throws {
+        let provider = MemoryProvider(delay: .milliseconds(300))
+        let events = Mutex<[ApplyEvent]>([])
+        let plan = try await Self.plan(provider)
+        let providers = try ProviderSet(needs: plan.changes.map { ($0.address, $0.provider, $0.cloud) }, clouds: ["lab": F.lab], catalog: provider)
+        let applier = Applier(parallelism: 4, tick: 0.1) { event in events.withLock { $0.append(event) } }
+        let outcome = try await applier.apply(plan, providers: providers, recorder: StateRecorder(state: State(), backend: try Self.lockedBackend()))
+        #expect(outcome.succeeded)
+        let seen = events.withLock { $0 }
+        #expect(seen.contains(.stillRunning(address: "memory.lab.Namespace.shop", action: .create, seconds: 0)))
+        #expect(seen.filter { if case .finished = $0 { return true } else { return false } }.count == 4)
+        #expect(seen.first == .started(address: "memory.lab.Namespace.shop", action: .create))
+    }
+
     @Test func aStopBeforeTheStartChangesNothing() async throws {
         let provider = MemoryProvider()
         let stop = StopSignal()

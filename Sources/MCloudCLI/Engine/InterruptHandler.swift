@@ -11,12 +11,15 @@ final class InterruptHandler {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "mcloud.interrupt"))
         source.setEventHandler {
-            if stopSignal.stop("interrupted") {
-                context.stderr.write("\nInterrupt received: waiting for the changes in progress, starting no new ones. Press Ctrl-C again to exit at once (the state is already saved).\n")
-            } else {
-                context.stderr.write("\nSecond interrupt: exiting now. Changes that were in progress may have finished in the cloud; the next plan finds them.\n")
-                releaseLock()
-                exit(130)
+            // Signals that arrive together are delivered as one event with a count.
+            for _ in 0..<max(1, source.data) {
+                if stopSignal.stop("interrupted") {
+                    context.stderr.write("\nInterrupt received: waiting for the changes in progress, starting no new ones. Press Ctrl-C again to exit at once (the state is already saved).\n")
+                } else {
+                    context.stderr.write("\nSecond interrupt: exiting now. Changes that were in progress may have finished in the cloud; the next plan finds them.\n")
+                    releaseLock()
+                    exit(130)
+                }
             }
         }
         source.resume()
@@ -24,6 +27,8 @@ final class InterruptHandler {
     }
 
     func cancel() {
+        // The handler holds the source (for its count): let go of it, or the two keep each other.
+        source.setEventHandler(handler: nil)
         source.cancel()
         signal(SIGINT, SIG_DFL)
     }
