@@ -1,5 +1,6 @@
 import MCloudProvider
 public import MCloudState
+import Synchronization
 
 /// Carries out a plan: walks the dependency graph with up to `parallelism` changes at once, writes the state after
 /// every completed change, and on a failure or a stop starts nothing new while what runs finishes.
@@ -82,28 +83,36 @@ public struct Applier: Sendable {
         report(.started(address: change.address, action: change.action))
         let tick = tick
         let report = report
+        let gate = TickGate()
         let ticker = Task {
             while true {
                 do { try await Task.sleep(for: .milliseconds(Int(tick * 1000))) } catch { return }
-                report(.stillRunning(address: change.address, action: change.action, seconds: Int((clock.now - start).components.seconds)))
+                let seconds = Int((clock.now - start).components.seconds)
+                gate.unlessClosed { report(.stillRunning(address: change.address, action: change.action, seconds: seconds)) }
             }
         }
         defer { ticker.cancel() }
+        func stopTicking() { gate.close() }
         guard let provider = providers.provider(change.provider, cloud: change.cloud) else {
+            stopTicking()
             return fail(change, index, "no \(change.provider) provider for \(change.cloud)")
         }
         do {
             let providerID = try await perform(change, provider: provider, recorder: recorder)
+            stopTicking()
             let elapsed = clock.now - start
             report(.finished(address: change.address, action: change.action, seconds: Int(elapsed.components.seconds), providerID: providerID))
             return .done(index)
         } catch let error as ProviderError {
+            stopTicking()
             return fail(change, index, error.message)
         } catch let error as StateError {
+            stopTicking()
             // The cloud changed but the state could not say so: nothing more may start.
             stopSignal.stop("the state could not be written")
             return fail(change, index, "the state could not be written: \(error)")
         } catch {
+            stopTicking()
             return fail(change, index, "\(error)")
         }
     }
@@ -141,5 +150,18 @@ public struct Applier: Sendable {
             ))
             return observed.providerID
         }
+    }
+}
+
+/// Closed, under its lock, before a change's outcome is reported, so no "still running" line follows it.
+private final class TickGate: Sendable {
+    private let closed = Mutex(false)
+
+    func unlessClosed(_ body: () -> Void) {
+        closed.withLock { if !$0 { body() } }
+    }
+
+    func close() {
+        closed.withLock { $0 = true }
     }
 }
