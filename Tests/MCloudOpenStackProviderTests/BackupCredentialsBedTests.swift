@@ -14,8 +14,11 @@ import MCloudOpenStackProvider
 @Suite(.serialized) struct BackupCredentialsBedTests {
     @Test("a DR database VM gets the bucket's keys in its user data only, and is deleted")
     func credentialsInUserDataOnly() async throws {
-        let openstack = try TestBedEnvironment.load(directory: "/tmp/mcloud-testbed/openstack", start: "scripts/testbed/openstack.sh up")
-        let moto = try TestBedEnvironment.load(directory: "/tmp/mcloud-testbed/moto", start: "scripts/testbed/moto.sh start")
+        let directories = ProcessInfo.processInfo.environment
+        let openstack = try TestBedEnvironment.load(
+            directory: directories["MCLOUD_OPENSTACK_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/openstack", start: "scripts/testbed/openstack.sh up"
+        )
+        let moto = try TestBedEnvironment.load(directory: directories["MCLOUD_TESTBED_MOTO_DIR"] ?? "/tmp/mcloud-testbed/moto", start: "scripts/testbed/moto.sh start")
         let configFile = openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"]
         let cloudName = openstack["MCLOUD_TEST_OS_CLOUD"]
         let keyID = moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], secret = moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"]
