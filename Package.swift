@@ -49,7 +49,7 @@ let package = Package(
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
-        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore"]),
+        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudTestSupport", "MCloudState"]),
         .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",

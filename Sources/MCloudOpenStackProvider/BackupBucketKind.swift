@@ -4,9 +4,10 @@ import MCloudProvider
 import MCloudState
 
 /// `BackupBucket` as a bucket of the cloud's S3-compatible object storage (`endpoints.objectStorage.url`): named
-/// `mcloud-<metadata.name>` (lowercase, dots as dashes, at most 63 characters), versioned, current and older
+/// `spec.bucketName` (which the database VMs' backup jobs upload to), else `mcloud-<metadata.name>` (lowercase,
+/// dots as dashes, at most 63 characters), versioned, current and older
 /// versions expiring after `retentionDays`, tagged `managed-by`, `application` and `mcloud-address`. Reads back the
-/// expiry; source, differentVendor and changeGiBDay come from the state.
+/// expiry and the name; source, differentVendor and changeGiBDay come from the state.
 struct BackupBucketKind: Sendable {
     static let kind = "BackupBucket"
     let cloud: String
@@ -28,14 +29,19 @@ struct BackupBucketKind: Sendable {
             let name = String(address.dropFirst("openstack.\(cloud).\(Self.kind).".count))
             let base = bases[address] ?? .orphan(kind: Self.kind, address: address, name: name, cloud: cloud)
             let days = try await s3.lifecycle(bucket).compactMap(\.expireAfterDays).first
-            observed.append(ObservedResource(address: address, providerID: bucket, attributes: base.settingSpec(["retentionDays"], days.map(JSONValue.int)).document))
+            let read = base.settingSpec(["retentionDays"], days.map(JSONValue.int)).settingSpec(["bucketName"], .string(bucket))
+            observed.append(ObservedResource(address: address, providerID: bucket, attributes: read.document))
         }
         return observed
     }
 
+    static func replacementReasons(desired: ResourceBody, current: ResourceBody) -> [String] {
+        desired.string("bucketName") == current.string("bucketName") ? [] : ["spec.bucketName cannot change: a bucket cannot be renamed"]
+    }
+
     /// Creates the bucket or brings an existing one to the spec: both are `ensureBucket`.
     func apply(_ body: ResourceBody) async throws(AWSError) -> ObservedResource {
-        let bucket = Self.bucketName(body.name)
+        let bucket = body.string("bucketName") ?? Self.bucketName(body.name)
         let days = body.int("retentionDays")
         try await storage.client().ensureBucket(S3Client.BucketSpec(
             name: bucket, expireAfterDays: days, noncurrentExpireAfterDays: days,

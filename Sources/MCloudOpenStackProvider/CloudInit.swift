@@ -4,7 +4,9 @@ import MCloudCore
 /// the attached volume (the first disk that is neither the root disk nor mounted), listens on the spec's port, and
 /// installs a cron job that reads the backup settings a BackupSchedule writes into the server's metadata
 /// (`backup-schedule`, `backup-retention-days`, `backup-copy-to`) from the metadata service every 5 minutes.
-/// No secret goes into user data: Nova hands it to anyone who can read the server.
+/// With a DR bucket (`BackupUpload`), each dump is also uploaded there with awscli, using keys from a root-only
+/// `/etc/mcloud/backup.env`. Those keys are the only secret in user data, which the VM's metadata service and the
+/// cloud's administrators (Nova's extended server attributes) can read: they should be keys for the bucket alone.
 enum CloudInit {
     struct Recipe {
         var packages: [String]
@@ -41,12 +43,25 @@ enum CloudInit {
         }
     }
 
-    static func userData(address: String, engine: String, version: String, port: Int, recipe: Recipe) -> String {
-        """
+    static func userData(address: String, engine: String, version: String, port: Int, recipe: Recipe, upload: BackupUpload? = nil) -> String {
+        let server = address.split(separator: ".", maxSplits: 3).dropFirst(3).first.map(String.init) ?? address
+        let uploadLine = upload.map { "\n      \($0.command(server: server))" } ?? ""
+        let sourceLine = upload == nil ? "" : "\n      set -a; . /etc/mcloud/backup.env; set +a"
+        let environmentFile = upload.map { upload in
+            """
+
+              - path: /etc/mcloud/backup.env
+                owner: root:root
+                permissions: "0600"
+                content: |
+            \(upload.environmentFile.split(separator: "\n").map { "      " + $0 }.joined(separator: "\n"))
+            """
+        } ?? ""
+        return """
         #cloud-config
         # Written by mcloud for \(address): \(engine) \(version) on port \(port).
         package_update: true
-        packages: [\(recipe.packages.joined(separator: ", ")), curl, jq]
+        packages: [\((recipe.packages + ["curl", "jq"] + (upload == nil ? [] : ["awscli"])).joined(separator: ", "))]
         write_files:
           - path: /usr/local/sbin/mcloud-db-setup
             permissions: "0755"
@@ -72,12 +87,12 @@ enum CloudInit {
             permissions: "0755"
             content: |
               #!/bin/sh
-              set -eu
+              set -eu\(sourceLine)
               PORT=\(port)
               DAYS=$(curl -sf http://169.254.169.254/openstack/latest/meta_data.json | jq -r '.meta["backup-retention-days"] // "7"')
               mkdir -p /var/backups/mcloud
               OUT=/var/backups/mcloud/$(date -u +%Y%m%dT%H%M%SZ).dump
-              \(recipe.dump)
+              \(recipe.dump)\(uploadLine)
               find /var/backups/mcloud -type f -mtime +"$DAYS" -delete
           - path: /usr/local/sbin/mcloud-backup-schedule
             permissions: "0755"
@@ -93,7 +108,7 @@ enum CloudInit {
               fi
           - path: /etc/cron.d/mcloud-backup-schedule
             content: |
-              */5 * * * * root /usr/local/sbin/mcloud-backup-schedule
+              */5 * * * * root /usr/local/sbin/mcloud-backup-schedule\(environmentFile)
         runcmd:
           - [/usr/local/sbin/mcloud-db-setup]
           - [/usr/local/sbin/mcloud-backup-schedule]

@@ -1,3 +1,4 @@
+import MCloudAWS
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
@@ -6,11 +7,14 @@ import MCloudState
 /// `DatabaseServer` as a Nova server: the smallest flavor with the spec's vCPUs and memory, a Debian image, the
 /// cloud-init user data of `CloudInit`, its Volume attached and its SecurityGroup given. The spec's engine, version,
 /// port, role, DNS name and the addresses of its volume and group go into the server's metadata, which the
-/// server's own scripts read too. Reads back the flavor's size, the attached volume and the group.
+/// server's own scripts read too. Reads back the flavor's size, the attached volume and the group. With
+/// `spec.backup`, the keys for the DR bucket are resolved at creation and given to the VM in its user data only.
 struct DatabaseServerKind: Sendable {
     static let kind = "DatabaseServer"
     let cloud: String
     let connection: OpenStackConnection
+    /// Where the AWS credential chain is read for the backup keys.
+    let environment: [String: String]
 
     /// Spec fields kept in the server's metadata, by metadata key.
     static let stored: [(key: String, field: String)] = [
@@ -42,9 +46,14 @@ struct DatabaseServerKind: Sendable {
     }
 
     static func replacementReasons(desired: ResourceBody, current: ResourceBody) -> [String] {
-        ["engine", "version", "role", "zone", "volume"].compactMap { field in
+        var reasons = ["engine", "version", "role", "zone", "volume"].compactMap { field in
             desired.string(field) == current.string(field) ? nil : "spec.\(field) cannot change on a running database server"
         }
+        // The backup keys live in the user data, which Nova sets only when it makes the server.
+        if !FieldDiff.same(desired.spec["backup"] ?? .null, current.spec["backup"] ?? .null) {
+            reasons.append("spec.backup is in the server's user data, which cannot change")
+        }
+        return reasons
     }
 
     static func find(_ address: String, in nova: NovaClient) async throws(OpenStackError) -> Server? {
@@ -78,10 +87,18 @@ struct DatabaseServerKind: Sendable {
             }
             groups = [group.id]
         }
+        var upload: BackupUpload?
+        if let target = BackupUpload.Target(body) {
+            do throws(AWSError) {
+                upload = try BackupUpload.resolve(target, environment: environment)
+            } catch {
+                throw .configuration(error.description, at: nil, file: nil)
+            }
+        }
         let networks = try await connection.serverNetworks()
         return ServerRequest(
             name: body.name, imageID: try await connection.imageID(), flavorID: flavor.id,
-            userData: CloudInit.userData(address: body.address, engine: engine, version: version, port: body.int("port") ?? 0, recipe: recipe),
+            userData: CloudInit.userData(address: body.address, engine: engine, version: version, port: body.int("port") ?? 0, recipe: recipe, upload: upload),
             ownership: OwnershipKeys.ownership(body, extra: Self.metadata(body)),
             // A server without a port has nothing a group could apply to; Nova refuses groups then.
             securityGroups: networks == ServerRequest.Networks.none ? [] : groups, networks: networks,

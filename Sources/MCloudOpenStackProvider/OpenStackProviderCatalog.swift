@@ -8,7 +8,8 @@ import MCloudOpenStack
 /// clouds.yaml (found as openstacksdk finds it: `OS_CLIENT_CONFIG_FILE`, `./clouds.yaml`,
 /// `~/.config/openstack/clouds.yaml`, `/etc/openstack/clouds.yaml`). Backup buckets go to
 /// `endpoints.objectStorage.url` with the AWS credential chain, using the profile named after the catalog cloud
-/// when one exists. Only the catalog entry is checked here; files are read on first use.
+/// when one exists; a database VM's keys for its DR bucket come from the same chain (`BackupUpload`). Only the
+/// catalog entry is checked here; files are read on first use.
 public final class OpenStackProviderCatalog: ProviderCatalog {
     let environment: [String: String]
 
@@ -22,7 +23,7 @@ public final class OpenStackProviderCatalog: ProviderCatalog {
         }
         let environment = environment
         return OpenStackResourceProvider(
-            cloud: cloud.name,
+            cloud: cloud.name, environment: environment,
             connect: { () throws(OpenStackError) -> OpenStackSession in
                 try OpenStackSession(cloud: try CloudsYAML.load(cloud: openstackCloud, environment: environment))
             },

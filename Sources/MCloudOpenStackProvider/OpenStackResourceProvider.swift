@@ -14,20 +14,23 @@ public struct OpenStackResourceProvider: ResourceProvider {
     private let connection: OpenStackConnection
     private let poller: Poller
     private let storage: ObjectStorage
+    private let environment: [String: String]
 
-    /// `connect` opens the session on first use; `objectStorage` makes the S3 client on the first bucket operation.
+    /// `connect` opens the session on first use; `objectStorage` makes the S3 client on the first bucket operation;
+    /// `environment` is where the AWS credential chain is read for the keys a database VM's backup job gets.
     public init(
-        cloud: String, poller: Poller = Poller(timeout: 900), connect: @escaping @Sendable () throws(OpenStackError) -> OpenStackSession,
-        objectStorage: @escaping @Sendable () throws(AWSError) -> S3Client
+        cloud: String, environment: [String: String], poller: Poller = Poller(timeout: 900),
+        connect: @escaping @Sendable () throws(OpenStackError) -> OpenStackSession, objectStorage: @escaping @Sendable () throws(AWSError) -> S3Client
     ) {
         self.cloud = cloud
+        self.environment = environment
         self.poller = poller
         connection = OpenStackConnection(poller: poller, connect: connect)
         storage = ObjectStorage(connect: objectStorage)
     }
 
     private var volumes: VolumeKind { VolumeKind(cloud: cloud, connection: connection) }
-    private var servers: DatabaseServerKind { DatabaseServerKind(cloud: cloud, connection: connection) }
+    private var servers: DatabaseServerKind { DatabaseServerKind(cloud: cloud, connection: connection, environment: environment) }
     private var groups: SecurityGroupKind { SecurityGroupKind(cloud: cloud, connection: connection) }
     private var databases: ManagedDatabaseKind { ManagedDatabaseKind(cloud: cloud, connection: connection) }
     private var schedules: BackupScheduleKind { BackupScheduleKind(cloud: cloud, connection: connection, databases: databases) }
@@ -90,6 +93,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
         case VolumeKind.kind: return VolumeKind.replacementReasons(desired: wanted, current: now)
         case DatabaseServerKind.kind: return DatabaseServerKind.replacementReasons(desired: wanted, current: now)
         case ManagedDatabaseKind.kind: return ManagedDatabaseKind.replacementReasons(desired: wanted, current: now)
+        case BackupBucketKind.kind: return BackupBucketKind.replacementReasons(desired: wanted, current: now)
         default: return []
         }
     }

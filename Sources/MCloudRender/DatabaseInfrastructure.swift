@@ -72,6 +72,7 @@ struct DatabaseInfrastructure {
             server.append(("flavor", ["vcpu": .number(database.size.vcpu), "memoryGiB": .number(database.size.memoryGiB)]))
             server += zone + [("volume", .string(address("Volume", name))), ("securityGroup", .string(securityGroupAddress))]
             server.append(copy == 0 ? ("dnsName", .string(DatabaseEndpoint.host(cell))) : ("replicaOf", .string(databaseAddress)))
+            if let target = backupTarget { server.append(("backup", target)) }
             return [resource("Volume", name, [("sizeGiB", .number(database.size.storageGiB))] + zone), resource("DatabaseServer", name, server)]
         }
     }
@@ -94,23 +95,54 @@ struct DatabaseInfrastructure {
         return resource("SecurityGroup", base, [("ingress", .list(rules))])
     }
 
+    /// The DR leg's bucket: in the backup cloud, named after the cell.
+    private var disasterBucket: (cloud: Cloud, address: String, name: String)? {
+        guard database.backup != nil, let bucketCloud = cell.backup.flatMap({ topology.clouds[$0] }) else { return nil }
+        let address = InfrastructureResource.address(provider: bucketCloud.api.rawValue, cloud: bucketCloud.name, kind: "BackupBucket", name: base)
+        return (bucketCloud, address, Self.bucketName(base, address: address))
+    }
+
+    /// Where a VM's backup job uploads to, so that its provider can hand the VM keys for that bucket. Nothing
+    /// secret: the provider resolves the keys when it creates the VM. The bucket's cloud, not its address: the
+    /// bucket names the VM as its source, and an address here would make them depend on each other.
+    private var backupTarget: ObjectNode? {
+        guard let bucket = disasterBucket else { return nil }
+        var target: [(String, ObjectNode)] = [("cloud", .string(bucket.cloud.name)), ("bucket", .string(bucket.name)), ("region", .string(bucket.cloud.region))]
+        if let endpoint = bucket.cloud.endpoints.objectStorageURL { target.append(("endpoint", .string(endpoint))) }
+        if let profile = bucket.cloud.endpoints.awsProfile { target.append(("profile", .string(profile))) }
+        return .map(target)
+    }
+
+    /// `mcloud-<name>-<hash of the address>`: lowercase letters, digits and single hyphens, at most 63 characters.
+    /// S3 bucket names are global, so the hash keeps two applications' or two clouds' buckets of the same cell apart.
+    static func bucketName(_ name: String, address: String) -> String {
+        let suffix = "-" + StableHash.hex(address, digits: 8)
+        var slug = ""
+        for character in name.lowercased() {
+            if character.isASCII, character.isLetter || character.isNumber { slug.append(character) } else if !slug.hasSuffix("-") { slug.append("-") }
+        }
+        var head = String(("mcloud-" + slug).prefix(63 - suffix.count))
+        while head.hasSuffix("-") { head.removeLast() }
+        return head + suffix
+    }
+
     /// The schedule in the primary's cloud and, with a DR leg, the bucket in the backup cloud.
     private var backups: [InfrastructureResource] {
         guard let backup = database.backup else { return [] }
-        let bucketCloud = cell.backup.flatMap { topology.clouds[$0] }
-        let bucket = bucketCloud.map { InfrastructureResource.address(provider: $0.api.rawValue, cloud: $0.name, kind: "BackupBucket", name: base) }
         var schedule: [(String, ObjectNode)] = [
             ("database", .string(databaseAddress)), ("schedule", .string(backup.schedule)), ("retentionDays", .int(backup.retentionDays)),
         ]
-        if let bucket { schedule.append(("copyTo", .string(bucket))) }
-        guard let bucketCloud else { return [resource("BackupSchedule", base, schedule)] }
-        var spec: [(String, ObjectNode)] = [("source", .string(databaseAddress)), ("retentionDays", .int(backup.retentionDays))]
+        guard let bucket = disasterBucket else { return [resource("BackupSchedule", base, schedule)] }
+        schedule += [("copyTo", .string(bucket.address)), ("bucket", .string(bucket.name))]
+        var spec: [(String, ObjectNode)] = [
+            ("bucketName", .string(bucket.name)), ("source", .string(databaseAddress)), ("retentionDays", .int(backup.retentionDays)),
+        ]
         if let recovery = backup.disasterRecovery {
             spec += [("differentVendor", .bool(recovery.differentVendor)), ("changeGiBDay", .number(recovery.changeGiBDay))]
         }
         let bucketResource = InfrastructureResource(
-            kind: "BackupBucket", name: base, cloud: bucketCloud.name, provider: bucketCloud.api.rawValue,
-            labels: labels.metadata(cloud: bucketCloud.name), spec: spec
+            kind: "BackupBucket", name: base, cloud: bucket.cloud.name, provider: bucket.cloud.api.rawValue,
+            labels: labels.metadata(cloud: bucket.cloud.name), spec: spec
         )
         return [resource("BackupSchedule", base, schedule), bucketResource]
     }

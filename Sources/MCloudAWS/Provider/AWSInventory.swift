@@ -56,7 +56,8 @@ struct AWSInventory {
             if let schedule = Self.schedule(database.tags, known: known, id: database.identifier) { found.append(schedule) }
         }
         for bucket in buckets {
-            add(bucket.tags, kind: "BackupBucket", id: bucket.name, read: bucket.retentionDays.map { [(["spec", "retentionDays"], .int($0))] } ?? [])
+            let read: [([String], JSONValue)] = [(["spec", "bucketName"], .string(bucket.name))] + (bucket.retentionDays.map { [(["spec", "retentionDays"], .int($0))] } ?? [])
+            add(bucket.tags, kind: "BackupBucket", id: bucket.name, read: read)
         }
         return found
     }

@@ -68,7 +68,7 @@ extension AWSResourceProvider {
             AWSTag.backupAddress: resource.address, AWSTag.backupDigest: ResourceBody.digest(body),
             AWSTag.backupSchedule: Data((ResourceBody.string(body, "spec", "schedule") ?? "").utf8).base64EncodedString(), AWSTag.backupRetention: String(days),
         ]
-        if let copyTo = ResourceBody.string(body, "spec", "copyTo") { tags[AWSTag.backupBucket] = Self.bucketName(copyTo) }
+        if let copyTo = ResourceBody.string(body, "spec", "copyTo") { tags[AWSTag.backupBucket] = ResourceBody.string(body, "spec", "bucket") ?? Self.bucketName(copyTo) }
         let target = try await backupTarget(body, resource.address, session)
         switch target {
         case .instance(let id):
@@ -93,7 +93,7 @@ extension AWSResourceProvider {
     }
 
     func applyBackupBucket(_ resource: DesiredResource, _ session: AWSSession) async throws(AWSError) -> ObservedResource {
-        let name = Self.bucketName(resource.address)
+        let name = Self.bucketName(resource.body, address: resource.address)
         let days = ResourceBody.number(resource.body, "spec", "retentionDays").map { Int($0) }
         let tags = ResourceBody.tags(resource.body, address: resource.address, cloud: cloud)
         try await session.s3.ensureBucket(.init(name: name, expireAfterDays: days, noncurrentExpireAfterDays: days, tags: tags))
@@ -102,7 +102,12 @@ extension AWSResourceProvider {
 
     /// Deletes every backup in the bucket, then the bucket.
     func deleteBackupBucket(_ resource: ResourceState, _ session: AWSSession) async throws(AWSError) {
-        try await session.s3.deleteBucket(Self.bucketName(resource.address))
+        try await session.s3.deleteBucket(Self.bucketName(resource.attributes, address: resource.address))
+    }
+
+    /// A BackupBucket's `spec.bucketName`, else the name its address gives.
+    static func bucketName(_ body: JSONValue, address: String) -> String {
+        ResourceBody.string(body, "spec", "bucketName") ?? bucketName(address)
     }
 
     /// The bucket of a BackupBucket address (`aws.aws-irl.BackupBucket.shop.shop-db`), named after its last part.

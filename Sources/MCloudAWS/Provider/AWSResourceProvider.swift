@@ -69,6 +69,7 @@ public struct AWSResourceProvider: ResourceProvider {
         let immutable: [String: [[String]]] = [
             "DatabaseServer": [["spec", "engine"], ["spec", "version"], ["spec", "zone"], ["spec", "volume"], ["spec", "securityGroup"]],
             "Volume": [["spec", "zone"]],
+            "BackupBucket": [["spec", "bucketName"]],
             "ManagedDatabase": [["spec", "engine"], ["spec", "zones"], ["spec", "securityGroup"]],
         ]
         var reasons = (immutable[desired.type] ?? []).compactMap { path -> String? in

@@ -1,0 +1,91 @@
+import Foundation
+import MCloudAWS
+
+/// Where a database VM's backup job uploads its dumps, and with which keys: `spec.backup` of its DatabaseServer
+/// (bucket, region, endpoint, profile; nothing secret) plus the S3 credentials mcloud resolves when it creates the
+/// VM. The keys go into the VM's cloud-init user data and nowhere else: not the body, the state or any message.
+struct BackupUpload: Sendable {
+    /// What `spec.backup` says: the bucket's catalog cloud, name, region, S3 endpoint and AWS profile.
+    struct Target: Sendable, Equatable {
+        var cloud: String
+        var bucket: String
+        var region: String
+        var endpoint: String?
+        var profile: String?
+
+        init(cloud: String, bucket: String, region: String, endpoint: String? = nil, profile: String? = nil) {
+            self.cloud = cloud
+            self.bucket = bucket
+            self.region = region
+            self.endpoint = endpoint
+            self.profile = profile
+        }
+
+        /// Nil without `spec.backup` or without its bucket.
+        init?(_ body: ResourceBody) {
+            guard let bucket = body.string("backup", "bucket") else { return nil }
+            self.init(
+                cloud: body.string("backup", "cloud") ?? "", bucket: bucket, region: body.string("backup", "region") ?? "",
+                endpoint: body.string("backup", "endpoint"), profile: body.string("backup", "profile")
+            )
+        }
+    }
+
+    var target: Target
+    var credentials: AWSCredentials
+
+    /// The keys for `target` from the AWS chain: the environment's keys, else the profile `spec.backup.profile`,
+    /// else the profile named after the bucket's cloud when one exists, else `default`. The error names the bucket
+    /// and what was looked for, never a key.
+    static func resolve(_ target: Target, environment: [String: String]) throws(AWSError) -> BackupUpload {
+        var settings = environment
+        if environment["AWS_ACCESS_KEY_ID"] == nil {
+            if let profile = target.profile {
+                settings["AWS_PROFILE"] = profile
+            } else if !target.cloud.isEmpty, OpenStackProviderCatalog.hasProfile(target.cloud, environment) {
+                settings["AWS_PROFILE"] = target.cloud
+            }
+        }
+        // Only the keys are used: the bucket's region comes from the spec.
+        settings["AWS_REGION"] = target.region.isEmpty ? "us-east-1" : target.region
+        let credentials: AWSCredentials
+        do throws(AWSError) {
+            credentials = try AWSConfigurationLoader.load(environment: settings).credentials
+        } catch {
+            throw .configuration("no credentials for the backup job's bucket \(target.bucket) in cloud \(target.cloud): \(error.description)")
+        }
+        let upload = BackupUpload(target: target, credentials: credentials)
+        // A line break would end the value early in the user data's env file.
+        let values = [credentials.accessKeyID, credentials.secretAccessKey, credentials.sessionToken ?? "", target.bucket, target.region, target.endpoint ?? ""]
+        guard values.allSatisfy({ $0.unicodeScalars.allSatisfy { !CharacterSet.controlCharacters.contains($0) } }) else {
+            throw .configuration("the backup credentials or settings for bucket \(target.bucket) contain a control character")
+        }
+        return upload
+    }
+
+    /// `/etc/mcloud/backup.env`: shell assignments the backup job sources.
+    var environmentFile: String {
+        var lines = [
+            ("AWS_ACCESS_KEY_ID", credentials.accessKeyID), ("AWS_SECRET_ACCESS_KEY", credentials.secretAccessKey),
+        ]
+        if let token = credentials.sessionToken { lines.append(("AWS_SESSION_TOKEN", token)) }
+        lines += [("AWS_DEFAULT_REGION", target.region), ("MCLOUD_BACKUP_BUCKET", target.bucket)]
+        if let endpoint = target.endpoint { lines.append(("MCLOUD_BACKUP_ENDPOINT", endpoint)) }
+        return lines.map { "\($0.0)=\(Self.quoted($0.1))" }.joined(separator: "\n")
+    }
+
+    /// The shell command that uploads `$OUT` under the server's name.
+    func command(server: String) -> String {
+        let endpoint = target.endpoint == nil ? "" : " --endpoint-url \"$MCLOUD_BACKUP_ENDPOINT\""
+        return "aws s3 cp --only-show-errors \"$OUT\" \"s3://$MCLOUD_BACKUP_BUCKET/\(server)/$(basename \"$OUT\")\"\(endpoint)"
+    }
+
+    /// Single-quoted for sh: nothing inside is expanded.
+    static func quoted(_ value: String) -> String {
+        "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
+
+extension BackupUpload: CustomStringConvertible {
+    var description: String { "BackupUpload(bucket: \(target.bucket), credentials: \(credentials))" }
+}
