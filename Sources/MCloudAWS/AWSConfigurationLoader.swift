@@ -113,3 +113,18 @@ struct INIFile {
         return result
     }
 }
+
+extension AWSConfigurationLoader {
+    /// Whether the AWS credentials or config file has a profile of this name.
+    public static func hasProfile(_ name: String, environment: [String: String]) -> Bool {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let files = [environment["AWS_SHARED_CREDENTIALS_FILE"] ?? "\(home)/.aws/credentials", environment["AWS_CONFIG_FILE"] ?? "\(home)/.aws/config"]
+        return files.contains { file in
+            guard let data = FileManager.default.contents(atPath: file) else { return false }
+            return String(decoding: data, as: UTF8.self).split(separator: "\n").contains { line in
+                let header = line.trimmingCharacters(in: .whitespaces)
+                return header == "[\(name)]" || header == "[profile \(name)]"
+            }
+        }
+    }
+}

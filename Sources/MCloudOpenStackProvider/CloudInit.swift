@@ -1,3 +1,4 @@
+import MCloudAWS
 import MCloudCore
 
 /// The cloud-init user data of a database server: installs the engine from Debian's packages, puts its data on

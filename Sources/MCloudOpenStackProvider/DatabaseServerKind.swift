@@ -88,7 +88,7 @@ struct DatabaseServerKind: Sendable {
             groups = [group.id]
         }
         var upload: BackupUpload?
-        if let target = BackupUpload.Target(body) {
+        if let target = BackupUpload.Target(databaseServer: body.document) {
             do throws(AWSError) {
                 upload = try BackupUpload.resolve(target, environment: environment)
             } catch {

@@ -39,7 +39,7 @@ public final class OpenStackProviderCatalog: ProviderCatalog {
         }
         var settings = environment
         settings["AWS_ENDPOINT_URL_S3"] = url
-        if hasProfile(cloud.name, environment) { settings["AWS_PROFILE"] = cloud.name }
+        if AWSConfigurationLoader.hasProfile(cloud.name, environment: environment) { settings["AWS_PROFILE"] = cloud.name }
         let configuration: AWSConfiguration
         do {
             configuration = try AWSConfigurationLoader.load(environment: settings)
@@ -50,16 +50,4 @@ public final class OpenStackProviderCatalog: ProviderCatalog {
         return S3Client(client: AWSClient(configuration: configuration))
     }
 
-    /// Whether the AWS credentials or config file has a profile of this name.
-    static func hasProfile(_ name: String, _ environment: [String: String]) -> Bool {
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        let files = [environment["AWS_SHARED_CREDENTIALS_FILE"] ?? "\(home)/.aws/credentials", environment["AWS_CONFIG_FILE"] ?? "\(home)/.aws/config"]
-        return files.contains { file in
-            guard let data = FileManager.default.contents(atPath: file) else { return false }
-            return String(decoding: data, as: UTF8.self).split(separator: "\n").contains { line in
-                let header = line.trimmingCharacters(in: .whitespaces)
-                return header == "[\(name)]" || header == "[profile \(name)]"
-            }
-        }
-    }
 }

@@ -81,8 +81,14 @@ extension AWSResourceProvider {
             try await session.ec2.createTags([existing.id], tags)
         } else {
             let groups = try await securityGroupIDs(body, resource.address, session)
+            // A DR bucket in AWS is reached with the instance profile's role; one at another S3 endpoint needs keys.
+            var upload: BackupUpload?
+            if let target = BackupUpload.Target(databaseServer: body), target.endpoint != nil {
+                upload = try BackupUpload.resolve(target, environment: settings.environment)
+            }
             let spec = EC2Client.InstanceSpec(
-                imageID: try await image(session), instanceType: type, userData: DatabaseUserData.script(body), securityGroupIDs: groups, tags: tags,
+                imageID: try await image(session), instanceType: type, userData: DatabaseUserData.script(body, upload: upload), securityGroupIDs: groups,
+                tags: tags,
                 clientToken: AWSNames.clientToken(address: resource.address, digest: ResourceBody.digest(body)),
                 availabilityZone: ResourceBody.string(body, "spec", "zone"), instanceProfile: settings.instanceProfile
             )

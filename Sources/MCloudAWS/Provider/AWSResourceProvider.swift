@@ -24,8 +24,14 @@ public struct AWSResourceProvider: ResourceProvider {
         public var clusterCIDRs: [String: String]
         /// How long creates and deletes wait for the cloud.
         public var timeout: Double
+        /// Where the keys of a DR bucket outside AWS come from (the AWS chain, as for the bucket itself).
+        public var environment: [String: String]
 
-        public init(imageID: String? = nil, instanceProfile: String? = nil, clusterCIDRs: [String: String] = [:], timeout: Double = 1800) {
+        public init(
+            imageID: String? = nil, instanceProfile: String? = nil, clusterCIDRs: [String: String] = [:], timeout: Double = 1800,
+            environment: [String: String] = [:]
+        ) {
+            self.environment = environment
             self.imageID = imageID
             self.instanceProfile = instanceProfile
             self.clusterCIDRs = clusterCIDRs
@@ -37,7 +43,10 @@ public struct AWSResourceProvider: ResourceProvider {
             for (key, value) in environment where key.hasPrefix("MCLOUD_AWS_CLUSTER_CIDR_") && !value.isEmpty {
                 cidrs[String(key.dropFirst("MCLOUD_AWS_CLUSTER_CIDR_".count))] = value
             }
-            self.init(imageID: environment["MCLOUD_AWS_IMAGE_ID"], instanceProfile: environment["MCLOUD_AWS_INSTANCE_PROFILE"], clusterCIDRs: cidrs)
+            self.init(
+                imageID: environment["MCLOUD_AWS_IMAGE_ID"], instanceProfile: environment["MCLOUD_AWS_INSTANCE_PROFILE"], clusterCIDRs: cidrs,
+                environment: environment
+            )
         }
 
         func clusterCIDR(_ cloud: String) -> String? {

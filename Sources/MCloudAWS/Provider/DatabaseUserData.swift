@@ -2,7 +2,8 @@ import MCloudCore
 
 /// The cloud-init script of a database VM: it installs the engine and a backup job. The job reads the backup
 /// settings from the instance's own tags (EC2 DescribeTags; metadata tags cannot carry mcloud's `/` keys), which a
-/// BackupSchedule sets, and uploads with the instance profile's role: no key is ever written into the script.
+/// BackupSchedule sets, and uploads with the instance profile's role. Only a DR bucket outside AWS (an S3-compatible
+/// endpoint) needs keys: those go into a root-only `/etc/mcloud/backup.env` written by this script, and nowhere else.
 enum DatabaseUserData {
     /// `tag KEY`: the value of one of the instance's tags, empty when it has none.
     private static let tagFunction = """
@@ -11,7 +12,7 @@ enum DatabaseUserData {
         tag() { aws ec2 describe-tags --filters "Name=resource-id,Values=$id" "Name=key,Values=$1" --query 'Tags[0].Value' --output text | grep -v '^None$' || true; }
         """
 
-    static func script(_ body: JSONValue) -> String {
+    static func script(_ body: JSONValue, upload: BackupUpload? = nil) -> String {
         let engine = ResourceBody.string(body, "spec", "engine") ?? "postgresql"
         let version = ResourceBody.string(body, "spec", "version") ?? ""
         let package = switch engine {
@@ -41,9 +42,10 @@ enum DatabaseUserData {
             \(tagFunction)
             bucket=$(tag \(AWSTag.backupBucket))
             [ -n "$bucket" ] || exit 0
-            \(dump) | aws s3 cp - "s3://$bucket/$(hostname)/$(date -u +%Y%m%dT%H%M%SZ).gz"
+            \(upload == nil ? "\(dump) | aws s3 cp - \"s3://$bucket/$(hostname)/$(date -u +%Y%m%dT%H%M%SZ).gz\"" : uploadWithKeys(dump))
             SCRIPT
             chmod 755 /usr/local/sbin/mcloud-backup
+            \(upload.map(environmentFile) ?? "")
             cat >/usr/local/sbin/mcloud-backup-schedule <<'SCRIPT'
             #!/bin/bash
             # Keeps /etc/cron.d/mcloud-backup in step with the schedule tag a BackupSchedule sets.
@@ -56,5 +58,15 @@ enum DatabaseUserData {
             echo "*/5 * * * * root /usr/local/sbin/mcloud-backup-schedule" >/etc/cron.d/mcloud-backup-schedule
 
             """
+    }
+
+    /// The keys' file, written before the job can run: root-only from its creation.
+    private static func environmentFile(_ upload: BackupUpload) -> String {
+        "install -d -m 700 /etc/mcloud\n(umask 077; cat >/etc/mcloud/backup.env <<'ENV'\n\(upload.environmentFile)\nENV\n)"
+    }
+
+    /// The upload with the file's keys, in a subshell: the job's own EC2 calls keep the instance role.
+    private static func uploadWithKeys(_ dump: String) -> String {
+        #"\#(dump) | (set -a; . /etc/mcloud/backup.env; set +a; aws s3 cp - "s3://$MCLOUD_BACKUP_BUCKET/$(hostname)/$(date -u +%Y%m%dT%H%M%SZ).gz" --endpoint-url "$MCLOUD_BACKUP_ENDPOINT")"#
     }
 }

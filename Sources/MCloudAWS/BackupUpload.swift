@@ -1,19 +1,19 @@
 import Foundation
-import MCloudAWS
+public import MCloudCore
 
 /// Where a database VM's backup job uploads its dumps, and with which keys: `spec.backup` of its DatabaseServer
 /// (bucket, region, endpoint, profile; nothing secret) plus the S3 credentials mcloud resolves when it creates the
 /// VM. The keys go into the VM's cloud-init user data and nowhere else: not the body, the state or any message.
-struct BackupUpload: Sendable {
+public struct BackupUpload: Sendable {
     /// What `spec.backup` says: the bucket's catalog cloud, name, region, S3 endpoint and AWS profile.
-    struct Target: Sendable, Equatable {
-        var cloud: String
-        var bucket: String
-        var region: String
-        var endpoint: String?
-        var profile: String?
+    public struct Target: Sendable, Equatable {
+        public var cloud: String
+        public var bucket: String
+        public var region: String
+        public var endpoint: String?
+        public var profile: String?
 
-        init(cloud: String, bucket: String, region: String, endpoint: String? = nil, profile: String? = nil) {
+        public init(cloud: String, bucket: String, region: String, endpoint: String? = nil, profile: String? = nil) {
             self.cloud = cloud
             self.bucket = bucket
             self.region = region
@@ -21,28 +21,31 @@ struct BackupUpload: Sendable {
             self.profile = profile
         }
 
-        /// Nil without `spec.backup` or without its bucket.
-        init?(_ body: ResourceBody) {
-            guard let bucket = body.string("backup", "bucket") else { return nil }
-            self.init(
-                cloud: body.string("backup", "cloud") ?? "", bucket: bucket, region: body.string("backup", "region") ?? "",
-                endpoint: body.string("backup", "endpoint"), profile: body.string("backup", "profile")
-            )
+        /// A DatabaseServer's `spec.backup`; nil without it or without its bucket.
+        public init?(databaseServer body: JSONValue) {
+            func field(_ name: String) -> String? { body.value(at: ["spec", "backup", name])?.stringValue }
+            guard let bucket = field("bucket") else { return nil }
+            self.init(cloud: field("cloud") ?? "", bucket: bucket, region: field("region") ?? "", endpoint: field("endpoint"), profile: field("profile"))
         }
     }
 
-    var target: Target
-    var credentials: AWSCredentials
+    public var target: Target
+    public var credentials: AWSCredentials
+
+    public init(target: Target, credentials: AWSCredentials) {
+        self.target = target
+        self.credentials = credentials
+    }
 
     /// The keys for `target` from the AWS chain: the environment's keys, else the profile `spec.backup.profile`,
     /// else the profile named after the bucket's cloud when one exists, else `default`. The error names the bucket
     /// and what was looked for, never a key.
-    static func resolve(_ target: Target, environment: [String: String]) throws(AWSError) -> BackupUpload {
+    public static func resolve(_ target: Target, environment: [String: String]) throws(AWSError) -> BackupUpload {
         var settings = environment
         if environment["AWS_ACCESS_KEY_ID"] == nil {
             if let profile = target.profile {
                 settings["AWS_PROFILE"] = profile
-            } else if !target.cloud.isEmpty, OpenStackProviderCatalog.hasProfile(target.cloud, environment) {
+            } else if !target.cloud.isEmpty, AWSConfigurationLoader.hasProfile(target.cloud, environment: environment) {
                 settings["AWS_PROFILE"] = target.cloud
             }
         }
@@ -64,7 +67,7 @@ struct BackupUpload: Sendable {
     }
 
     /// `/etc/mcloud/backup.env`: shell assignments the backup job sources.
-    var environmentFile: String {
+    public var environmentFile: String {
         var lines = [
             ("AWS_ACCESS_KEY_ID", credentials.accessKeyID), ("AWS_SECRET_ACCESS_KEY", credentials.secretAccessKey),
         ]
@@ -75,17 +78,17 @@ struct BackupUpload: Sendable {
     }
 
     /// The shell command that uploads `$OUT` under the server's name.
-    func command(server: String) -> String {
+    public func command(server: String) -> String {
         let endpoint = target.endpoint == nil ? "" : " --endpoint-url \"$MCLOUD_BACKUP_ENDPOINT\""
         return "aws s3 cp --only-show-errors \"$OUT\" \"s3://$MCLOUD_BACKUP_BUCKET/\(server)/$(basename \"$OUT\")\"\(endpoint)"
     }
 
     /// Single-quoted for sh: nothing inside is expanded.
-    static func quoted(_ value: String) -> String {
+    public static func quoted(_ value: String) -> String {
         "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 
 extension BackupUpload: CustomStringConvertible {
-    var description: String { "BackupUpload(bucket: \(target.bucket), credentials: \(credentials))" }
+    public var description: String { "BackupUpload(bucket: \(target.bucket), credentials: \(credentials))" }
 }
