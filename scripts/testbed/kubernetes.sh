@@ -21,16 +21,7 @@ readonly KUBE_VERSION=1.20.2
 readonly SOURCE_PACKAGE=kubernetes
 readonly ME="kubernetes testbed"
 
-log() { printf '%s: %s\n' "$ME" "$*" >&2; }
-die() { printf '%s: error: %s\n' "$ME" "$*" >&2; exit 1; }
-
-default_cache_root() {
-  if [ "$(id -u)" -eq 0 ] || { mkdir -p /var/cache/mcloud 2>/dev/null && [ -w /var/cache/mcloud ]; }; then
-    echo /var/cache/mcloud
-  else
-    echo "${XDG_CACHE_HOME:-$HOME/.cache}/mcloud"
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 CACHE_ROOT=${MCLOUD_CACHE_DIR:-$(default_cache_root)}
 BIN_DIR=$CACHE_ROOT/kube-apiserver/$KUBE_VERSION
@@ -645,23 +636,6 @@ cmd_status() {
     *) echo "not ready: kube-apiserver pid $api, etcd pid $etcd (logs: $LOGS); run stop or start" ;;
   esac
   return $rc
-}
-
-cmd_env() {
-  local rc=0
-  bed_state || rc=$?
-  [ $rc -eq 0 ] || die "not running (scripts/testbed/kubernetes.sh start)"
-  cat "$STATE/env"
-}
-
-cmd_reset() {
-  cmd_stop
-  if [ -d "$STATE" ]; then
-    [ -f "$STATE/.mcloud-testbed" ] || die "$STATE has no .mcloud-testbed marker; not deleting it"
-    exec 9>&-
-    rm -rf "$STATE"
-    log "deleted $STATE"
-  fi
 }
 
 case "${1:-}" in

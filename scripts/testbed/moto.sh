@@ -20,16 +20,7 @@ set -euo pipefail
 readonly MOTO_VERSION=5.2.5
 readonly ME="moto testbed"
 
-log() { printf '%s: %s\n' "$ME" "$*" >&2; }
-die() { printf '%s: error: %s\n' "$ME" "$*" >&2; exit 1; }
-
-default_cache_root() {
-  if [ "$(id -u)" -eq 0 ] || { mkdir -p /var/cache/mcloud 2>/dev/null && [ -w /var/cache/mcloud ]; }; then
-    echo /var/cache/mcloud
-  else
-    echo "${XDG_CACHE_HOME:-$HOME/.cache}/mcloud"
-  fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 CACHE_ROOT=${MCLOUD_CACHE_DIR:-$(default_cache_root)}
 VENV=$CACHE_ROOT/venv-moto-$MOTO_VERSION
@@ -191,6 +182,7 @@ cmd_status() {
   return 1
 }
 
+# Its own `env`: moto has no bed_state, only whether its two servers run.
 cmd_env() {
   running && [ -f "$STATE/env" ] || die "not running (scripts/testbed/moto.sh start)"
   cat "$STATE/env"

@@ -18,8 +18,7 @@ readonly PG_VERSION=15
 readonly PG_BIN=/usr/lib/postgresql/$PG_VERSION/bin
 readonly ME="postgres testbed"
 
-log() { printf '%s: %s\n' "$ME" "$*" >&2; }
-die() { printf '%s: error: %s\n' "$ME" "$*" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 STATE=${MCLOUD_POSTGRES_TESTBED_DIR:-/tmp/mcloud-testbed/postgres}
 PORT=${MCLOUD_POSTGRES_TESTBED_PORT:-55432}
@@ -168,23 +167,6 @@ cmd_status() {
     *) echo "not ready: the server of $DATA runs but does not answer on 127.0.0.1:$PORT or has no env file (log: $LOGS/postgres.log); run start" ;;
   esac
   return $rc
-}
-
-cmd_env() {
-  local rc=0
-  bed_state || rc=$?
-  [ $rc -eq 0 ] || die "not running (scripts/testbed/postgres.sh start)"
-  cat "$STATE/env"
-}
-
-cmd_reset() {
-  cmd_stop
-  if [ -d "$STATE" ]; then
-    [ -f "$STATE/.mcloud-testbed" ] || die "$STATE has no .mcloud-testbed marker; not deleting it"
-    exec 9>&-
-    rm -rf "$STATE"
-    log "deleted $STATE"
-  fi
 }
 
 case "${1:-}" in

@@ -56,7 +56,7 @@ struct ApplyCommand: Command {
             guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, context) else {
                 return .failure
             }
-            context.stdout.write(PlanRunner.human(made.plan, placementView: made.placementView, explain: false, context))
+            context.stdout.write(PlanRunner.human(made.plan.document, placementView: made.placementView, explain: false, context))
             guard made.plan.hasChanges else { return .success }
             guard ApplyRunner.confirmed("Do you want to perform these actions?", autoApprove: autoApprove, context) else { return .failure }
             return await ApplyRunner.execute(

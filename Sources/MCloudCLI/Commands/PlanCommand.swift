@@ -47,9 +47,11 @@ struct PlanCommand: Command {
         guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, context) else {
             return .failure
         }
-        context.stdout.write(json ? made.plan.document.serialized() + "\n" : PlanRunner.human(made.plan, placementView: made.placementView, explain: explain, context))
+        // Built once: with thousands of resources it is the larger part of a plan without refresh.
+        let document = made.plan.document
+        context.stdout.write(json ? document.serialized() + "\n" : PlanRunner.human(document, placementView: made.placementView, explain: explain, context))
         if let out {
-            guard PlanRunner.save(made.plan, to: out, context) else { return .failure }
+            guard PlanRunner.save(document, to: out, context) else { return .failure }
             if !json { context.stdout.write("\nSaved the plan to \(out). Apply exactly this with: mcloud apply \(out)\n") }
         }
         return detailedExitCode && made.plan.hasChanges ? .changes : .success

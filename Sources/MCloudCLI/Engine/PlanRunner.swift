@@ -59,17 +59,17 @@ enum PlanRunner {
     }
 
     /// The human view: the placement (for an apply plan), then the changes.
-    static func human(_ plan: DeploymentPlan, placementView: JSONValue?, explain: Bool, _ context: CommandContext) -> String {
+    static func human(_ document: JSONValue, placementView: JSONValue?, explain: Bool, _ context: CommandContext) -> String {
         var text = placementView.map { PlanView.render($0, explain: explain) + "\n" } ?? ""
-        text += ChangesView.render(plan.document, color: context.usesColor)
+        text += ChangesView.render(document, color: context.usesColor)
         return text
     }
 
-    /// Writes the plan for `apply PLANFILE`, atomically: a temporary file renamed over the target.
-    static func save(_ plan: DeploymentPlan, to path: String, _ context: CommandContext) -> Bool {
+    /// Writes the plan's document for `apply PLANFILE`, atomically: a temporary file renamed over the target.
+    static func save(_ document: JSONValue, to path: String, _ context: CommandContext) -> Bool {
         let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
         do {
-            try Data((plan.document.serialized() + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
+            try Data((document.serialized() + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
             if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary)) }
             else { try FileManager.default.moveItem(atPath: temporary, toPath: path) }
             return true
