@@ -48,7 +48,7 @@ readonly MIRROR_MOUNT=/srv/mcloud-apt
 readonly PATH_INSIDE=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 readonly CGROUP_FS=/sys/fs/cgroup
 
-# shellcheck source=common.sh
+# shellcheck source-path=SCRIPTDIR source=common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 SCRIPT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
@@ -161,7 +161,7 @@ join_cgroup() {
 cgroup_pids() {
   local path
   for path in $(cgroup_paths "$1"); do
-    [ -d "$path" ] && find "$path" -name cgroup.procs -exec cat {} +
+    if [ -d "$path" ]; then find "$path" -name cgroup.procs -exec cat {} +; fi
   done | sort -u
 }
 
@@ -180,7 +180,7 @@ cgroup_remove() {
     [ -z "$(cgroup_pids "$group")" ] || die "processes remain in cgroup $group: $(cgroup_pids "$group" | tr '\n' ' ')"
   fi
   for path in $(cgroup_paths "$group"); do
-    [ -d "$path" ] && find "$path" -depth -type d -exec rmdir {} +
+    if [ -d "$path" ]; then find "$path" -depth -type d -exec rmdir {} +; fi
   done
   # nspawn leaves this folder behind when /run is not a tmpfs.
   rm -rf "/run/systemd/nspawn/propagate/$group"
@@ -509,9 +509,9 @@ teardown() {
   if pid=$(nspawn_pid "$name"); then
     log "stopping $name (systemd-nspawn pid $pid)"
     kill -TERM "$pid" 2>/dev/null || true
-    for ((i = 0; i < 300; i++)); do nspawn_pid "$name" >/dev/null || break; sleep 0.2; done
+    for ((i = 0; i < 150; i++)); do nspawn_pid "$name" >/dev/null || break; sleep 0.2; done
     if nspawn_pid "$name" >/dev/null; then
-      log "$name did not halt within 60 s; terminating it"
+      log "$name did not halt within 30 s; terminating it"
       kill -TERM "$pid" 2>/dev/null || true
       for ((i = 0; i < 25; i++)); do nspawn_pid "$name" >/dev/null || break; sleep 0.2; done
       if nspawn_pid "$name" >/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
@@ -616,10 +616,11 @@ cmd_boot() {
     exec setsid systemd-nspawn --directory="$dir/root" --machine="$machine" --hostname="$name" --register=no \
       --keep-unit --boot --console=pipe --private-network --resolv-conf=off --timezone=off --link-journal=no "${binds[@]}"
   ) </dev/null >>"$dir/console.log" 2>&1 8>&- 9>&- &
-  echo $! >"$dir/nspawn.pid"
+  local spawned=$!
+  echo "$spawned" >"$dir/nspawn.pid"
   for ((i = 0; i < 100; i++)); do
     leader=$(leader_pid "$name") && break
-    nspawn_pid "$name" >/dev/null || { tail -n 20 "$dir/console.log" >&2; die "systemd-nspawn exited (log: $dir/console.log)"; }
+    alive "$spawned" || { tail -n 20 "$dir/console.log" >&2; die "systemd-nspawn exited (log: $dir/console.log)"; }
     sleep 0.1
   done
   [ -n "${leader:-}" ] || die "no PID 1 in $name after 10 s (log: $dir/console.log)"
