@@ -431,6 +431,8 @@ device_rules() {
   fi
 }
 
+valid_port() { [[ "$1" =~ ^[0-9]{1,5}$ && "$1" -ge 1 && "$1" -le 65535 ]] || die "$2: $1 is not a port (1-65535)"; }
+
 host_port_free() { [ -z "$(ss -Hltn "sport = :$1")" ]; }
 
 pick_host_port() {
@@ -476,6 +478,8 @@ reach() {
   addr=${addr:-127.0.0.1}
   port=${BASH_REMATCH[3]}
   host_port=${BASH_REMATCH[5]:-$port}
+  valid_port "$port" "--reach $spec"
+  valid_port "$host_port" "--reach $spec"
   sock=$dir/forward/reach-$addr-$port.sock
   [ "$addr" = 127.0.0.1 ] || nsenter --target "$leader" --net ip address add "$addr/32" dev lo
   spawn_forwarder "$name" "reach-$addr-$port-host" socat "UNIX-LISTEN:$sock,fork,unlink-early,mode=600" "TCP:127.0.0.1:$host_port"
@@ -574,7 +578,10 @@ cmd_boot() {
   for spec in "${publish_specs[@]}"; do
     [[ "$spec" =~ ^(([0-9]{1,5}):)?([0-9]{1,5})$ ]] || die "--publish $spec: [HOSTPORT:]PORT"
     port=${BASH_REMATCH[3]}
-    host_port=${BASH_REMATCH[2]:-$(pick_host_port)}
+    host_port=${BASH_REMATCH[2]}
+    valid_port "$port" "--publish $spec"
+    [ -n "$host_port" ] || host_port=$(pick_host_port)
+    valid_port "$host_port" "--publish $spec"
     host_port_free "$host_port" || die "--publish $spec: 127.0.0.1:$host_port is taken"
     ports+=("$port:$host_port")
   done
@@ -689,7 +696,7 @@ cmd_wait() {
   in_instance "$leader" "$machine" timeout "$timeout" cloud-init status --wait >/dev/null || rc=$?
   leader=$(leader_pid "$name") || die "instance $name stopped while cloud-init ran (logs: scripts/testbed/container.sh logs $name)"
   in_instance "$leader" "$machine" cloud-init status --long --format "$format" || true
-  status=$(in_instance "$leader" "$machine" cloud-init status 2>/dev/null | sed -n 's/^status: //p')
+  status=$(in_instance "$leader" "$machine" cloud-init status 2>/dev/null | sed -n 's/^status: //p' || true)
   [ "$status" = "done" ] && return 0
   [ $rc -ne 124 ] || log "cloud-init in $name is still running after $timeout s"
   log "cloud-init in $name: ${status:-unknown}; the end of /var/log/cloud-init-output.log:"
@@ -698,11 +705,11 @@ cmd_wait() {
 }
 
 cmd_port() {
-  local name=${1:-} port=${2:-} dir host_port
+  local name=${1:-} port=${2:-} dir host_port=""
   [[ -n "$name" && "$port" =~ ^[0-9]+$ ]] || die "usage: port NAME PORT"
   dir=$(inst_dir "$name")
   [ -d "$dir" ] || die "no instance $name"
-  host_port=$(awk -v p="$port" '$1 == p { print $2 }' "$dir/publish" 2>/dev/null)
+  [ ! -f "$dir/publish" ] || host_port=$(awk -v p="$port" '$1 == p { print $2 }' "$dir/publish")
   [ -n "$host_port" ] || die "$name publishes no port $port (boot ... --publish $port)"
   echo "$host_port"
 }
