@@ -565,7 +565,10 @@ cmd_boot() {
   [[ -f "$user_data" && -r "$user_data" ]] || die "boot $name: cannot read $user_data"
   [ -z "$meta_data" ] || [ -r "$meta_data" ] || die "boot $name: cannot read $meta_data"
   [ -z "$disk_size" ] || [[ "$disk_size" =~ ^[0-9]+[KMG]$ ]] || die "--disk $disk_size: a size like 512M or 2G"
-  [ -z "$disk_file" ] || [ -f "$disk_file" ] || die "--disk-file $disk_file: no such file"
+  if [ -n "$disk_file" ]; then
+    [ -f "$disk_file" ] || die "--disk-file $disk_file: no such file"
+    [ -z "$(losetup -j "$disk_file")" ] || die "--disk-file $disk_file is attached already: $(losetup -j "$disk_file")"
+  fi
   [[ "$disk_device" =~ ^/dev/[a-z][a-z0-9]*$ && ! "$disk_device" =~ ^/dev/(loop|null|zero|full|u?random|tty|console|ptmx|pts|net) ]] ||
     die "--disk-device $disk_device: a device name such as /dev/vdb, /dev/xvdb or /dev/nvme1n1"
   ensure_built
