@@ -97,6 +97,11 @@ ensure_host_packages() {
 # mounts, the hybrid layout is mounted as on the host.
 ensure_kernel() {
   grep -qw overlay /proc/filesystems || modprobe overlay 2>/dev/null || die "the kernel has no overlay filesystem"
+  # A chroot's root is no mount namespace root: nspawn cannot make it a slave mount, and user namespaces (units with
+  # PrivateUsers=, such as redis-server's) are refused to chrooted processes.
+  if ! mountpoint -q / || ! unshare --user true 2>/dev/null; then
+    die "systemd-nspawn cannot run in a chroot; run in a mount namespace whose root is pivot_root'ed (docs/testbeds.md)"
+  fi
   if ! awk -v fs="$CGROUP_FS/" 'index($2, fs) == 1 { found = 1 } END { exit !found }' /proc/mounts; then
     [ -d "$CGROUP_FS" ] || die "$CGROUP_FS is missing (is /sys mounted?)"
     log "no cgroup hierarchies under $CGROUP_FS; mounting devices, name=systemd and unified"
@@ -562,7 +567,7 @@ cmd_boot() {
     esac
   done
   [ -n "$user_data" ] || die "boot $name: --user-data FILE is required"
-  [[ -f "$user_data" && -r "$user_data" ]] || die "boot $name: cannot read $user_data"
+  [[ -r "$user_data" && ! -d "$user_data" ]] || die "boot $name: cannot read $user_data"
   [ -z "$meta_data" ] || [ -r "$meta_data" ] || die "boot $name: cannot read $meta_data"
   [ -z "$disk_size" ] || [[ "$disk_size" =~ ^[0-9]+[KMG]$ ]] || die "--disk $disk_size: a size like 512M or 2G"
   if [ -n "$disk_file" ]; then
