@@ -787,8 +787,43 @@ bed_state() {
   return 1
 }
 
+# The first start boots one instance to show that the bed works here: cloud-init runs its user data, the data disk
+# takes a file system, and apt resolves every mirror package offline.
+probe() {
+  local name=mcloud-probe started=$SECONDS
+  mkdir -p "$STATE"
+  {
+    echo "#cloud-config"
+    echo "runcmd:"
+    echo "  - [sh, -c, 'mkfs.ext4 -q /dev/vdb && mount /dev/vdb /mnt && umount /mnt']"
+    echo "  - [apt-get, update]"
+    printf '  - [apt-get, install, --simulate, -y'
+    printf ', %s' "${MIRROR_PACKAGES[@]}"
+    echo ']'
+    # cloud-init reports "done" for user data it could not parse: the marker shows that the commands ran.
+    echo "  - [touch, /var/lib/mcloud-probe-passed]"
+  } >"$STATE/probe.yaml"
+  [ ! -d "$(inst_dir "$name")" ] || (cmd_destroy "$name")
+  log "probing: booting $name"
+  if ! (cmd_boot "$name" --user-data "$STATE/probe.yaml" --disk 64M >/dev/null) ||
+    ! (cmd_wait "$name" --timeout 300 >/dev/null) || [ ! -f "$(inst_dir "$name")/upper/var/lib/mcloud-probe-passed" ]; then
+    rm -f "$STATE/env"
+    die "the probe instance failed (scripts/testbed/container.sh logs $name; destroy $name)"
+  fi
+  (cmd_destroy "$name")
+  log "probe passed in $((SECONDS - started)) s"
+}
+
 cmd_start() {
+  local rc=0
+  bed_state || rc=$?
+  if [ $rc -eq 0 ]; then
+    log "already started (env: $STATE/env)"
+    cat "$STATE/env"
+    return 0
+  fi
   ensure_built
+  probe
   lock_state
   write_env
   log "ready: root $ROOTFS, mirror $MIRROR_REPO (env: $STATE/env)"
