@@ -705,7 +705,14 @@ cmd_wait() {
   leader=$(leader_pid "$name") || die "instance $name stopped while cloud-init ran (logs: scripts/testbed/container.sh logs $name)"
   in_instance "$leader" "$machine" cloud-init status --long --format "$format" || true
   status=$(in_instance "$leader" "$machine" cloud-init status 2>/dev/null | sed -n 's/^status: //p' || true)
-  [ "$status" = "done" ] && return 0
+  if [ "$status" = "done" ]; then
+    # cloud-init reports "done" for cloud-config it could not parse (a warning in its log, nothing run).
+    head -n 1 "$(inst_dir "$name")/user-data" | grep -q '^#cloud-config' || return 0
+    in_instance "$leader" "$machine" cloud-init schema --config-file /var/lib/cloud/instance/user-data.txt >/dev/null 2>&1 && return 0
+    log "cloud-init in $name: done, but the user data is not valid cloud-config:"
+    in_instance "$leader" "$machine" cloud-init schema --config-file /var/lib/cloud/instance/user-data.txt >&2 || true
+    return 1
+  fi
   [ $rc -ne 124 ] || log "cloud-init in $name is still running after $timeout s"
   log "cloud-init in $name: ${status:-unknown}; the end of /var/log/cloud-init-output.log:"
   tail -n 30 "$(inst_dir "$name")/upper/var/log/cloud-init-output.log" >&2 2>/dev/null || true
