@@ -8,7 +8,7 @@
 # moto bed's S3) from the container.
 #
 #   scripts/testbed/container.sh build                  debootstrap the root and fill the mirror once (cached)
-#   scripts/testbed/container.sh start                  build if needed, check the host, write the env file
+#   scripts/testbed/container.sh start                  build if needed, boot a probe instance, write the env file
 #   scripts/testbed/container.sh status [NAME]          exit 0 started (NAME: running), 3 stopped, 1 half
 #   scripts/testbed/container.sh env                    print the env file of the started bed
 #   scripts/testbed/container.sh stop [NAME]            stop NAME, or every instance and the bed
