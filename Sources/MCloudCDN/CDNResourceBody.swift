@@ -1,5 +1,6 @@
 public import MCloudCore
 import MCloudHTTP
+import Foundation
 
 /// A `CDNResource` body (docs/gitops.md) read as a CDN resource spec, and a deployment read back into the body's
 /// shape for the engine's comparison.

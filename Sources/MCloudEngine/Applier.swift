@@ -1,6 +1,7 @@
 import MCloudProvider
 public import MCloudState
 import Synchronization
+import MCloudCore
 
 /// Carries out a plan: walks the dependency graph with up to `parallelism` changes at once, writes the state after
 /// every completed change, and on a failure or a stop starts nothing new while what runs finishes.

@@ -1,4 +1,6 @@
 public import MCloudProvider
+import Foundation
+import MCloudCore
 
 /// The desired resources and their dependencies as Graphviz DOT: one cluster per cloud, an edge from each resource
 /// to what it needs. Deterministic: sorted by address.

@@ -7,6 +7,7 @@ import MCloudState
 import MCloudTestSupport
 import Testing
 import MCloudOpenStackProvider
+import MCloudHTTP
 
 /// A database server with a DR bucket on moto (scripts/testbed/moto.sh), made on the OpenStack test bed
 /// (scripts/testbed/openstack.sh): its user data, read back through Nova as the admin, carries the bucket and the

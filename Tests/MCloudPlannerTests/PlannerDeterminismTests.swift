@@ -2,6 +2,7 @@ import Foundation
 import MCloudManifest
 import MCloudPlanner
 import Testing
+import MCloudCore
 
 @Suite struct PlannerDeterminismTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path

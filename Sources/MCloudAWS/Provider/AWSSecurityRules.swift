@@ -1,4 +1,5 @@
 import MCloudCore
+import Foundation
 
 /// A SecurityGroup's `spec.ingress` as EC2 rules. Each rule's description names its source as the manifests do
 /// (`mcloud kubernetesCluster=aws-fra`), which is how refresh reads the rules back.

@@ -1,6 +1,8 @@
 import Foundation
 import MCloudEngine
 import MCloudState
+import MCloudCore
+import MCloudProvider
 
 /// `mcloud apply`: makes the clouds match the manifests, or carries out a saved plan exactly.
 struct ApplyCommand: Command {

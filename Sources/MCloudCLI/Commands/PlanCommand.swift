@@ -1,4 +1,5 @@
 import MCloudEngine
+import MCloudCore
 
 /// `mcloud plan`: where every cell runs, what it costs and why, and exactly what apply would change.
 struct PlanCommand: Command {

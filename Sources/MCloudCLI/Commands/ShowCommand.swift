@@ -1,5 +1,6 @@
 import Foundation
 import MCloudEngine
+import MCloudCore
 
 /// `mcloud show PLANFILE`: a saved plan, as people or pipelines read it.
 struct ShowCommand: Command {
