@@ -18,15 +18,15 @@ let package = Package(
         .target(name: "MCloudHTTP", dependencies: ["MCloudCore", "CCurl", "COpenSSL"]),
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML"]),
         .target(name: "MCloudPlanner", dependencies: ["MCloudCore"]),
-        .target(name: "MCloudProvider", dependencies: ["MCloudCore", "MCloudState"]),
-        .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML", "MCloudProvider", "MCloudState"]),
+        .target(name: "MCloudProvider", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML", "MCloudProvider"]),
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
-        .target(name: "MCloudState", dependencies: ["MCloudCore", "CPostgres"]),
+        .target(name: "MCloudState", dependencies: ["MCloudCore", "MCloudProvider", "CPostgres"]),
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
-        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudState"]),
-        .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudState", "MCloudAWS"]),
-        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS", "MCloudProvider", "MCloudState"]),
-        .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudState", "MCloudRender"]),
+        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider"]),
+        .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS"]),
+        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS", "MCloudProvider"]),
+        .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudRender"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
@@ -45,11 +45,11 @@ let package = Package(
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
-        .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState"]),
+        .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState", "MCloudProvider", "MCloudCore"]),
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
-        .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState"], path: "Tests/StateLockHolder"),
+        .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState", "MCloudProvider"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
-        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudTestSupport", "MCloudState"]),
+        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport"]),
         .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
@@ -67,7 +67,7 @@ let package = Package(
             dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider", "MCloudState"]),
+        .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"]),
         .testTarget(
             name: "MCloudCLITests",
             dependencies: ["MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS"],

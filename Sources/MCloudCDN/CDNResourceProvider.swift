@@ -1,6 +1,5 @@
 public import MCloudCore
 public import MCloudProvider
-public import MCloudState
 
 /// The engine's `cdn` provider for one cloud: each `CDNResource` body becomes one resource on the cloud's CDN
 /// (G-Core-style API or CloudFront), recognised by the marker it carries.

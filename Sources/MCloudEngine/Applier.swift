@@ -1,5 +1,4 @@
-import MCloudProvider
-public import MCloudState
+public import MCloudProvider
 import Synchronization
 import MCloudCore
 

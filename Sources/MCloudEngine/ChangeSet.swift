@@ -1,6 +1,5 @@
 public import MCloudCore
 public import MCloudProvider
-public import MCloudState
 
 /// Desired resources against the state and what the clouds report: one change per address, each with its reason.
 public enum ChangeSet {

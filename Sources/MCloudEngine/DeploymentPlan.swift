@@ -1,6 +1,5 @@
 public import MCloudCore
-import MCloudProvider
-public import MCloudState
+public import MCloudProvider
 
 /// What apply will do: every resource change with its reason, the placement moves, and the state and inputs the
 /// plan was made from, so a saved plan that no longer matches the state is refused. Its JSON (`document`) is what

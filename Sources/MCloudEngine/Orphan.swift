@@ -1,5 +1,4 @@
 import MCloudProvider
-import MCloudState
 import MCloudCore
 
 /// A resource found in a cloud that neither the state nor the manifests name: enough of a state record to delete it.

@@ -1,6 +1,5 @@
 public import MCloudCore
 public import MCloudProvider
-public import MCloudState
 
 /// Makes a deployment plan: resolves the providers, refreshes what the state records (every cloud at once), and
 /// diffs the desired resources against state and clouds.

@@ -1,6 +1,5 @@
 public import MCloudCore
 public import MCloudProvider
-public import MCloudState
 
 /// What apply will do to one address, and why.
 public struct ResourceChange: Sendable {

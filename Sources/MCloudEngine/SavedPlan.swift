@@ -1,6 +1,5 @@
 import MCloudCore
 import MCloudProvider
-import MCloudState
 
 /// A plan read back from `plan --out FILE`: the changes exactly as planned, checked against the state before apply.
 public enum SavedPlan {

@@ -1,5 +1,4 @@
 public import MCloudProvider
-public import MCloudState
 
 /// `--target`: limits a plan to the resources whose address starts with one of the given prefixes, and what they
 /// depend on, as Terraform's -target does. Resources outside it are neither changed nor deleted.

@@ -1,6 +1,5 @@
 public import MCloudCore
 public import MCloudProvider
-public import MCloudState
 
 /// The engine's provider for one cluster: server-side apply as field manager `mcloud`, refresh by one list per
 /// kind and namespace selected by mcloud's labels, deletes that wait until the object is gone.

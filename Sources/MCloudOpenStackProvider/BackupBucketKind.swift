@@ -1,7 +1,6 @@
 import MCloudAWS
 import MCloudCore
 import MCloudProvider
-import MCloudState
 
 /// `BackupBucket` as a bucket of the cloud's S3-compatible object storage (`endpoints.objectStorage.url`): named
 /// `spec.bucketName` (which the database VMs' backup jobs upload to), else `mcloud-<metadata.name>` (lowercase,

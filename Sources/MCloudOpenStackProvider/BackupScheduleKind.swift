@@ -1,7 +1,6 @@
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `BackupSchedule`, realised on its database.
 /// - On a DatabaseServer: server metadata `backup-schedule`, `backup-retention-days`, `backup-copy-to` and

@@ -2,7 +2,6 @@ import MCloudAWS
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `DatabaseServer` as a Nova server: the smallest flavor with the spec's vCPUs and memory, a Debian image, the
 /// cloud-init user data of `CloudInit`, its Volume attached and its SecurityGroup given. The spec's engine, version,

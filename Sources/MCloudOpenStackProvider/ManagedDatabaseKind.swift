@@ -1,7 +1,6 @@
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `ManagedDatabase` as a Trove instance: datastore = engine, the datastore version equal to the spec's version
 /// (or the newest `<version>.x`), the smallest flavor with the spec's vCPUs and memory, a data volume of

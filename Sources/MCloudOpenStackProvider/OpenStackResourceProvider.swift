@@ -1,7 +1,6 @@
 public import MCloudCore
 public import MCloudOpenStack
 public import MCloudProvider
-public import MCloudState
 public import MCloudAWS
 
 /// The engine's provider for one OpenStack cloud: Volume (Cinder), DatabaseServer (Nova), SecurityGroup (Neutron),

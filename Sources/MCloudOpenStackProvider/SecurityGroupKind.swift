@@ -1,7 +1,6 @@
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `SecurityGroup` as a Neutron security group named after the metadata, tagged `managed-by:mcloud`,
 /// `application:<app>` and `address:<address>`, with one ingress rule per `spec.ingress` item. Reads back the

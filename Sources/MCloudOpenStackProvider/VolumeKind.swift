@@ -1,7 +1,6 @@
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `Volume` as a Cinder volume: name from the metadata, size, the catalog zone where the cloud has one of that
 /// name; ownership and the address in the volume's metadata. Reads back the size; the zone asked for is kept in the

@@ -1,5 +1,4 @@
 public import MCloudCore
-public import MCloudState
 
 /// One provider's view of one cloud: reads what mcloud manages there and creates, changes and deletes it. The
 /// engine decides what to do; a provider only knows how.

@@ -5,7 +5,6 @@ import MCloudHTTP
 import MCloudProvider
 import MCloudTestSupport
 import Testing
-import MCloudState
 
 /// The provider against moto through a proxy that throttles, fails and loses answers on purpose.
 @Suite(.enabled(if: MotoBed.required, "start scripts/testbed/moto.sh to run the moto tests"))

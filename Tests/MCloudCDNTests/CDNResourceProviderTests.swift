@@ -1,7 +1,6 @@
 import MCloudCDN
 import MCloudCore
 import MCloudProvider
-import MCloudState
 import Testing
 
 /// The `cdn` provider on the G-Core-style test server: what refresh reports compares with the body as the engine

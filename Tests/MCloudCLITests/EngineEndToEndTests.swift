@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudHTTP
 import MCloudKubernetes
+import MCloudProvider
 import MCloudState
 import MCloudTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import MCloudAWS
 import MCloudOpenStack
+import MCloudProvider
 import MCloudState
 import Testing
 import MCloudCore

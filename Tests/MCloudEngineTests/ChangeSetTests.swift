@@ -1,7 +1,6 @@
 import MCloudCore
 @testable import MCloudEngine
 import MCloudProvider
-import MCloudState
 import Testing
 
 @Suite struct ChangeSetTests {

@@ -2,7 +2,6 @@ import Foundation
 import MCloudCore
 @testable import MCloudEngine
 import MCloudProvider
-import MCloudState
 import Synchronization
 
 /// Small builders for engine tests.

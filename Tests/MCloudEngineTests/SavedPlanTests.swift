@@ -5,7 +5,6 @@ import MCloudManifest
 import MCloudPlanner
 import MCloudProvider
 import MCloudRender
-import MCloudState
 import Testing
 
 @Suite struct SavedPlanTests {

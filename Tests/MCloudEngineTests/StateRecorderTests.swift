@@ -1,6 +1,7 @@
 import Foundation
 import MCloudCore
 @testable import MCloudEngine
+import MCloudProvider
 import MCloudState
 import Synchronization
 import Testing

@@ -3,7 +3,6 @@ import MCloudAWS
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 import MCloudTestSupport
 import Testing
 import MCloudOpenStackProvider

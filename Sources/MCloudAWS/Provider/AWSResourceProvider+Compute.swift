@@ -1,6 +1,5 @@
 import MCloudCore
 import MCloudProvider
-import MCloudState
 
 /// SecurityGroup, Volume and DatabaseServer: EC2 security groups, EBS volumes and instances.
 extension AWSResourceProvider {

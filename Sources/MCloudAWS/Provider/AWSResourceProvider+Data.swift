@@ -1,7 +1,6 @@
 import Foundation
 import MCloudCore
 import MCloudProvider
-import MCloudState
 
 /// ManagedDatabase (RDS), BackupSchedule (tags on the database, and RDS backup retention) and BackupBucket (S3).
 extension AWSResourceProvider {

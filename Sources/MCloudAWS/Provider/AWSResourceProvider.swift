@@ -1,6 +1,5 @@
 public import MCloudCore
 public import MCloudProvider
-public import MCloudState
 import Foundation
 import MCloudHTTP
 

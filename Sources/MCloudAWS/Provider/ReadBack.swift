@@ -1,6 +1,5 @@
 import MCloudCore
 import MCloudProvider
-import MCloudState
 
 /// Builds refresh's documents in the shape of the desired bodies. What AWS reports overwrites the fields it can
 /// read back; every other field comes from the body whose digest the resource's tag holds (the desired body when

@@ -1,5 +1,6 @@
 import Foundation
 import MCloudCore
+import MCloudProvider
 import MCloudState
 
 /// `mcloud state`: read and repair the state without touching the clouds.

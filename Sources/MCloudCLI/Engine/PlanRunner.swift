@@ -3,6 +3,7 @@ import MCloudCore
 import MCloudEngine
 import MCloudManifest
 import MCloudRender
+import MCloudProvider
 import MCloudState
 
 /// Makes the deployment plan that plan, apply and destroy show, and prints it.

@@ -1,27 +1,8 @@
-public import Foundation
+import Foundation
 import MCloudCore
+import MCloudProvider
 
-/// Who holds a state lock: what the lock file says, so a second mcloud can tell the user whom it is waiting for.
-public struct LockInfo: Sendable, Hashable {
-    /// Random per lock; `mcloud state force-unlock ID` must name it, so a lock is never broken by mistake.
-    public var id: String
-    public var pid: Int32
-    public var host: String
-    /// The command that took the lock, such as `apply`.
-    public var operation: String
-    /// The user the holding process runs as.
-    public var who: String
-    public var created: Date
-
-    public init(id: String, pid: Int32, host: String, operation: String, who: String, created: Date) {
-        self.id = id
-        self.pid = pid
-        self.host = host
-        self.operation = operation
-        self.who = who
-        self.created = created
-    }
-
+extension LockInfo {
     /// A new lock for `operation` taken by `identity`, with a random ID; the time is in whole seconds, so the value
     /// equals what a lock file or row says.
     init(operation: String, identity: ProcessIdentity) {
@@ -29,11 +10,6 @@ public struct LockInfo: Sendable, Hashable {
             id: UUID().uuidString.lowercased(), pid: identity.pid, host: identity.host, operation: operation, who: identity.user,
             created: Date(timeIntervalSince1970: identity.now().timeIntervalSince1970.rounded(.down))
         )
-    }
-
-    /// One line naming the holder, for error messages.
-    public var summary: String {
-        "`\(operation)` (lock ID \(id), pid \(pid) on host \(host), user \(who), since \(Self.timestamp(created)))"
     }
 
     var json: JSONValue {
@@ -61,9 +37,5 @@ public struct LockInfo: Sendable, Hashable {
             id: try reader.string("id"), pid: pid32, host: try reader.string("host"), operation: try reader.string("operation"),
             who: try reader.string("who"), created: created
         )
-    }
-
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle())
     }
 }

@@ -51,7 +51,7 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
             guard path.hasPrefix("postgres") else {
                 return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete that file by hand"
             }
-            return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete its \(PostgresSchema.locksTable) row and end the server session holding its advisory lock (see docs/state.md)"
+            return "state lock \(path) exists but cannot be read (\(reason)); if no mcloud uses this state, delete its \(PostgresTableNames.locks) row and end the server session holding its advisory lock (see docs/state.md)"
         case .notLocked(let path):
             return "state \(path) is not locked; take the lock before changing the state"
         case .lockedByAnotherProcess(let path, let holder):
@@ -70,6 +70,13 @@ public enum StateError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Where an earlier version of a damaged state is kept: the file backend's backup, the database's history table.
     private static func recovery(_ source: String) -> String {
         guard source.hasPrefix("postgres") else { return "fix it by hand or restore \(source).backup" }
-        return "fix its row in \(PostgresSchema.stateTable) by hand or restore an earlier version from \(PostgresSchema.historyTable)"
+        return "fix its row in \(PostgresTableNames.state) by hand or restore an earlier version from \(PostgresTableNames.history)"
     }
+}
+
+/// The tables of the `postgres://` backend, named here because the recovery advice of its errors names them.
+package enum PostgresTableNames {
+    package static let state = "mcloud_state"
+    package static let history = "mcloud_state_history"
+    package static let locks = "mcloud_locks"
 }
