@@ -23,7 +23,8 @@ let package = Package(
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore", "MCloudProvider", "CPostgres"]),
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
-        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider"]),
+        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
+        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS"]),
         .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS"]),
         .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS", "MCloudProvider"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudRender"]),
@@ -31,7 +32,7 @@ let package = Package(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudKubernetes", "MCloudAWS", "MCloudCDN", "MCloudOpenStackProvider",
+                "MCloudEngine", "MCloudKubernetes", "MCloudAWSProvider", "MCloudCDN", "MCloudOpenStackProvider",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
@@ -50,7 +51,7 @@ let package = Package(
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState", "MCloudProvider"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport"]),
-        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudAWS", "MCloudAWSProvider", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]

@@ -2,6 +2,7 @@ import MCloudCore
 import MCloudProvider
 import Testing
 @testable import MCloudAWS
+@testable import MCloudAWSProvider
 
 /// The provider's pure rules: names, sizes, replacements and error kinds.
 struct AWSProviderRulesTests {

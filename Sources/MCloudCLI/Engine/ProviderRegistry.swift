@@ -1,4 +1,4 @@
-import MCloudAWS
+import MCloudAWSProvider
 import MCloudCDN
 import MCloudCore
 import MCloudKubernetes

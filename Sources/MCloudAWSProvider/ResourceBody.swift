@@ -1,3 +1,4 @@
+import MCloudAWS
 import MCloudCore
 import MCloudHTTP
 

@@ -1,3 +1,4 @@
+import MCloudAWS
 public import MCloudCore
 public import MCloudProvider
 

@@ -1,3 +1,4 @@
+public import MCloudAWS
 public import MCloudCore
 public import MCloudProvider
 import Foundation

@@ -1,3 +1,4 @@
+import MCloudAWS
 import Foundation
 import MCloudCore
 import MCloudProvider

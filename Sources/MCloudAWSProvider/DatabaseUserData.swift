@@ -1,3 +1,4 @@
+import MCloudAWS
 import MCloudCore
 
 /// The cloud-init script of a database VM: it installs the engine and a backup job. The job reads the backup
