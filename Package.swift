@@ -19,7 +19,8 @@ let package = Package(
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML"]),
         .target(name: "MCloudPlanner", dependencies: ["MCloudCore"]),
         .target(name: "MCloudProvider", dependencies: ["MCloudCore"]),
-        .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML", "MCloudProvider"]),
+        .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
+        .target(name: "MCloudKubernetesProvider", dependencies: ["MCloudCore", "MCloudProvider", "MCloudKubernetes"]),
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudYAML"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore", "MCloudProvider", "CPostgres"]),
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
@@ -32,13 +33,13 @@ let package = Package(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudKubernetes", "MCloudAWSProvider", "MCloudCDN", "MCloudOpenStackProvider",
+                "MCloudEngine", "MCloudKubernetesProvider", "MCloudAWSProvider", "MCloudCDN", "MCloudOpenStackProvider",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
         .executableTarget(
             name: "mcloud-bench",
-            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudRender", "MCloudEngine", "MCloudProvider", "MCloudState", "MCloudOpenStack"]
+            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudKubernetesProvider", "MCloudRender", "MCloudEngine", "MCloudProvider", "MCloudState", "MCloudOpenStack"]
         ),
 
         // What the integration tests share: test bed env files and the python helpers they start.

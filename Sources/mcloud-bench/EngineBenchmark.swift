@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudEngine
 import MCloudKubernetes
+import MCloudKubernetesProvider
 import MCloudManifest
 import MCloudPlanner
 import MCloudProvider

@@ -1,7 +1,7 @@
 import MCloudAWSProvider
 import MCloudCDN
 import MCloudCore
-import MCloudKubernetes
+import MCloudKubernetesProvider
 import MCloudOpenStackProvider
 import MCloudProvider
 

@@ -1,3 +1,4 @@
+import MCloudKubernetes
 public import MCloudCore
 public import MCloudProvider
 import Synchronization

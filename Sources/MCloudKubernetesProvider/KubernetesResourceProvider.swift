@@ -1,3 +1,4 @@
+public import MCloudKubernetes
 public import MCloudCore
 public import MCloudProvider
 
