@@ -26,14 +26,15 @@ let package = Package(
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
         .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS"]),
-        .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS"]),
+        .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudAWS"]),
+        .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
         .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS", "MCloudProvider"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudRender"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudKubernetesProvider", "MCloudAWSProvider", "MCloudCDN", "MCloudOpenStackProvider",
+                "MCloudEngine", "MCloudKubernetesProvider", "MCloudAWSProvider", "MCloudCDNProvider", "MCloudOpenStackProvider",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
@@ -69,7 +70,7 @@ let package = Package(
             dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"]),
+        .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudCDNProvider", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"]),
         .testTarget(
             name: "MCloudCLITests",
             dependencies: ["MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS"],

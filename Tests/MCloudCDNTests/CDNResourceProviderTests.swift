@@ -1,4 +1,5 @@
 import MCloudCDN
+import MCloudCDNProvider
 import MCloudCore
 import MCloudProvider
 import Testing

@@ -1,5 +1,5 @@
 import MCloudAWSProvider
-import MCloudCDN
+import MCloudCDNProvider
 import MCloudCore
 import MCloudKubernetesProvider
 import MCloudOpenStackProvider

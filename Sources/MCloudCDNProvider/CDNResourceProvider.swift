@@ -1,3 +1,4 @@
+public import MCloudCDN
 public import MCloudCore
 public import MCloudProvider
 

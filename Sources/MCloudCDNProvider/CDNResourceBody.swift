@@ -1,3 +1,4 @@
+public import MCloudCDN
 public import MCloudCore
 import MCloudHTTP
 import Foundation

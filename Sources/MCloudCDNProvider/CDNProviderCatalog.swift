@@ -1,3 +1,4 @@
+import MCloudCDN
 public import MCloudCore
 public import MCloudProvider
 import MCloudAWS
