@@ -29,30 +29,30 @@ struct AWSInventory {
 
     func observed(_ known: ReadBack) -> [ObservedResource] {
         var found: [ObservedResource] = []
-        func add(_ tags: [String: String], kind: String, id: String, read: [([String], JSONValue)], deleting: Bool = false) {
-            guard let address = tags[AWSTag.address] else { return }
+        func add(_ tags: [String: String], kind: ResourceKind, id: String, read: [([String], JSONValue)], deleting: Bool = false) {
+            guard let address = tags[AWSTag.address].map({ ResourceAddress($0) }) else { return }
             let attributes = known.attributes(address: address, kind: kind, digest: tags[AWSTag.digest], read: read)
             found.append(ObservedResource(address: address, providerID: id, attributes: attributes, isBeingDeleted: deleting))
         }
         let groupAddresses = Dictionary(groups.compactMap { group in group.tags[AWSTag.address].map { (group.id, $0) } }, uniquingKeysWith: { first, _ in first })
         for group in groups {
-            let wanted = group.tags[AWSTag.address].flatMap(known.body)
-            add(group.tags, kind: "SecurityGroup", id: group.id, read: [(["spec", "ingress"], Self.ingress(group, wanted: wanted, groups: groupAddresses))])
+            let wanted = known.body(tagged: group.tags[AWSTag.address])
+            add(group.tags, kind: .securityGroup, id: group.id, read: [(["spec", "ingress"], Self.ingress(group, wanted: wanted, groups: groupAddresses))])
         }
         for volume in volumes {
-            add(volume.tags, kind: "Volume", id: volume.id, read: [(["spec", "sizeGiB"], .int(volume.sizeGiB)), (["spec", "zone"], .string(volume.zone))], deleting: volume.state == "deleting")
+            add(volume.tags, kind: .volume, id: volume.id, read: [(["spec", "sizeGiB"], .int(volume.sizeGiB)), (["spec", "zone"], .string(volume.zone))], deleting: volume.state == "deleting")
         }
         for instance in instances {
-            let wanted = instance.tags[AWSTag.address].flatMap(known.body)
+            let wanted = known.body(tagged: instance.tags[AWSTag.address])
             var read: [([String], JSONValue)] = instance.zone.map { [(["spec", "zone"], .string($0))] } ?? []
             if let type = instance.instanceType, let flavor = Self.flavor(type, wanted: wanted?.value(at: ["spec", "flavor"]), database: false) {
                 read.append((["spec", "flavor"], flavor))
             }
-            add(instance.tags, kind: "DatabaseServer", id: instance.id, read: read, deleting: instance.state == "shutting-down")
+            add(instance.tags, kind: .databaseServer, id: instance.id, read: read, deleting: instance.state == "shutting-down")
             if let schedule = Self.schedule(instance.tags, known: known, id: instance.id) { found.append(schedule) }
         }
         for database in databases {
-            add(database.tags, kind: "ManagedDatabase", id: database.identifier, read: Self.managed(database, wanted: database.tags[AWSTag.address].flatMap(known.body)),
+            add(database.tags, kind: .managedDatabase, id: database.identifier, read: Self.managed(database, wanted: known.body(tagged: database.tags[AWSTag.address])),
                 deleting: database.status.lowercased() == "deleting")
             if let schedule = Self.schedule(database.tags, known: known, id: database.identifier) { found.append(schedule) }
         }
@@ -78,7 +78,7 @@ struct AWSInventory {
         if let engine = database.engine { read.append((["spec", "engine"], .string(AWSEngine.mcloudName(engine)))) }
         if let version = database.engineVersion {
             // RDS reports the minor version it chose for "16".
-            let asked = wanted.flatMap { ResourceBody.string($0, "spec", "version") }
+            let asked = wanted.flatMap { ResourceBody($0).string("version") }
             read.append((["spec", "version"], .string(asked.map { version == $0 || version.hasPrefix($0 + ".") } == true ? asked ?? version : version)))
         }
         if let port = database.port { read.append((["spec", "port"], .int(port))) }
@@ -96,13 +96,13 @@ struct AWSInventory {
 
     /// A BackupSchedule lives as tags on its database.
     private static func schedule(_ tags: [String: String], known: ReadBack, id: String) -> ObservedResource? {
-        guard let address = tags[AWSTag.backupAddress] else { return nil }
+        guard let address = tags[AWSTag.backupAddress].map({ ResourceAddress($0) }) else { return nil }
         var read: [([String], JSONValue)] = []
         if let encoded = tags[AWSTag.backupSchedule], let data = Data(base64Encoded: encoded) {
             read.append((["spec", "schedule"], .string(String(decoding: data, as: UTF8.self))))
         }
         if let days = tags[AWSTag.backupRetention].flatMap({ Int($0) }) { read.append((["spec", "retentionDays"], .int(days))) }
-        let attributes = known.attributes(address: address, kind: "BackupSchedule", digest: tags[AWSTag.backupDigest], read: read)
+        let attributes = known.attributes(address: address, kind: .backupSchedule, digest: tags[AWSTag.backupDigest], read: read)
         return ObservedResource(address: address, providerID: id, attributes: attributes)
     }
 

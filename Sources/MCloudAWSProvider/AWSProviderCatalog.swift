@@ -12,7 +12,7 @@ public final class AWSProviderCatalog: ProviderCatalog {
         self.environment = environment
     }
 
-    public func provider(named name: String, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+    public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
         guard let profile = cloud.endpoints.awsProfile else {
             throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.aws.profile in the catalog")
         }

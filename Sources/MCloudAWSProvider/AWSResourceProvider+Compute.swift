@@ -5,10 +5,10 @@ import MCloudProvider
 /// SecurityGroup, Volume and DatabaseServer: EC2 security groups, EBS volumes and instances.
 extension AWSResourceProvider {
     func applySecurityGroup(_ resource: DesiredResource, _ session: AWSSession) async throws(AWSError) -> ObservedResource {
-        let tags = ResourceBody.tags(resource.body, address: resource.address, cloud: cloud)
-        let name = AWSNames.securityGroup(name: ResourceBody.string(resource.body, "metadata", "name") ?? resource.address)
+        let tags = AWSTag.tags(resource.body, address: resource.address, cloud: cloud)
+        let name = AWSNames.securityGroup(name: resource.body.value(at: ["metadata", "name"])?.stringValue ?? resource.address.rawValue)
         let group = try await Self.createOnce(session, find: { () throws(AWSError) in
-            try await session.ec2.describeSecurityGroups(tags: [AWSTag.address: resource.address]).first
+            try await session.ec2.describeSecurityGroups(tags: [AWSTag.address: resource.address.rawValue]).first
         }, create: { () throws(AWSError) in
             do throws(AWSError) {
                 let id = try await session.ec2.createSecurityGroup(name: name, description: "mcloud \(resource.address)", tags: tags)
@@ -19,7 +19,7 @@ extension AWSResourceProvider {
                 return EC2Client.SecurityGroup(id: id, name: name, tags: [:], ingress: [])
             }
         })
-        let builder = AWSSecurityRules(cloud: cloud, settings: settings, session: session, ownAddress: resource.address, ownID: group.id)
+        let builder = AWSSecurityRules(cloud: cloud, settings: settings, session: session, ownAddress: resource.address.rawValue, ownID: group.id)
         let wanted = try await builder.rules(resource.body)
         let wantedKeys = Set(wanted.map(AWSSecurityRules.key))
         let currentKeys = Set(group.ingress.map(AWSSecurityRules.key))
@@ -30,7 +30,7 @@ extension AWSResourceProvider {
     }
 
     func deleteSecurityGroup(_ resource: ResourceState, _ session: AWSSession) async throws(AWSError) {
-        for group in try await session.ec2.describeSecurityGroups(tags: [AWSTag.address: resource.address]) {
+        for group in try await session.ec2.describeSecurityGroups(tags: [AWSTag.address: resource.address.rawValue]) {
             // Instances that used it may still be shutting down.
             try await AWSPoller(client: session.client, timeout: settings.timeout).until("security group \(group.id) deleted") { () throws(AWSError) in
                 do throws(AWSError) {
@@ -44,14 +44,14 @@ extension AWSResourceProvider {
     }
 
     func applyVolume(_ resource: DesiredResource, _ session: AWSSession) async throws(AWSError) -> ObservedResource {
-        let tags = ResourceBody.tags(resource.body, address: resource.address, cloud: cloud)
-        let size = Int((ResourceBody.number(resource.body, "spec", "sizeGiB") ?? 1).rounded(.up))
-        guard let zone = ResourceBody.string(resource.body, "spec", "zone") else { throw .configuration("\(resource.address) names no spec.zone") }
+        let tags = AWSTag.tags(resource.body, address: resource.address, cloud: cloud)
+        let size = Int((ResourceBody(resource.body).double("sizeGiB") ?? 1).rounded(.up))
+        guard let zone = ResourceBody(resource.body).string("zone") else { throw .configuration("\(resource.address) names no spec.zone") }
         let volume = try await Self.createOnce(session, find: { () throws(AWSError) in
-            try await session.ec2.describeVolumes(tags: [AWSTag.address: resource.address]).first { $0.state != "deleting" && $0.state != "deleted" }
+            try await session.ec2.describeVolumes(tags: [AWSTag.address: resource.address.rawValue]).first { $0.state != "deleting" && $0.state != "deleted" }
         }, create: { () throws(AWSError) in
             try await session.ec2.createVolume(
-                zone: zone, sizeGiB: size, tags: tags, clientToken: AWSNames.clientToken(address: resource.address, digest: ResourceBody.digest(resource.body))
+                zone: zone, sizeGiB: size, tags: tags, clientToken: AWSNames.clientToken(address: resource.address.rawValue, digest: AWSTag.digest(resource.body))
             )
         })
         if volume.sizeGiB < size { try await session.ec2.modifyVolume(volume.id, sizeGiB: size) }
@@ -60,17 +60,17 @@ extension AWSResourceProvider {
     }
 
     func deleteVolume(_ resource: ResourceState, _ session: AWSSession) async throws(AWSError) {
-        for volume in try await session.ec2.describeVolumes(tags: [AWSTag.address: resource.address]) {
+        for volume in try await session.ec2.describeVolumes(tags: [AWSTag.address: resource.address.rawValue]) {
             try await session.ec2.deleteVolume(volume.id, timeout: settings.timeout)
         }
     }
 
     func applyDatabaseServer(_ resource: DesiredResource, _ session: AWSSession) async throws(AWSError) -> ObservedResource {
         let body = resource.body
-        let tags = ResourceBody.tags(body, address: resource.address, cloud: cloud)
-        let type = AWSInstanceType.name(vcpu: ResourceBody.number(body, "spec", "flavor", "vcpu") ?? 2, memoryGiB: ResourceBody.number(body, "spec", "flavor", "memoryGiB") ?? 4)
+        let tags = AWSTag.tags(body, address: resource.address, cloud: cloud)
+        let type = AWSInstanceType.name(vcpu: ResourceBody(body).double("flavor", "vcpu") ?? 2, memoryGiB: ResourceBody(body).double("flavor", "memoryGiB") ?? 4)
         let find = { () async throws(AWSError) -> EC2Client.Instance? in
-            try await session.ec2.describeInstances(tags: [AWSTag.address: resource.address], states: AWSInventory.liveStates)
+            try await session.ec2.describeInstances(tags: [AWSTag.address: resource.address.rawValue], states: AWSInventory.liveStates)
                 .first { $0.state != "shutting-down" }
         }
         let instance: EC2Client.Instance
@@ -89,14 +89,14 @@ extension AWSResourceProvider {
             let spec = EC2Client.InstanceSpec(
                 imageID: try await image(session), instanceType: type, userData: DatabaseUserData.script(body, upload: upload), securityGroupIDs: groups,
                 tags: tags,
-                clientToken: AWSNames.clientToken(address: resource.address, digest: ResourceBody.digest(body)),
-                availabilityZone: ResourceBody.string(body, "spec", "zone"), instanceProfile: settings.instanceProfile
+                clientToken: AWSNames.clientToken(address: resource.address.rawValue, digest: AWSTag.digest(body)),
+                availabilityZone: ResourceBody(body).string("zone"), instanceProfile: settings.instanceProfile
             )
             instance = try await Self.createOnce(session, find: find, create: { () throws(AWSError) in
                 try await session.ec2.runInstance(spec, resendLostAnswers: false)
             })
         }
-        if let address = ResourceBody.string(body, "spec", "volume") {
+        if let address = ResourceBody(body).string("volume") {
             guard let volume = try await session.ec2.describeVolumes(tags: [AWSTag.address: address]).first else {
                 throw .configuration("\(resource.address): its volume \(address) does not exist")
             }
@@ -111,14 +111,14 @@ extension AWSResourceProvider {
     }
 
     func deleteDatabaseServer(_ resource: ResourceState, _ session: AWSSession) async throws(AWSError) {
-        let ids = try await session.ec2.describeInstances(tags: [AWSTag.address: resource.address], states: AWSInventory.liveStates).map(\.id)
+        let ids = try await session.ec2.describeInstances(tags: [AWSTag.address: resource.address.rawValue], states: AWSInventory.liveStates).map(\.id)
         guard !ids.isEmpty else { return }
         try await session.ec2.terminateAndWait(ids, timeout: settings.timeout)
     }
 
     /// The id of the security group `spec.securityGroup` names, which must exist already.
-    func securityGroupIDs(_ body: JSONValue, _ address: String, _ session: AWSSession) async throws(AWSError) -> [String] {
-        guard let group = ResourceBody.string(body, "spec", "securityGroup") else { return [] }
+    func securityGroupIDs(_ body: JSONValue, _ address: ResourceAddress, _ session: AWSSession) async throws(AWSError) -> [String] {
+        guard let group = ResourceBody(body).string("securityGroup") else { return [] }
         guard let found = try await session.ec2.describeSecurityGroups(tags: [AWSTag.address: group]).first else {
             throw .configuration("\(address): its security group \(group) does not exist")
         }

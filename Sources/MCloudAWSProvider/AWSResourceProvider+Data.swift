@@ -7,19 +7,19 @@ import MCloudProvider
 extension AWSResourceProvider {
     func applyManagedDatabase(_ resource: DesiredResource, _ session: AWSSession) async throws(AWSError) -> ObservedResource {
         let body = resource.body
-        let identifier = AWSNames.database(address: resource.address, name: ResourceBody.string(body, "metadata", "name") ?? resource.address)
-        let engineName = ResourceBody.string(body, "spec", "engine") ?? ""
+        let identifier = AWSNames.database(address: resource.address.rawValue, name: body.value(at: ["metadata", "name"])?.stringValue ?? resource.address.rawValue)
+        let engineName = ResourceBody(body).string("engine") ?? ""
         guard let engine = AWSEngine.rdsName(engineName) else {
             throw .configuration("\(resource.address): RDS has no \(engineName) engine; leave it out of the cloud's offers.dbaas so it runs on VMs")
         }
         let instanceClass = AWSInstanceType.name(
-            vcpu: ResourceBody.number(body, "spec", "size", "vcpu") ?? 2, memoryGiB: ResourceBody.number(body, "spec", "size", "memoryGiB") ?? 8, database: true
+            vcpu: ResourceBody(body).double("size", "vcpu") ?? 2, memoryGiB: ResourceBody(body).double("size", "memoryGiB") ?? 8, database: true
         )
-        let storage = Int((ResourceBody.number(body, "spec", "size", "storageGiB") ?? 20).rounded(.up))
-        let multiAZ = (ResourceBody.number(body, "spec", "standbys") ?? 0) > 0
-        let port = ResourceBody.number(body, "spec", "port").map { Int($0) }
-        let version = ResourceBody.string(body, "spec", "version")
-        let tags = ResourceBody.tags(body, address: resource.address, cloud: cloud)
+        let storage = Int((ResourceBody(body).double("size", "storageGiB") ?? 20).rounded(.up))
+        let multiAZ = (ResourceBody(body).double("standbys") ?? 0) > 0
+        let port = ResourceBody(body).double("port").map { Int($0) }
+        let version = ResourceBody(body).string("version")
+        let tags = AWSTag.tags(body, address: resource.address, cloud: cloud)
         if let current = try await session.rds.describeInstance(identifier) {
             var changes: [(String, String)] = []
             if current.instanceClass != instanceClass { changes.append(("DBInstanceClass", instanceClass)) }
@@ -51,7 +51,7 @@ extension AWSResourceProvider {
     /// Deletes the instance keeping a final snapshot (`<identifier>-final-<time>`): destroying a database should not
     /// destroy its data.
     func deleteManagedDatabase(_ resource: ResourceState, _ session: AWSSession) async throws(AWSError) {
-        let identifier = AWSNames.database(address: resource.address, name: ResourceBody.string(resource.attributes, "metadata", "name") ?? resource.address)
+        let identifier = AWSNames.database(address: resource.address.rawValue, name: resource.attributes.value(at: ["metadata", "name"])?.stringValue ?? resource.address.rawValue)
         guard let current = try await session.rds.describeInstance(identifier) else { return }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -63,12 +63,12 @@ extension AWSResourceProvider {
 
     func applyBackupSchedule(_ resource: DesiredResource, _ session: AWSSession) async throws(AWSError) -> ObservedResource {
         let body = resource.body
-        let days = Int(ResourceBody.number(body, "spec", "retentionDays") ?? 7)
+        let days = Int(ResourceBody(body).double("retentionDays") ?? 7)
         var tags = [
-            AWSTag.backupAddress: resource.address, AWSTag.backupDigest: ResourceBody.digest(body),
-            AWSTag.backupSchedule: Data((ResourceBody.string(body, "spec", "schedule") ?? "").utf8).base64EncodedString(), AWSTag.backupRetention: String(days),
+            AWSTag.backupAddress: resource.address.rawValue, AWSTag.backupDigest: AWSTag.digest(body),
+            AWSTag.backupSchedule: Data((ResourceBody(body).string("schedule") ?? "").utf8).base64EncodedString(), AWSTag.backupRetention: String(days),
         ]
-        if let copyTo = ResourceBody.string(body, "spec", "copyTo") { tags[AWSTag.backupBucket] = ResourceBody.string(body, "spec", "bucket") ?? Self.bucketName(copyTo) }
+        if let copyTo = ResourceBody(body).string("copyTo") { tags[AWSTag.backupBucket] = ResourceBody(body).string("bucket") ?? Self.bucketName(copyTo) }
         let target = try await backupTarget(body, resource.address, session)
         switch target {
         case .instance(let id):
@@ -83,10 +83,10 @@ extension AWSResourceProvider {
     }
 
     func deleteBackupSchedule(_ resource: ResourceState, _ session: AWSSession) async throws(AWSError) {
-        let filter = [AWSTag.backupAddress: resource.address]
+        let filter = [AWSTag.backupAddress: resource.address.rawValue]
         let instances = try await session.ec2.describeInstances(tags: filter, states: AWSInventory.liveStates).map(\.id)
         try await session.ec2.deleteTags(instances, keys: AWSTag.backupKeys)
-        for database in try await session.rds.describeInstances() where database.tags[AWSTag.backupAddress] == resource.address {
+        for database in try await session.rds.describeInstances() where database.tags[AWSTag.backupAddress] == resource.address.rawValue {
             guard let arn = database.arn else { continue }
             try await session.rds.removeTags(arn: arn, keys: AWSTag.backupKeys)
         }
@@ -94,8 +94,8 @@ extension AWSResourceProvider {
 
     func applyBackupBucket(_ resource: DesiredResource, _ session: AWSSession) async throws(AWSError) -> ObservedResource {
         let name = Self.bucketName(resource.body, address: resource.address)
-        let days = ResourceBody.number(resource.body, "spec", "retentionDays").map { Int($0) }
-        let tags = ResourceBody.tags(resource.body, address: resource.address, cloud: cloud)
+        let days = ResourceBody(resource.body).double("retentionDays").map { Int($0) }
+        let tags = AWSTag.tags(resource.body, address: resource.address, cloud: cloud)
         try await session.s3.ensureBucket(.init(name: name, expireAfterDays: days, noncurrentExpireAfterDays: days, tags: tags))
         return ObservedResource(address: resource.address, providerID: name, attributes: resource.body)
     }
@@ -106,8 +106,8 @@ extension AWSResourceProvider {
     }
 
     /// A BackupBucket's `spec.bucketName`, else the name its address gives.
-    static func bucketName(_ body: JSONValue, address: String) -> String {
-        ResourceBody.string(body, "spec", "bucketName") ?? bucketName(address)
+    static func bucketName(_ body: JSONValue, address: ResourceAddress) -> String {
+        ResourceBody(body).string("bucketName") ?? bucketName(address.rawValue)
     }
 
     /// The bucket of a BackupBucket address (`aws.aws-irl.BackupBucket.shop.shop-db`), named after its last part.
@@ -128,8 +128,8 @@ extension AWSResourceProvider {
         }
     }
 
-    private func backupTarget(_ body: JSONValue, _ address: String, _ session: AWSSession) async throws(AWSError) -> BackupTarget {
-        guard let database = ResourceBody.string(body, "spec", "database") else { throw .configuration("\(address) names no spec.database") }
+    private func backupTarget(_ body: JSONValue, _ address: ResourceAddress, _ session: AWSSession) async throws(AWSError) -> BackupTarget {
+        guard let database = ResourceBody(body).string("database") else { throw .configuration("\(address) names no spec.database") }
         if database.contains(".ManagedDatabase.") {
             let name = database.split(separator: ".", maxSplits: 3).dropFirst(3).first.map(String.init) ?? database
             let identifier = AWSNames.database(address: database, name: name)

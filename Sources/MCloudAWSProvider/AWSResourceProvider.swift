@@ -8,7 +8,7 @@ import MCloudHTTP
 /// cloud, address, the digest of its body), so refresh finds them with one listing per service and a lost create
 /// answer is recovered by looking the resource up before sending again. See docs/aws.md for how each kind maps.
 public struct AWSResourceProvider: ResourceProvider {
-    public let name = "aws"
+    public let name = ProviderName.aws
     public let cloud: String
     let settings: Settings
     private let clients: AWSClientSource
@@ -75,11 +75,11 @@ public struct AWSResourceProvider: ResourceProvider {
 
     /// Fields AWS cannot change on a live resource.
     public func replacementReasons(desired: DesiredResource, current: JSONValue) -> [String] {
-        let immutable: [String: [[String]]] = [
-            "DatabaseServer": [["spec", "engine"], ["spec", "version"], ["spec", "zone"], ["spec", "volume"], ["spec", "securityGroup"]],
-            "Volume": [["spec", "zone"]],
-            "BackupBucket": [["spec", "bucketName"]],
-            "ManagedDatabase": [["spec", "engine"], ["spec", "zones"], ["spec", "securityGroup"]],
+        let immutable: [ResourceKind: [[String]]] = [
+            .databaseServer: [["spec", "engine"], ["spec", "version"], ["spec", "zone"], ["spec", "volume"], ["spec", "securityGroup"]],
+            .volume: [["spec", "zone"]],
+            .backupBucket: [["spec", "bucketName"]],
+            .managedDatabase: [["spec", "engine"], ["spec", "zones"], ["spec", "securityGroup"]],
         ]
         var reasons = (immutable[desired.type] ?? []).compactMap { path -> String? in
             let wanted = desired.body.value(at: path)
@@ -87,14 +87,14 @@ public struct AWSResourceProvider: ResourceProvider {
             guard let wanted, let now, !FieldDiff.same(wanted, now) else { return nil }
             return "\(path.joined(separator: ".")) cannot change on a \(desired.type)"
         }
-        let shrinking: [String: [String]] = ["Volume": ["spec", "sizeGiB"], "ManagedDatabase": ["spec", "size", "storageGiB"]]
+        let shrinking: [ResourceKind: [String]] = [.volume: ["spec", "sizeGiB"], .managedDatabase: ["spec", "size", "storageGiB"]]
         if let path = shrinking[desired.type], let wanted = desired.body.value(at: path)?.doubleValue, let now = current.value(at: path)?.doubleValue,
             wanted < now
         {
             reasons.append("\(path.joined(separator: ".")) cannot shrink on a \(desired.type) (\(Self.format(now)) -> \(Self.format(wanted)))")
         }
-        if desired.type == "ManagedDatabase", let wanted = ResourceBody.string(desired.body, "spec", "version"),
-            let now = ResourceBody.string(current, "spec", "version"), Self.majorVersion(wanted).lexicographicallyPrecedes(Self.majorVersion(now))
+        if desired.type == .managedDatabase, let wanted = ResourceBody(desired.body).string("version"),
+            let now = ResourceBody(current).string("version"), Self.majorVersion(wanted).lexicographicallyPrecedes(Self.majorVersion(now))
         {
             reasons.append("spec.version cannot go down on a ManagedDatabase (\(now) -> \(wanted))")
         }
@@ -113,14 +113,14 @@ public struct AWSResourceProvider: ResourceProvider {
     /// differs. So a create after a lost answer takes over what the first attempt made.
     private func apply(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
         let session = try await session()
-        return try await Self.attempt(resource.address) { () throws(AWSError) in
+        return try await Self.attempt(resource.address.rawValue) { () throws(AWSError) in
             switch resource.type {
-            case "SecurityGroup": return try await applySecurityGroup(resource, session)
-            case "Volume": return try await applyVolume(resource, session)
-            case "DatabaseServer": return try await applyDatabaseServer(resource, session)
-            case "ManagedDatabase": return try await applyManagedDatabase(resource, session)
-            case "BackupSchedule": return try await applyBackupSchedule(resource, session)
-            case "BackupBucket": return try await applyBackupBucket(resource, session)
+            case .securityGroup: return try await applySecurityGroup(resource, session)
+            case .volume: return try await applyVolume(resource, session)
+            case .databaseServer: return try await applyDatabaseServer(resource, session)
+            case .managedDatabase: return try await applyManagedDatabase(resource, session)
+            case .backupSchedule: return try await applyBackupSchedule(resource, session)
+            case .backupBucket: return try await applyBackupBucket(resource, session)
             default: throw .configuration("the aws provider has no kind \(resource.type)")
             }
         }
@@ -128,15 +128,15 @@ public struct AWSResourceProvider: ResourceProvider {
 
     public func delete(_ resource: ResourceState) async throws(ProviderError) {
         let session = try await session()
-        let kind = resource.attributes["kind"]?.stringValue ?? ""
-        try await Self.attempt(resource.address) { () throws(AWSError) in
+        let kind = ResourceKind(resource.attributes["kind"]?.stringValue ?? "")
+        try await Self.attempt(resource.address.rawValue) { () throws(AWSError) in
             switch kind {
-            case "SecurityGroup": try await deleteSecurityGroup(resource, session)
-            case "Volume": try await deleteVolume(resource, session)
-            case "DatabaseServer": try await deleteDatabaseServer(resource, session)
-            case "ManagedDatabase": try await deleteManagedDatabase(resource, session)
-            case "BackupSchedule": try await deleteBackupSchedule(resource, session)
-            case "BackupBucket": try await deleteBackupBucket(resource, session)
+            case .securityGroup: try await deleteSecurityGroup(resource, session)
+            case .volume: try await deleteVolume(resource, session)
+            case .databaseServer: try await deleteDatabaseServer(resource, session)
+            case .managedDatabase: try await deleteManagedDatabase(resource, session)
+            case .backupSchedule: try await deleteBackupSchedule(resource, session)
+            case .backupBucket: try await deleteBackupBucket(resource, session)
             default: throw .configuration("the state does not say which kind \(resource.address) is")
             }
         }

@@ -1,5 +1,6 @@
 import MCloudAWS
 import MCloudCore
+import MCloudProvider
 
 /// The cloud-init script of a database VM: it installs the engine and a backup job. The job reads the backup
 /// settings from the instance's own tags (EC2 DescribeTags; metadata tags cannot carry mcloud's `/` keys), which a
@@ -14,8 +15,8 @@ enum DatabaseUserData {
         """
 
     static func script(_ body: JSONValue, upload: BackupUpload? = nil) -> String {
-        let engine = ResourceBody.string(body, "spec", "engine") ?? "postgresql"
-        let version = ResourceBody.string(body, "spec", "version") ?? ""
+        let engine = ResourceBody(body).string("engine") ?? "postgresql"
+        let version = ResourceBody(body).string("version") ?? ""
         let package = switch engine {
         case "postgresql": "postgresql-\(version)"
         case "mysql": "mysql-server"
@@ -30,7 +31,7 @@ enum DatabaseUserData {
         }
         return """
             #!/bin/bash
-            # mcloud database server \(ResourceBody.string(body, "metadata", "address") ?? "")
+            # mcloud database server \(body.value(at: ["metadata", "address"])?.stringValue ?? "")
             set -euo pipefail
             export DEBIAN_FRONTEND=noninteractive
             apt-get update -q

@@ -7,8 +7,8 @@ import MCloudProvider
 /// it is unchanged, else the recorded one), so an untouched resource compares equal and an edited manifest shows
 /// its change.
 struct ReadBack {
-    private let desired: [String: JSONValue]
-    private let recorded: [String: JSONValue]
+    private let desired: [ResourceAddress: JSONValue]
+    private let recorded: [ResourceAddress: JSONValue]
 
     init(desired: [DesiredResource], recorded: [ResourceState]) {
         self.desired = Dictionary(desired.map { ($0.address, $0.body) }, uniquingKeysWith: { first, _ in first })
@@ -16,20 +16,21 @@ struct ReadBack {
     }
 
     /// The body mcloud wants (or last wanted) at an address.
-    func body(_ address: String) -> JSONValue? { desired[address] ?? recorded[address] }
+    func body(_ address: ResourceAddress) -> JSONValue? { desired[address] ?? recorded[address] }
 
-    func attributes(address: String, kind: String, digest: String?, read: [([String], JSONValue)]) -> JSONValue {
+    /// The body at the address a tag holds.
+    func body(tagged address: String?) -> JSONValue? { address.flatMap { body(ResourceAddress($0)) } }
+
+    func attributes(address: ResourceAddress, kind: ResourceKind, digest: String?, read: [([String], JSONValue)]) -> JSONValue {
         var document: JSONValue
-        if let wanted = desired[address], ResourceBody.digest(wanted) == digest {
+        if let wanted = desired[address], AWSTag.digest(wanted) == digest {
             document = wanted
         } else if let known = recorded[address] {
             document = known
         } else {
-            document = .object([
-                ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string(kind)), ("metadata", .object([("address", .string(address))])),
-            ])
+            document = ResourceBody.infrastructure(kind: kind, address: address).document
         }
-        for (path, value) in read { document = ResourceBody.setting(path[...], to: value, in: document) }
+        for (path, value) in read { document = ResourceBody.setting(path, to: value, in: document) }
         return document
     }
 }

@@ -18,7 +18,7 @@ public struct CDNProviderCatalog: ProviderCatalog {
         self.transport = transport
     }
 
-    public func provider(named name: String, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+    public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
         let environment = environment
         let transport = transport
         if cloud.api == .aws {

@@ -1,5 +1,6 @@
 public import MCloudCDN
 public import MCloudCore
+public import MCloudProvider
 import MCloudHTTP
 import Foundation
 
@@ -7,20 +8,20 @@ import Foundation
 /// shape for the engine's comparison.
 public struct CDNResourceBody: Sendable {
     public let body: JSONValue
-    public let address: String
+    public let address: ResourceAddress
     public let name: String
     public let application: String
     public let origins: [(ingress: String, host: String)]
     public let cacheRules: [CDNCacheRule]
 
     /// Checks that the body names everything a CDN resource needs; the message names what is missing.
-    public init(_ body: JSONValue, address: String) throws(CDNError) {
+    public init(_ body: JSONValue, address: ResourceAddress) throws(CDNError) {
         let operation = "\(address)"
         guard let name = body.value(at: ["metadata", "name"])?.stringValue else {
             throw CDNError(.configuration, operation: operation, message: "the body has no metadata.name")
         }
-        guard let application = body.value(at: ["metadata", "labels", "app.kubernetes.io/part-of"])?.stringValue else {
-            throw CDNError(.configuration, operation: operation, message: "the body has no metadata.labels[app.kubernetes.io/part-of]")
+        guard let application = ResourceBody(body).label(ResourceLabels.partOf) else {
+            throw CDNError(.configuration, operation: operation, message: "the body has no metadata.labels[\(ResourceLabels.partOf)]")
         }
         var origins: [(String, String)] = []
         for (index, origin) in (body.value(at: ["spec", "origins"])?.arrayItems ?? []).enumerated() {
@@ -53,22 +54,13 @@ public struct CDNResourceBody: Sendable {
     public func spec(cloud: String) -> CDNResourceSpec {
         CDNResourceSpec(
             name: name, cname: cname(cloud: cloud), origins: origins.map(\.host), cacheRules: cacheRules,
-            marker: CDNMarker(application: application, digest: Self.digest(body), address: address)
+            marker: CDNMarker(application: application, digest: Self.digest(body), address: address.rawValue)
         )
     }
 
     /// A digest of the body that ignores key order and `1` versus `1.0`, as the engine's comparison does.
     public static func digest(_ body: JSONValue) -> String {
-        String(Digest.hex(Digest.sha256(Array(canonical(body).serialized(pretty: false).utf8))).prefix(16))
-    }
-
-    private static func canonical(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let pairs): return .object(pairs.sorted { $0.0 < $1.0 }.map { ($0.0, canonical($0.1)) })
-        case .array(let items): return .array(items.map(canonical))
-        case .number(let number) where number == number.rounded() && abs(number) < 1e15: return .int(Int(number))
-        default: return value
-        }
+        String(Digest.hex(Digest.sha256(Array(ResourceBody(body).canonicalText.utf8))).prefix(16))
     }
 
     /// The deployment in the body's shape. What the CDN reports (origins, cache rules) comes from it; what it
@@ -86,10 +78,8 @@ public struct CDNResourceBody: Sendable {
         var spec = base?["spec"]?.objectPairs ?? []
         spec.removeAll { $0.0 == "origins" || $0.0 == "cache" }
         spec += [("origins", .array(origins)), ("cache", .array(cache))]
-        var document = base?.objectPairs.filter { $0.0 != "spec" } ?? [
-            ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("CDNResource")),
-            ("metadata", .object([("address", .string(deployment.marker?.address ?? ""))])),
-        ]
+        var document = base?.objectPairs.filter { $0.0 != "spec" }
+            ?? ResourceBody.infrastructure(kind: .cdnResource, address: ResourceAddress(deployment.marker?.address ?? "")).document.objectPairs
         document.append(("spec", .object(spec)))
         return .object(document)
     }

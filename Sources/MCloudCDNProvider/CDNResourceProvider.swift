@@ -5,7 +5,7 @@ public import MCloudProvider
 /// The engine's `cdn` provider for one cloud: each `CDNResource` body becomes one resource on the cloud's CDN
 /// (G-Core-style API or CloudFront), recognised by the marker it carries.
 public struct CDNResourceProvider: ResourceProvider {
-    public let name = "cdn"
+    public let name = ProviderName.cdn
     public let cloud: String
     private let services: ServiceSource
 
@@ -23,14 +23,14 @@ public struct CDNResourceProvider: ResourceProvider {
         } catch {
             throw Self.providerError(error)
         }
-        var known: [String: [JSONValue]] = [:]
+        var known: [ResourceAddress: [JSONValue]] = [:]
         for resource in recorded { known[resource.address, default: []].append(resource.attributes) }
         for resource in desired { known[resource.address, default: []].append(resource.body) }
         return deployments.compactMap { deployment -> ObservedResource? in
             guard let marker = deployment.marker, marker.application == application, Self.cloud(of: marker.address) == cloud else { return nil }
             return ObservedResource(
-                address: marker.address, providerID: deployment.id,
-                attributes: CDNResourceBody.attributes(of: deployment, known: known[marker.address] ?? []), isBeingDeleted: deployment.isDeleting
+                address: ResourceAddress(marker.address), providerID: deployment.id,
+                attributes: CDNResourceBody.attributes(of: deployment, known: known[ResourceAddress(marker.address)] ?? []), isBeingDeleted: deployment.isDeleting
             )
         }.sorted { $0.address < $1.address }
     }
@@ -52,7 +52,7 @@ public struct CDNResourceProvider: ResourceProvider {
         let service = try await services.service()
         do throws(CDNError) {
             var id = resource.providerID
-            if id.isEmpty, let found = try await service.list().first(where: { $0.marker?.address == resource.address }) { id = found.id }
+            if id.isEmpty, let found = try await service.list().first(where: { $0.marker?.address == resource.address.rawValue }) { id = found.id }
             guard !id.isEmpty else { return }
             try await service.delete(id: id)
         } catch {
@@ -74,7 +74,7 @@ public struct CDNResourceProvider: ResourceProvider {
     /// `cdn.<cloud>.CDNResource.<name>` -> `<cloud>`.
     static func cloud(of address: String) -> String? {
         let parts = address.split(separator: ".", maxSplits: 2)
-        return parts.count == 3 && parts[0] == "cdn" ? String(parts[1]) : nil
+        return parts.count == 3 && parts[0] == ProviderName.cdn.rawValue ? String(parts[1]) : nil
     }
 
     static func providerError(_ error: CDNError) -> ProviderError {

@@ -7,7 +7,7 @@ import MCloudCore
 public struct Applier: Sendable {
     public struct Outcome: Sendable {
         public var completed: [ResourceChange.Action: Int]
-        public var failures: [(address: String, message: String)]
+        public var failures: [(address: ResourceAddress, message: String)]
         /// Changes never started, because of a failure or a stop.
         public var notStarted: Int
         public var stopReason: String?
@@ -39,7 +39,7 @@ public struct Applier: Sendable {
         var waits = graph.waitCounts
         var ready = waits.indices.filter { waits[$0] == 0 }.reversed().map { $0 }
         var completed: [ResourceChange.Action: Int] = [:]
-        var failures: [(address: String, message: String)] = []
+        var failures: [(address: ResourceAddress, message: String)] = []
         var started = 0
         let stopSignal = stopSignal
         await withTaskGroup(of: Result.self) { group in

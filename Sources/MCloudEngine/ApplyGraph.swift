@@ -50,7 +50,7 @@ struct ApplyGraph {
             }
         }
         guard ordered == changes.count else {
-            let stuck = waits.indices.filter { waits[$0] > 0 }.map { changes[$0].address }.sorted()
+            let stuck = waits.indices.filter { waits[$0] > 0 }.map { changes[$0].address.rawValue }.sorted()
             throw EngineError("the resources depend on each other in a cycle: \(stuck.prefix(5).joined(separator: ", "))")
         }
     }

@@ -79,12 +79,12 @@ public struct DeploymentPlan: Sendable {
 
     static func json(_ change: ResourceChange) -> JSONValue {
         var fields: [(String, JSONValue)] = [
-            ("address", .string(change.address)), ("cloud", .string(change.cloud)), ("provider", .string(change.provider)),
-            ("type", .string(change.type)), ("action", .string(change.action.rawValue)), ("reason", .string(change.reason)),
+            ("address", .string(change.address.rawValue)), ("cloud", .string(change.cloud)), ("provider", .string(change.provider.rawValue)),
+            ("type", .string(change.type.rawValue)), ("action", .string(change.action.rawValue)), ("reason", .string(change.reason)),
         ]
         if !change.drift.isEmpty { fields.append(("drift", .array(change.drift.map(JSONValue.string)))) }
         if let id = change.recorded?.providerID { fields.append(("provider_id", .string(id))) }
-        fields.append(("dependencies", .array((change.after?.dependencies ?? change.recorded?.dependencies ?? []).map(JSONValue.string))))
+        fields.append(("dependencies", .array((change.after?.dependencies ?? change.recorded?.dependencies ?? []).map { .string($0.rawValue) })))
         // A resource that stays as it is carries no bodies: with thousands of them they would be most of the plan,
         // and `mcloud state show ADDRESS` has them.
         guard change.action != .noOp else { return .object(fields) }

@@ -12,7 +12,7 @@ public enum DesiredResources {
         for (cloud, objects) in rendering.clusters {
             for object in objects {
                 resources.append(DesiredResource(
-                    address: object.address(cloud: cloud), provider: "kubernetes", cloud: cloud, type: object.kind,
+                    address: ResourceAddress(object.address(cloud: cloud)), provider: .kubernetes, cloud: cloud, type: ResourceKind(object.kind),
                     body: object.body.json, dependencies: []
                 ))
             }
@@ -20,7 +20,8 @@ public enum DesiredResources {
         for (_, infrastructure) in rendering.infrastructure {
             for resource in infrastructure {
                 resources.append(DesiredResource(
-                    address: resource.address, provider: resource.provider, cloud: resource.cloud, type: resource.kind,
+                    address: ResourceAddress(resource.address), provider: ProviderName(resource.provider), cloud: resource.cloud,
+                    type: ResourceKind(resource.kind),
                     body: resource.body.json, dependencies: []
                 ))
             }
@@ -31,21 +32,21 @@ public enum DesiredResources {
     /// Fills in `dependencies` from the bodies, sorted, never naming the resource itself; the list is sorted by address.
     static func withDependencies(_ resources: [DesiredResource]) -> [DesiredResource] {
         let addresses = Set(resources.map(\.address))
-        var byHostName: [String: String] = [:]
-        for resource in resources where resource.provider != "kubernetes" {
+        var byHostName: [String: ResourceAddress] = [:]
+        for resource in resources where resource.provider != .kubernetes {
             if let host = resource.body.value(at: ["spec", "dnsName"])?.stringValue { byHostName[host] = resource.address }
         }
         return resources.map { resource in
-            var needed = Set<String>()
-            if resource.provider == "kubernetes", resource.type != "Namespace",
+            var needed = Set<ResourceAddress>()
+            if resource.provider == .kubernetes, resource.type != .namespace,
                 let namespace = resource.body.value(at: ["metadata", "namespace"])?.stringValue
             {
-                let namespaceAddress = "kubernetes.\(resource.cloud).v1.Namespace.\(namespace)"
+                let namespaceAddress = ResourceAddress.kubernetes(cloud: resource.cloud, apiVersion: "v1", kind: .namespace, namespace: "", name: namespace)
                 if addresses.contains(namespaceAddress) { needed.insert(namespaceAddress) }
             }
             for text in strings(in: resource.body) {
-                if addresses.contains(text) { needed.insert(text) }
-                if resource.provider == "kubernetes", let database = byHostName[text] { needed.insert(database) }
+                if addresses.contains(ResourceAddress(text)) { needed.insert(ResourceAddress(text)) }
+                if resource.provider == .kubernetes, let database = byHostName[text] { needed.insert(database) }
             }
             needed.remove(resource.address)
             var resolved = resource

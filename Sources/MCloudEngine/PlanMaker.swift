@@ -59,7 +59,7 @@ public enum PlanMaker {
 
     /// Reads every cloud where the state records something, concurrently. A cloud where mcloud has created nothing
     /// is not contacted: there is nothing of ours to find, and a plan of a new application then needs no credentials.
-    static func refresh(_ request: Request, state: State, providers: ProviderSet) async throws(EngineError) -> [String: ObservedResource] {
+    static func refresh(_ request: Request, state: State, providers: ProviderSet) async throws(EngineError) -> [ResourceAddress: ObservedResource] {
         let recordedGroups = Set(state.resources.map { "\($0.provider) \($0.cloud)" })
         let chosen = providers.all.filter { recordedGroups.contains("\($0.name) \($0.cloud)") }
         let application = request.application
@@ -79,7 +79,7 @@ public enum PlanMaker {
             for await result in group { collected.append(result) }
             return collected
         }
-        var observed: [String: ObservedResource] = [:]
+        var observed: [ResourceAddress: ObservedResource] = [:]
         var failures: [String] = []
         for result in results {
             switch result {

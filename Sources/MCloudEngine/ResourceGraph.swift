@@ -11,13 +11,13 @@ public enum ResourceGraph {
         for (index, cloud) in byCloud.keys.sorted().enumerated() {
             out += "  subgraph cluster_\(index) {\n    label=\"\(escape(cloud))\";\n"
             for resource in (byCloud[cloud] ?? []).sorted(by: { $0.address < $1.address }) {
-                out += "    \"\(escape(resource.address))\" [label=\"\(escape(label(resource)))\"];\n"
+                out += "    \"\(escape(resource.address.rawValue))\" [label=\"\(escape(label(resource)))\"];\n"
             }
             out += "  }\n"
         }
         for resource in resources.sorted(by: { $0.address < $1.address }) {
             for dependency in resource.dependencies {
-                out += "  \"\(escape(resource.address))\" -> \"\(escape(dependency))\";\n"
+                out += "  \"\(escape(resource.address.rawValue))\" -> \"\(escape(dependency.rawValue))\";\n"
             }
         }
         return out + "}\n"
@@ -25,7 +25,7 @@ public enum ResourceGraph {
 
     /// `Deployment\nretail-bank-ru/payments-api`: the kind, then the name within the cloud.
     private static func label(_ resource: DesiredResource) -> String {
-        let name = resource.body.value(at: ["metadata", "name"])?.stringValue ?? resource.address
+        let name = resource.body.value(at: ["metadata", "name"])?.stringValue ?? resource.address.rawValue
         let namespace = resource.body.value(at: ["metadata", "namespace"])?.stringValue
         return "\(resource.type)\n\(namespace.map { "\($0)/" } ?? "")\(name)"
     }

@@ -42,12 +42,13 @@ public enum SavedPlan {
 
     private static func change(_ item: JSONValue, at index: Int, fail: (String) -> Failure) throws(Failure) -> ResourceChange {
         let path = "resource_changes[\(index)]"
-        guard let address = item["address"]?.stringValue, let cloud = item["cloud"]?.stringValue,
-            let provider = item["provider"]?.stringValue, let type = item["type"]?.stringValue,
+        guard let addressText = item["address"]?.stringValue, let cloud = item["cloud"]?.stringValue,
+            let providerText = item["provider"]?.stringValue, let typeText = item["type"]?.stringValue,
             let actionText = item["action"]?.stringValue
         else { throw fail("\(path) needs address, cloud, provider, type and action") }
+        let address = ResourceAddress(addressText), provider = ProviderName(providerText), type = ResourceKind(typeText)
         guard let action = ResourceChange.Action(rawValue: actionText) else { throw fail("\(path).action \"\(actionText)\" is not an action") }
-        let dependencies = (item["dependencies"]?.arrayItems ?? []).compactMap(\.stringValue)
+        let dependencies = (item["dependencies"]?.arrayItems ?? []).compactMap(\.stringValue).map { ResourceAddress($0) }
         let before = item["before"].flatMap { $0 == .null ? nil : $0 }
         var after: DesiredResource?
         if let body = item["after"], body != .null {

@@ -25,7 +25,7 @@ public actor StateRecorder {
         try await persist()
     }
 
-    public func forget(_ address: String) async throws(StateError) {
+    public func forget(_ address: ResourceAddress) async throws(StateError) {
         guard state.remove(address: address) != nil else { return }
         try await persist()
     }

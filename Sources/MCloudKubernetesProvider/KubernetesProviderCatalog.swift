@@ -13,7 +13,7 @@ public final class KubernetesProviderCatalog: ProviderCatalog {
         self.environment = environment
     }
 
-    public func provider(named name: String, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+    public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
         guard let context = cloud.endpoints.kubernetesContext else {
             throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.kubernetes.context in the catalog")
         }

@@ -5,7 +5,7 @@ public import MCloudProvider
 /// The engine's provider for one cluster: server-side apply as field manager `mcloud`, refresh by one list per
 /// kind and namespace selected by mcloud's labels, deletes that wait until the object is gone.
 public struct KubernetesResourceProvider: ResourceProvider {
-    public let name = "kubernetes"
+    public let name = ProviderName.kubernetes
     public let cloud: String
     private let clients: ClientSource
     /// How long a delete waits for finalizers before it fails.
@@ -18,22 +18,17 @@ public struct KubernetesResourceProvider: ResourceProvider {
         clients = ClientSource(connect: connect)
     }
 
-    /// The labels every object mcloud renders for `application` carries.
-    static func selector(application: String) -> String {
-        "app.kubernetes.io/managed-by=mcloud,app.kubernetes.io/part-of=\(application)"
-    }
-
     public func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
         let client = try await clients.client()
         // The address each known object goes by, keyed without the API version, which the cluster may serve older.
-        var known: [String: (address: String, apiVersion: String)] = [:]
+        var known: [String: (address: ResourceAddress, apiVersion: String)] = [:]
         var lists = Set<ListKey>()
         for (address, body) in desired.map({ ($0.address, $0.body) }) + recorded.map({ ($0.address, $0.attributes) }) {
             guard let identity = Identity(body) else { continue }
             known[identity.key] = known[identity.key] ?? (address, identity.apiVersion)
             lists.insert(ListKey(apiVersion: identity.apiVersion, kind: identity.kind, namespace: identity.namespace))
         }
-        let selector = Self.selector(application: application)
+        let selector = ResourceLabels.selector(application: application)
         let cloud = cloud
         let addresses = known
         let autoscaled = Self.autoscaledReplicas(desired)
@@ -52,7 +47,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
                             var attributes = Self.trimmed(object)
                             if let apiVersion = match?.apiVersion { attributes = Self.replacing("apiVersion", with: .string(apiVersion), in: attributes) }
                             // The autoscaler owns the replicas of what it scales: its changes are not drift.
-                            if identity.kind == "Deployment", let replicas = autoscaled["\(identity.namespace)/\(identity.name)"],
+                            if identity.kind == ResourceKind.deployment.rawValue, let replicas = autoscaled["\(identity.namespace)/\(identity.name)"],
                                 case .object(let pairs) = attributes, let spec = attributes["spec"]
                             {
                                 attributes = .object(pairs.map { $0.0 == "spec" ? ("spec", Self.replacing("replicas", with: replicas, in: spec)) : $0 })
@@ -84,14 +79,14 @@ public struct KubernetesResourceProvider: ResourceProvider {
     /// The desired replicas of each Deployment (`namespace/name`) that a desired HorizontalPodAutoscaler scales.
     static func autoscaledReplicas(_ desired: [DesiredResource]) -> [String: JSONValue] {
         let deployments = Dictionary(
-            desired.filter { $0.type == "Deployment" }.map { resource in
+            desired.filter { $0.type == .deployment }.map { resource in
                 ("\(resource.body.value(at: ["metadata", "namespace"])?.stringValue ?? "")/\(resource.body.value(at: ["metadata", "name"])?.stringValue ?? "")", resource)
             },
             uniquingKeysWith: { first, _ in first }
         )
         var result: [String: JSONValue] = [:]
-        for autoscaler in desired where autoscaler.type == "HorizontalPodAutoscaler" {
-            guard autoscaler.body.value(at: ["spec", "scaleTargetRef", "kind"])?.stringValue == "Deployment",
+        for autoscaler in desired where autoscaler.type == .horizontalPodAutoscaler {
+            guard autoscaler.body.value(at: ["spec", "scaleTargetRef", "kind"])?.stringValue == ResourceKind.deployment.rawValue,
                 let name = autoscaler.body.value(at: ["spec", "scaleTargetRef", "name"])?.stringValue
             else { continue }
             let key = "\(autoscaler.body.value(at: ["metadata", "namespace"])?.stringValue ?? "")/\(name)"
@@ -102,7 +97,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
 
     /// Fields the API server refuses to change on a live object.
     public func replacementReasons(desired: DesiredResource, current: JSONValue) -> [String] {
-        let immutable: [String: [[String]]] = [
+        let immutable: [ResourceKind: [[String]]] = [
             "Deployment": [["spec", "selector"]], "StatefulSet": [["spec", "selector"], ["spec", "serviceName"]],
             "DaemonSet": [["spec", "selector"]], "ReplicaSet": [["spec", "selector"]], "Job": [["spec", "template"]],
         ]
@@ -144,7 +139,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
             let reference = ObjectReference(apiVersion: served, kind: identity.kind, namespace: identity.namespace, name: identity.name)
             guard try await client.delete(reference, propagation: .background) else { return }
             // A namespace empties itself after its objects are gone; the namespace controller finishes it.
-            guard identity.kind != "Namespace" else { return }
+            guard identity.kind != ResourceKind.namespace.rawValue else { return }
             try await client.waitUntilGone(reference, timeout: deleteTimeout)
         } catch {
             throw Self.providerError(error)
@@ -181,9 +176,8 @@ public struct KubernetesResourceProvider: ResourceProvider {
     }
 
     /// The address of an object that neither the manifests nor the state name (it is deleted as an orphan).
-    private static func address(cloud: String, _ identity: Identity) -> String {
-        let tail = identity.kind == "Namespace" ? identity.name : "\(identity.namespace).\(identity.name)"
-        return "kubernetes.\(cloud).\(identity.apiVersion).\(identity.kind).\(tail)"
+    private static func address(cloud: String, _ identity: Identity) -> ResourceAddress {
+        .kubernetes(cloud: cloud, apiVersion: identity.apiVersion, kind: ResourceKind(identity.kind), namespace: identity.namespace, name: identity.name)
     }
 
     private struct ListKey: Hashable {
@@ -206,7 +200,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
             self.apiVersion = apiVersion
             self.kind = kind
             self.name = name
-            namespace = kind == "Namespace" ? "" : body.value(at: ["metadata", "namespace"])?.stringValue ?? ""
+            namespace = kind == ResourceKind.namespace.rawValue ? "" : body.value(at: ["metadata", "namespace"])?.stringValue ?? ""
         }
 
         /// The API group without its version: `apps`, or empty for the core group.

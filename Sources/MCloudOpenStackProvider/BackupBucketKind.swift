@@ -8,7 +8,7 @@ import MCloudProvider
 /// versions expiring after `retentionDays`, tagged `managed-by`, `application` and `mcloud-address`. Reads back the
 /// expiry and the name; source, differentVendor and changeGiBDay come from the state.
 struct BackupBucketKind: Sendable {
-    static let kind = "BackupBucket"
+    static let kind = ResourceKind.backupBucket
     let cloud: String
     let storage: ObjectStorage
 
@@ -19,13 +19,13 @@ struct BackupBucketKind: Sendable {
         return bucket
     }
 
-    func observe(application: String, bases: [String: ResourceBody]) async throws(AWSError) -> [ObservedResource] {
+    func observe(application: String, bases: [ResourceAddress: ResourceBody]) async throws(AWSError) -> [ObservedResource] {
         let s3 = try await storage.client()
         var observed: [ObservedResource] = []
-        for bucket in try await s3.listBuckets(prefix: "mcloud-", tags: ["managed-by": "mcloud", "application": application]) {
+        for bucket in try await s3.listBuckets(prefix: "mcloud-", tags: OwnershipKeys.filter(application: application)) {
             let tags = try await s3.tags(bucket)
-            guard let address = tags[OwnershipKeys.address], OwnershipKeys.matches(address, cloud: cloud, kind: Self.kind) else { continue }
-            let name = String(address.dropFirst("openstack.\(cloud).\(Self.kind).".count))
+            guard let text = tags[OwnershipKeys.address], let name = OwnershipKeys.name(of: text, cloud: cloud, kind: Self.kind) else { continue }
+            let address = ResourceAddress(text)
             let base = bases[address] ?? .orphan(kind: Self.kind, address: address, name: name, cloud: cloud)
             let days = try await s3.lifecycle(bucket).compactMap(\.expireAfterDays).first
             let read = base.settingSpec(["retentionDays"], days.map(JSONValue.int)).settingSpec(["bucketName"], .string(bucket))
@@ -44,7 +44,7 @@ struct BackupBucketKind: Sendable {
         let days = body.int("retentionDays")
         try await storage.client().ensureBucket(S3Client.BucketSpec(
             name: bucket, expireAfterDays: days, noncurrentExpireAfterDays: days,
-            tags: ["managed-by": "mcloud", "application": body.application, "cell": body.cell, OwnershipKeys.address: body.address]
+            tags: [OwnershipKeys.managedBy: "mcloud", "application": body.application, "cell": body.cell ?? body.name, OwnershipKeys.address: body.address.rawValue]
         ))
         return ObservedResource(address: body.address, providerID: bucket, attributes: body.document)
     }

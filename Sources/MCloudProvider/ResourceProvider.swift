@@ -4,7 +4,7 @@ public import MCloudCore
 /// engine decides what to do; a provider only knows how.
 public protocol ResourceProvider: Sendable {
     /// `kubernetes`, `openstack`, `aws`, `cdn`.
-    var name: String { get }
+    var name: ProviderName { get }
     var cloud: String { get }
 
     /// What exists for the given addresses, found with few calls (a list per kind and namespace by mcloud's labels,

@@ -14,7 +14,7 @@ import MCloudState
 enum EngineBenchmark {
     /// Kubernetes providers that are never asked to connect: a plan without refresh needs none.
     struct OfflineCatalog: ProviderCatalog {
-        func provider(named name: String, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+        func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
             KubernetesResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> KubernetesClient in
                 throw ProviderError(.unavailable, "the benchmark plans without refresh")
             }
@@ -35,7 +35,7 @@ enum EngineBenchmark {
         while desired.count < resources {
             for resource in template where desired.count < resources {
                 var moved = resource
-                moved.address += "-\(copy)"
+                moved.address = "\(moved.address)-\(copy)"
                 desired.append(moved)
             }
             copy += 1

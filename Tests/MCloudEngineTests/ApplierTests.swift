@@ -13,7 +13,7 @@ import Testing
     static func plan(
         _ provider: MemoryProvider, state: State? = nil, extra: [DesiredResource] = []
     ) async throws -> DeploymentPlan {
-        let namespace = "memory.lab.Namespace.shop"
+        let namespace: ResourceAddress = "memory.lab.Namespace.shop"
         let desired = [F.desired(namespace, F.body("Namespace", "shop", namespace: nil), type: "Namespace")]
             + ["a", "b", "c"].map { F.desired("memory.lab.Deployment.shop.\($0)", F.body("Deployment", $0, replicas: 1), dependencies: [namespace]) }
             + extra
@@ -105,7 +105,7 @@ import Testing
         #expect(outcome.succeeded)
         let seen = events.withLock { $0 }
         #expect(seen.first == .started(address: "memory.lab.Namespace.shop", action: .create))
-        var finished = Set<String>()
+        var finished = Set<ResourceAddress>()
         var ticks = 0
         for event in seen {
             switch event {

@@ -40,9 +40,9 @@ import Testing
         let resources = try Self.retailBank()
         let byAddress = Dictionary(uniqueKeysWithValues: resources.map { ($0.address, $0) })
         for resource in resources where resource.provider == "kubernetes" && resource.type != "Namespace" {
-            #expect(resource.dependencies.contains { $0.contains(".v1.Namespace.") }, "\(resource.address)")
+            #expect(resource.dependencies.contains { $0.rawValue.contains(".v1.Namespace.") }, "\(resource.address)")
         }
-        let endpoints = try #require(resources.first { $0.type == "ConfigMap" && $0.address.hasSuffix("-endpoints") })
+        let endpoints = try #require(resources.first { $0.type == "ConfigMap" && $0.address.rawValue.hasSuffix("-endpoints") })
         #expect(endpoints.dependencies.contains { byAddress[$0]?.provider != "kubernetes" }, "\(endpoints.dependencies)")
         let server = try #require(resources.first { $0.type == "DatabaseServer" })
         #expect(server.dependencies.contains { byAddress[$0]?.type == "Volume" } && server.dependencies.contains { byAddress[$0]?.type == "SecurityGroup" })

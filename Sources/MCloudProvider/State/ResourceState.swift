@@ -3,9 +3,9 @@ public import MCloudCore
 /// One resource mcloud created and owns, as the state remembers it.
 public struct ResourceState: Sendable, Hashable {
     /// Stable across runs, such as `kubernetes.vk-msk.apps/v1.Deployment.retail-bank-ru.payments-api`.
-    public var address: String
+    public var address: ResourceAddress
     /// The provider that manages it, such as `kubernetes`.
-    public var provider: String
+    public var provider: ProviderName
     /// The cloud it lives in, such as `vk-msk`.
     public var cloud: String
     /// The provider's own ID for it (a Kubernetes UID, an OpenStack server ID).
@@ -14,12 +14,13 @@ public struct ResourceState: Sendable, Hashable {
     public private(set) var attributes: JSONValue
     /// Addresses this resource needed when it was created, sorted: a resource no longer in the manifests is deleted
     /// before what it depends on, so the order survives the manifests that declared it.
-    public var dependencies: [String]
+    public var dependencies: [ResourceAddress]
 
     /// Records a resource; `attributes` are redacted (see `SecretRedaction`) and put in a stable key order here, so
     /// no secret reaches the state whatever the provider passes.
     public init(
-        address: String, provider: String, cloud: String, providerID: String, attributes: [String: JSONValue], dependencies: [String] = []
+        address: ResourceAddress, provider: ProviderName, cloud: String, providerID: String, attributes: [String: JSONValue],
+        dependencies: [ResourceAddress] = []
     ) {
         self.address = address
         self.dependencies = dependencies.sorted()
@@ -31,13 +32,13 @@ public struct ResourceState: Sendable, Hashable {
 
     public var json: JSONValue {
         var fields: [(String, JSONValue)] = [
-            ("address", .string(address)),
-            ("provider", .string(provider)),
+            ("address", .string(address.rawValue)),
+            ("provider", .string(provider.rawValue)),
             ("cloud", .string(cloud)),
             ("provider_id", .string(providerID)),
             ("attributes", attributes),
         ]
-        if !dependencies.isEmpty { fields.append(("dependencies", .array(dependencies.map(JSONValue.string)))) }
+        if !dependencies.isEmpty { fields.append(("dependencies", .array(dependencies.map { .string($0.rawValue) }))) }
         return .object(fields)
     }
 
@@ -49,17 +50,17 @@ public struct ResourceState: Sendable, Hashable {
         for (name, value) in attributes {
             guard unique.updateValue(value, forKey: name) == nil else { throw reader.failure("attributes." + name, "given twice") }
         }
-        var dependencies: [String] = []
+        var dependencies: [ResourceAddress] = []
         // Left out when empty.
         let listed = reader.pairs.contains { $0.0 == "dependencies" } ? try reader.array("dependencies") : []
         for (index, item) in listed.enumerated() {
             guard case .string(let address) = item, !address.isEmpty else {
                 throw reader.failure("dependencies[\(index)]", "expected an address, found \(FieldReader.kind(of: item))")
             }
-            dependencies.append(address)
+            dependencies.append(ResourceAddress(address))
         }
         return ResourceState(
-            address: try reader.string("address"), provider: try reader.string("provider"), cloud: try reader.string("cloud"),
+            address: ResourceAddress(try reader.string("address")), provider: ProviderName(try reader.string("provider")), cloud: try reader.string("cloud"),
             providerID: try reader.string("provider_id"), attributes: unique, dependencies: dependencies
         )
     }

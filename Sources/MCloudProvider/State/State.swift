@@ -14,7 +14,7 @@ public struct State: Sendable, Hashable {
     /// The application whose resources these are, set by the first apply: a state holds one application, and a
     /// plan of another one against it would delete everything the first created.
     public var application: String?
-    private var byAddress: [String: ResourceState]
+    private var byAddress: [ResourceAddress: ResourceState]
 
     /// A new, empty state with a fresh lineage.
     public init() {
@@ -33,7 +33,7 @@ public struct State: Sendable, Hashable {
         byAddress.values.sorted { $0.address < $1.address }
     }
 
-    public subscript(address: String) -> ResourceState? {
+    public subscript(address: ResourceAddress) -> ResourceState? {
         byAddress[address]
     }
 
@@ -44,7 +44,7 @@ public struct State: Sendable, Hashable {
 
     /// Forgets a resource, returning what was recorded.
     @discardableResult
-    public mutating func remove(address: String) -> ResourceState? {
+    public mutating func remove(address: ResourceAddress) -> ResourceState? {
         byAddress.removeValue(forKey: address)
     }
 
@@ -94,7 +94,7 @@ public struct State: Sendable, Hashable {
         let serial = try reader.int("serial")
         guard serial >= 0 else { throw reader.failure("serial", "\(serial) is negative") }
         var resources: [ResourceState] = []
-        var firstIndex: [String: Int] = [:]
+        var firstIndex: [ResourceAddress: Int] = [:]
         // Resources parse independently, on every core: a state of 10,000 resources is read on each plan.
         let items = try reader.array("resources")
         let parsed = Parallel.map(items.count) { range in

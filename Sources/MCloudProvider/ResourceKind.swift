@@ -1,0 +1,36 @@
+/// What a resource is: a body's `kind`. Kubernetes kinds as Kubernetes names them; the infrastructure kinds of
+/// docs/gitops.md, which rendering writes and the IaaS and CDN providers implement, are named here once.
+public struct ResourceKind: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public init(stringLiteral value: String) {
+        rawValue = value
+    }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: ResourceKind, rhs: ResourceKind) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    // Infrastructure (`infrastructure.mcloud.io/v1`).
+    public static let volume: ResourceKind = "Volume"
+    public static let securityGroup: ResourceKind = "SecurityGroup"
+    public static let databaseServer: ResourceKind = "DatabaseServer"
+    public static let managedDatabase: ResourceKind = "ManagedDatabase"
+    public static let backupSchedule: ResourceKind = "BackupSchedule"
+    public static let backupBucket: ResourceKind = "BackupBucket"
+    public static let cdnResource: ResourceKind = "CDNResource"
+
+    // The Kubernetes kinds more than one module names.
+    public static let namespace: ResourceKind = "Namespace"
+    public static let deployment: ResourceKind = "Deployment"
+    public static let ingress: ResourceKind = "Ingress"
+    public static let horizontalPodAutoscaler: ResourceKind = "HorizontalPodAutoscaler"
+}
