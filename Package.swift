@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudAWS"]),
         .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
         .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS", "MCloudProvider"]),
-        .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider", "MCloudRender"]),
+        .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider"]),
         .target(
             name: "MCloudCLI",
             dependencies: [

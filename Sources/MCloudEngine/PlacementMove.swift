@@ -1,6 +1,7 @@
 public import MCloudCore
+import MCloudProvider
 
-/// A cell whose replicas move between clouds, read off its Deployments before and after:
+/// A cell whose replicas move between clouds, as the providers read them off the resources before and after:
 /// `payments-api@ru: vk-msk 3 -> 2, sel-spb 1 -> 2`.
 public struct PlacementMove: Sendable, Hashable {
     public var cell: String
@@ -27,9 +28,9 @@ public struct PlacementMove: Sendable, Hashable {
         ])
     }
 
-    /// The moves between the Deployments `before` (the current view) and `after` (the desired bodies), each given
-    /// with its cloud; a cell that only appears or disappears is not a move.
-    static func moves(before: [(cloud: String, body: JSONValue)], after: [(cloud: String, body: JSONValue)]) -> [PlacementMove] {
+    /// The moves between the cells' replicas `before` (what the state records) and `after` (the desired resources),
+    /// each given with its cloud; a cell that only appears or disappears is not a move.
+    static func moves(before: [(cloud: String, placed: CellReplicas)], after: [(cloud: String, placed: CellReplicas)]) -> [PlacementMove] {
         let old = replicasByCell(before)
         let new = replicasByCell(after)
         return Set(old.keys).intersection(new.keys).sorted().compactMap { cell in
@@ -41,13 +42,10 @@ public struct PlacementMove: Sendable, Hashable {
         }
     }
 
-    private static func replicasByCell(_ deployments: [(cloud: String, body: JSONValue)]) -> [String: [String: Int]] {
+    private static func replicasByCell(_ placed: [(cloud: String, placed: CellReplicas)]) -> [String: [String: Int]] {
         var result: [String: [String: Int]] = [:]
-        for (cloud, body) in deployments where body["kind"]?.stringValue == "Deployment" {
-            let labels = body.value(at: ["metadata", "labels"])
-            guard let name = labels?["app.kubernetes.io/name"]?.stringValue, labels?["mcloud.io/cell"] != nil else { continue }
-            let cell = labels?["mcloud.io/audience"]?.stringValue.map { "\(name)@\($0)" } ?? name
-            result[cell, default: [:]][cloud, default: 0] += body.value(at: ["spec", "replicas"])?.intValue ?? 1
+        for (cloud, replicas) in placed {
+            result[replicas.cell, default: [:]][cloud, default: 0] += replicas.replicas
         }
         return result
     }

@@ -47,9 +47,12 @@ public enum PlanMaker {
             providers.provider(desired.provider, cloud: desired.cloud)?.replacementReasons(desired: desired, current: current) ?? []
         }
         // The placement last applied against the new one: replicas changed by hand are drift, not a move.
+        func placed(_ provider: ProviderName, _ cloud: String, _ body: JSONValue) -> (cloud: String, placed: CellReplicas)? {
+            providers.provider(provider, cloud: cloud)?.cellReplicas(of: body).map { (cloud: cloud, placed: $0) }
+        }
         let moves = PlacementMove.moves(
-            before: state.resources.map { (cloud: $0.cloud, body: $0.attributes) },
-            after: request.desired.map { (cloud: $0.cloud, body: $0.body) }
+            before: state.resources.compactMap { placed($0.provider, $0.cloud, $0.attributes) },
+            after: request.desired.compactMap { placed($0.provider, $0.cloud, $0.body) }
         )
         return DeploymentPlan(
             operation: request.operation, application: request.application, placement: request.placement, changes: changes,

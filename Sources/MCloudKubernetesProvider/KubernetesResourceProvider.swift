@@ -95,6 +95,14 @@ public struct KubernetesResourceProvider: ResourceProvider {
         return result
     }
 
+    /// A Deployment rendered for a cell carries the cell's labels and its replicas in this cluster.
+    public func cellReplicas(of body: JSONValue) -> CellReplicas? {
+        let read = ResourceBody(body)
+        guard read.kind == .deployment, let name = read.label(ResourceLabels.name), read.cell != nil else { return nil }
+        let cell = read.label(ResourceLabels.audience).map { "\(name)@\($0)" } ?? name
+        return CellReplicas(cell: cell, replicas: body.value(at: ["spec", "replicas"])?.intValue ?? 1)
+    }
+
     /// Fields the API server refuses to change on a live object.
     public func replacementReasons(desired: DesiredResource, current: JSONValue) -> [String] {
         let immutable: [ResourceKind: [[String]]] = [

@@ -25,4 +25,12 @@ public protocol ResourceProvider: Sendable {
     /// Deletes the resource and returns once the cloud no longer serves it (or has it marked for deletion, where the
     /// cloud finishes on its own, as with a Kubernetes namespace). Deleting what is already gone succeeds.
     func delete(_ resource: ResourceState) async throws(ProviderError)
+
+    /// The cell whose replicas `body` (desired or recorded) runs, and how many; nil for anything else.
+    func cellReplicas(of body: JSONValue) -> CellReplicas?
+}
+
+extension ResourceProvider {
+    /// Most resources run no replicas of a cell.
+    public func cellReplicas(of body: JSONValue) -> CellReplicas? { nil }
 }

@@ -1,11 +1,11 @@
-public import MCloudProvider
-public import MCloudRender
 import MCloudCore
+public import MCloudProvider
 
 /// Turns a rendering into the resources apply works with, each with its address and what it needs first: a
 /// namespace before its objects, a database before the ConfigMap that holds its host name, and any resource before
 /// one whose declaration names its address (a server's volume and security group, a CDN's origin ingresses, a
-/// bucket's source database).
+/// bucket's source database). Rendering infers these because it knows what it rendered: the engine only follows
+/// the edges.
 public enum DesiredResources {
     public static func from(_ rendering: Rendering) -> [DesiredResource] {
         var resources: [DesiredResource] = []
