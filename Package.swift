@@ -30,17 +30,18 @@ let package = Package(
         .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
         .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS", "MCloudProvider"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider"]),
+        .target(name: "MCloudViews", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudEngine"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudKubernetesProvider", "MCloudAWSProvider", "MCloudCDNProvider", "MCloudOpenStackProvider",
+                "MCloudEngine", "MCloudViews", "MCloudKubernetesProvider", "MCloudAWSProvider", "MCloudCDNProvider", "MCloudOpenStackProvider",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
         .executableTarget(
             name: "mcloud-bench",
-            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudKubernetesProvider", "MCloudRender", "MCloudEngine", "MCloudProvider", "MCloudState", "MCloudOpenStack"]
+            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudKubernetesProvider", "MCloudRender", "MCloudEngine", "MCloudViews", "MCloudProvider", "MCloudState", "MCloudOpenStack"]
         ),
 
         // What the integration tests share: test bed env files and the python helpers they start.
@@ -58,7 +59,11 @@ let package = Package(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
-        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest"]),
+        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews"]),
+        .testTarget(
+            name: "MCloudViewsTests",
+            dependencies: ["MCloudViews", "MCloudEngine", "MCloudProvider", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
+        ),
         .testTarget(name: "MCloudKubernetesTests", dependencies: ["MCloudTestSupport", "MCloudKubernetes", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudRender"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudManifestTests",

@@ -7,7 +7,6 @@ public enum PlanMaker {
     public struct Request: Sendable {
         public var operation: DeploymentPlan.Operation
         public var application: String
-        public var placement: (placement: JSONValue, explanations: JSONValue)?
         /// Empty for destroy.
         public var desired: [DesiredResource]
         public var state: State?
@@ -16,13 +15,12 @@ public enum PlanMaker {
         public var targets: TargetSelection
 
         public init(
-            operation: DeploymentPlan.Operation, application: String, placement: (placement: JSONValue, explanations: JSONValue)?,
-            desired: [DesiredResource], state: State?, refresh: Bool, inputDigest: String, targets: TargetSelection = TargetSelection([])
+            operation: DeploymentPlan.Operation, application: String, desired: [DesiredResource], state: State?, refresh: Bool,
+            inputDigest: String, targets: TargetSelection = TargetSelection([])
         ) {
             self.targets = targets
             self.operation = operation
             self.application = application
-            self.placement = placement
             self.desired = desired
             self.state = state
             self.refresh = refresh
@@ -55,8 +53,8 @@ public enum PlanMaker {
             after: request.desired.compactMap { placed($0.provider, $0.cloud, $0.body) }
         )
         return DeploymentPlan(
-            operation: request.operation, application: request.application, placement: request.placement, changes: changes,
-            moves: moves, state: .init(request.state), inputDigest: request.inputDigest, refreshed: request.refresh
+            operation: request.operation, application: request.application, changes: changes, moves: moves, state: .init(request.state),
+            inputDigest: request.inputDigest, refreshed: request.refresh
         )
     }
 

@@ -1,14 +1,16 @@
 import MCloudCore
+import MCloudEngine
 import MCloudProvider
 
-/// A plan read back from `plan --out FILE`: the changes exactly as planned, checked against the state before apply.
-public enum SavedPlan {
+/// A plan read back from `plan --out FILE`: the changes exactly as planned (checked against the state before apply)
+/// and the placement they came from, so `show` prints what `plan` printed.
+extension PlanDocument {
     public struct Failure: Error, Sendable, CustomStringConvertible {
         public var description: String
     }
 
     /// Parses a saved plan; `file` names it in errors.
-    public static func parse(_ bytes: [UInt8], file: String) throws(Failure) -> DeploymentPlan {
+    public static func parse(_ bytes: [UInt8], file: String) throws(Failure) -> PlanDocument {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -17,8 +19,8 @@ public enum SavedPlan {
         }
         func fail(_ message: String) -> Failure { Failure(description: "\(file): not a saved mcloud plan: \(message)") }
         guard let version = document["format_version"]?.stringValue else { throw fail("format_version is missing") }
-        guard version == DeploymentPlan.formatVersion else {
-            throw Failure(description: "\(file): plan format \(version) is not one this mcloud reads (\(DeploymentPlan.formatVersion)); plan again")
+        guard version == formatVersion else {
+            throw Failure(description: "\(file): plan format \(version) is not one this mcloud reads (\(formatVersion)); plan again")
         }
         guard let operationText = document["operation"]?.stringValue, let operation = DeploymentPlan.Operation(rawValue: operationText) else {
             throw fail("operation must be apply or destroy")
@@ -33,11 +35,14 @@ public enum SavedPlan {
             changes.append(try change(item, at: index, fail: fail))
         }
         let moves = (document["placement_moves"]?.arrayItems ?? []).compactMap(move)
-        let placement = document["placement"].map { ($0, document["explanations"] ?? .object([])) }
-        return DeploymentPlan(
-            operation: operation, application: application, placement: placement, changes: changes, moves: moves,
+        let placement = try document["placement"].map { (placement) throws(Failure) in
+            try PlacementReport(placement: placement, explanations: document["explanations"] ?? .object([]), fail: fail)
+        }
+        let deployment = DeploymentPlan(
+            operation: operation, application: application, changes: changes, moves: moves,
             state: .init(lineage: lineage, serial: serial), inputDigest: digest, refreshed: document["refreshed"] == .bool(true)
         )
+        return PlanDocument(deployment: deployment, placement: placement)
     }
 
     private static func change(_ item: JSONValue, at index: Int, fail: (String) -> Failure) throws(Failure) -> ResourceChange {
@@ -71,8 +76,43 @@ public enum SavedPlan {
     private static func move(_ item: JSONValue) -> PlacementMove? {
         guard let cell = item["cell"]?.stringValue else { return nil }
         let replicas = (item["replicas"]?.objectPairs ?? []).map { cloud, counts in
-            (cloud: cloud, before: counts["before"]?.intValue ?? 0, after: counts["after"]?.intValue ?? 0)
+            PlacementMove.Replicas(cloud: cloud, before: counts["before"]?.intValue ?? 0, after: counts["after"]?.intValue ?? 0)
         }
         return PlacementMove(cell: cell, replicas: replicas)
+    }
+}
+
+extension PlacementReport {
+    /// The report of a saved plan's `placement` and `explanations`.
+    init(placement: JSONValue, explanations: JSONValue, fail: (String) -> PlanDocument.Failure) throws(PlanDocument.Failure) {
+        var cells: [Cell] = []
+        for (name, cell) in placement["cells"]?.objectPairs ?? [] {
+            let site: Site
+            switch cell["kind"]?.stringValue {
+            case "Service":
+                site = .replicas((cell["replicas"]?.objectPairs ?? []).map { CloudCount(cloud: $0.0, count: $0.1.intValue ?? 0) })
+            case "Database":
+                guard let primary = cell["primary"]?.stringValue else { throw fail("placement.cells.\(name) has no primary") }
+                site = .database(primary: primary, backup: cell["backup"]?.stringValue)
+            default:
+                throw fail("placement.cells.\(name).kind must be Service or Database")
+            }
+            cells.append(Cell(name: name, site: site, why: cell["why"]?.stringValue))
+        }
+        let cost = placement["cost"] ?? .null
+        guard let currency = cost["currency"]?.stringValue, let monthly = cost["monthly"]?.doubleValue else {
+            throw fail("placement.cost needs currency and monthly")
+        }
+        func amounts(_ key: String) -> [Amount] { (cost[key]?.objectPairs ?? []).map { Amount(name: $0.0, amount: $0.1.doubleValue ?? 0) } }
+        self.init(
+            cells: cells, cdns: (placement["cdn"]?.objectPairs ?? []).map { CDN(name: $0.0, cloud: $0.1.stringValue ?? "") },
+            cost: Cost(
+                currency: currency, monthly: monthly, byCloud: amounts("byCloud"), byCell: amounts("byCell"), byCDN: amounts("byCDN"),
+                lowerBound: cost["lowerBound"]?.doubleValue ?? 0, gap: cost["gap"]?.doubleValue ?? 0
+            ),
+            explanations: explanations.objectPairs.map { cell, rejected in
+                Explanation(cell: cell, rejected: rejected.objectPairs.map { .init(cloud: $0.0, reasons: $0.1.arrayItems.compactMap(\.stringValue)) })
+            }
+        )
     }
 }
