@@ -8,9 +8,9 @@ public struct AWSClient: Sendable {
     public let configuration: AWSConfiguration
     public let retryPolicy: RetryPolicy
     let transport: any HTTPTransport
-    let sleeper: any Sleeper
-    let clock: @Sendable () -> Date
-    let jitter: @Sendable () -> Double
+    public let sleeper: any Sleeper
+    public let clock: @Sendable () -> Date
+    public let jitter: @Sendable () -> Double
     let logger: (any HTTPLogger)?
 
     public init(

@@ -1,5 +1,6 @@
 import MCloudCore
 import MCloudHTTP
+import Foundation
 
 /// Turns a failed answer into `AWSError`, for all four wire families: Query/XML (`ErrorResponse/Error`), EC2
 /// (`Response/Errors/Error`), S3's bare `<Error>`, and REST-JSON (`__type`/`code`, or `X-Amzn-ErrorType`).

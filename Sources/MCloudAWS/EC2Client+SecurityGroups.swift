@@ -26,6 +26,13 @@ extension EC2Client {
         public var tags: [String: String]
         /// One entry per source, in the order EC2 lists them.
         public var ingress: [IngressRule]
+
+        public init(id: String, name: String, tags: [String: String], ingress: [IngressRule]) {
+            self.id = id
+            self.name = name
+            self.tags = tags
+            self.ingress = ingress
+        }
     }
 
     /// Security groups carrying every given tag.

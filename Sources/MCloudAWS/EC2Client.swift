@@ -52,9 +52,12 @@ public struct EC2Client: Sendable {
         public var zone: String? = nil
     }
 
+    /// The tag that marks what mcloud made (its value is `mcloud`).
+    public static let managedByTag = "mcloud.io/managed-by"
+
     /// The standard tags on everything mcloud makes: `mcloud.io/managed-by`, `application`, `cell`.
     public static func managedTags(application: String, cell: String) -> [String: String] {
-        ["mcloud.io/managed-by": "mcloud", "application": application, "cell": cell]
+        [managedByTag: "mcloud", "application": application, "cell": cell]
     }
 
     /// Starts one instance. The ClientToken makes the call safe to retry, so throttled or dropped calls are resent.
@@ -109,7 +112,7 @@ public struct EC2Client: Sendable {
     /// Terminates and polls (backoff from 1 s up to 15 s) until every instance reports `terminated`.
     public func terminateAndWait(_ ids: [String], timeout: Double = 600) async throws(AWSError) {
         try await terminateInstances(ids)
-        try await Poller(client: client, timeout: timeout).until("instances \(ids.joined(separator: ", ")) terminated") { () throws(AWSError) in
+        try await AWSPoller(client: client, timeout: timeout).until("instances \(ids.joined(separator: ", ")) terminated") { () throws(AWSError) in
             try await describeInstances(ids: ids).allSatisfy { $0.state == "terminated" }
         }
     }

@@ -1,13 +1,13 @@
-import MCloudProvider
-public import MCloudState
+public import MCloudProvider
 import Synchronization
+import MCloudCore
 
 /// Carries out a plan: walks the dependency graph with up to `parallelism` changes at once, writes the state after
 /// every completed change, and on a failure or a stop starts nothing new while what runs finishes.
 public struct Applier: Sendable {
     public struct Outcome: Sendable {
         public var completed: [ResourceChange.Action: Int]
-        public var failures: [(address: String, message: String)]
+        public var failures: [(address: ResourceAddress, message: String)]
         /// Changes never started, because of a failure or a stop.
         public var notStarted: Int
         public var stopReason: String?
@@ -39,7 +39,7 @@ public struct Applier: Sendable {
         var waits = graph.waitCounts
         var ready = waits.indices.filter { waits[$0] == 0 }.reversed().map { $0 }
         var completed: [ResourceChange.Action: Int] = [:]
-        var failures: [(address: String, message: String)] = []
+        var failures: [(address: ResourceAddress, message: String)] = []
         var started = 0
         let stopSignal = stopSignal
         await withTaskGroup(of: Result.self) { group in

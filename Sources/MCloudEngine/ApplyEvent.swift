@@ -1,10 +1,12 @@
+public import MCloudProvider
+
 /// What apply reports as it goes, one event per line of progress.
 public enum ApplyEvent: Sendable, Hashable {
-    case started(address: String, action: ResourceChange.Action)
+    case started(address: ResourceAddress, action: ResourceChange.Action)
     /// Every `tick` seconds while a resource is still in progress.
-    case stillRunning(address: String, action: ResourceChange.Action, seconds: Int)
-    case finished(address: String, action: ResourceChange.Action, seconds: Int, providerID: String?)
-    case failed(address: String, action: ResourceChange.Action, message: String)
+    case stillRunning(address: ResourceAddress, action: ResourceChange.Action, seconds: Int)
+    case finished(address: ResourceAddress, action: ResourceChange.Action, seconds: Int, providerID: String?)
+    case failed(address: ResourceAddress, action: ResourceChange.Action, message: String)
     /// The first interrupt: nothing new starts, what runs finishes.
     case stopping(reason: String)
 }

@@ -1,3 +1,5 @@
+import MCloudProvider
+
 /// The order of an apply: which change waits for which. Creates and updates wait for what they depend on; a delete
 /// goes before the delete (or replace) of what the deleted resource depended on, so dependents leave first.
 struct ApplyGraph {
@@ -49,7 +51,7 @@ struct ApplyGraph {
             }
         }
         guard ordered == changes.count else {
-            let stuck = waits.indices.filter { waits[$0] > 0 }.map { changes[$0].address }.sorted()
+            let stuck = waits.indices.filter { waits[$0] > 0 }.map { changes[$0].address.rawValue }.sorted()
             throw EngineError("the resources depend on each other in a cycle: \(stuck.prefix(5).joined(separator: ", "))")
         }
     }

@@ -1,13 +1,12 @@
 public import MCloudCore
 public import MCloudProvider
-public import MCloudState
 
 /// Desired resources against the state and what the clouds report: one change per address, each with its reason.
 public enum ChangeSet {
     /// `observed` is nil when refresh was skipped: the state is then taken as the truth about the clouds.
     /// `replacementReasons` asks the resource's provider which immutable fields a change would touch.
     public static func changes(
-        desired: [DesiredResource], state: State, observed: [String: ObservedResource]?,
+        desired: [DesiredResource], state: State, observed: [ResourceAddress: ObservedResource]?,
         replacementReasons: (DesiredResource, JSONValue) -> [String]
     ) -> [ResourceChange] {
         let desiredByAddress = Dictionary(desired.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
@@ -55,7 +54,7 @@ public enum ChangeSet {
         return make(.update, reason, drift: drift, before: current)
     }
 
-    private static func removal(_ address: String, recorded: ResourceState?, live refreshed: ObservedResource??) -> ResourceChange? {
+    private static func removal(_ address: ResourceAddress, recorded: ResourceState?, live refreshed: ObservedResource??) -> ResourceChange? {
         switch (recorded, refreshed) {
         case (let recorded?, .some(nil)):
             return ResourceChange(
@@ -72,7 +71,7 @@ public enum ChangeSet {
         case (nil, .some(let live?)):
             let orphan = Orphan(address: address, live: live)
             return ResourceChange(
-                address: address, provider: orphan.provider, cloud: orphan.cloud, type: orphan.type, action: .delete,
+                address: address, provider: address.provider, cloud: address.cloud, type: orphan.type, action: .delete,
                 reason: "carries mcloud's labels but is in neither the state nor the manifests (left by an interrupted apply)",
                 before: live.attributes, after: nil, recorded: orphan.state
             )
@@ -86,7 +85,7 @@ public enum ChangeSet {
         return live.attributes
     }
 
-    private static func type(of address: String, _ recorded: ResourceState) -> String {
-        recorded.attributes["kind"]?.stringValue ?? Orphan.kind(of: address)
+    private static func type(of address: ResourceAddress, _ recorded: ResourceState) -> ResourceKind {
+        recorded.attributes["kind"]?.stringValue.map { ResourceKind($0) } ?? address.kind
     }
 }

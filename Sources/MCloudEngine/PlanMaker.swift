@@ -1,6 +1,5 @@
 public import MCloudCore
 public import MCloudProvider
-public import MCloudState
 
 /// Makes a deployment plan: resolves the providers, refreshes what the state records (every cloud at once), and
 /// diffs the desired resources against state and clouds.
@@ -8,7 +7,6 @@ public enum PlanMaker {
     public struct Request: Sendable {
         public var operation: DeploymentPlan.Operation
         public var application: String
-        public var placement: (placement: JSONValue, explanations: JSONValue)?
         /// Empty for destroy.
         public var desired: [DesiredResource]
         public var state: State?
@@ -17,13 +15,12 @@ public enum PlanMaker {
         public var targets: TargetSelection
 
         public init(
-            operation: DeploymentPlan.Operation, application: String, placement: (placement: JSONValue, explanations: JSONValue)?,
-            desired: [DesiredResource], state: State?, refresh: Bool, inputDigest: String, targets: TargetSelection = TargetSelection([])
+            operation: DeploymentPlan.Operation, application: String, desired: [DesiredResource], state: State?, refresh: Bool,
+            inputDigest: String, targets: TargetSelection = TargetSelection([])
         ) {
             self.targets = targets
             self.operation = operation
             self.application = application
-            self.placement = placement
             self.desired = desired
             self.state = state
             self.refresh = refresh
@@ -48,19 +45,22 @@ public enum PlanMaker {
             providers.provider(desired.provider, cloud: desired.cloud)?.replacementReasons(desired: desired, current: current) ?? []
         }
         // The placement last applied against the new one: replicas changed by hand are drift, not a move.
+        func placed(_ provider: ProviderName, _ cloud: String, _ body: JSONValue) -> (cloud: String, placed: CellReplicas)? {
+            providers.provider(provider, cloud: cloud)?.cellReplicas(of: body).map { (cloud: cloud, placed: $0) }
+        }
         let moves = PlacementMove.moves(
-            before: state.resources.map { (cloud: $0.cloud, body: $0.attributes) },
-            after: request.desired.map { (cloud: $0.cloud, body: $0.body) }
+            before: state.resources.compactMap { placed($0.provider, $0.cloud, $0.attributes) },
+            after: request.desired.compactMap { placed($0.provider, $0.cloud, $0.body) }
         )
         return DeploymentPlan(
-            operation: request.operation, application: request.application, placement: request.placement, changes: changes,
-            moves: moves, state: .init(request.state), inputDigest: request.inputDigest, refreshed: request.refresh
+            operation: request.operation, application: request.application, changes: changes, moves: moves, state: .init(request.state),
+            inputDigest: request.inputDigest, refreshed: request.refresh
         )
     }
 
     /// Reads every cloud where the state records something, concurrently. A cloud where mcloud has created nothing
     /// is not contacted: there is nothing of ours to find, and a plan of a new application then needs no credentials.
-    static func refresh(_ request: Request, state: State, providers: ProviderSet) async throws(EngineError) -> [String: ObservedResource] {
+    static func refresh(_ request: Request, state: State, providers: ProviderSet) async throws(EngineError) -> [ResourceAddress: ObservedResource] {
         let recordedGroups = Set(state.resources.map { "\($0.provider) \($0.cloud)" })
         let chosen = providers.all.filter { recordedGroups.contains("\($0.name) \($0.cloud)") }
         let application = request.application
@@ -80,7 +80,7 @@ public enum PlanMaker {
             for await result in group { collected.append(result) }
             return collected
         }
-        var observed: [String: ObservedResource] = [:]
+        var observed: [ResourceAddress: ObservedResource] = [:]
         var failures: [String] = []
         for result in results {
             switch result {

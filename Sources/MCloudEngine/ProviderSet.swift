@@ -5,7 +5,7 @@ public import MCloudProvider
 /// provider can handle stops the plan with its address instead of being skipped.
 public struct ProviderSet: Sendable {
     struct Key: Hashable, Comparable {
-        var provider: String
+        var provider: ProviderName
         var cloud: String
 
         static func < (lhs: Key, rhs: Key) -> Bool { (lhs.cloud, lhs.provider) < (rhs.cloud, rhs.provider) }
@@ -15,13 +15,13 @@ public struct ProviderSet: Sendable {
 
     /// Resolves a provider for every (provider, cloud) among `needs`; fails listing every resource left without one.
     public init(
-        needs: [(address: String, provider: String, cloud: String)], clouds: [String: Cloud], catalog: any ProviderCatalog
+        needs: [(address: ResourceAddress, provider: ProviderName, cloud: String)], clouds: [String: Cloud], catalog: any ProviderCatalog
     ) throws(EngineError) {
         let grouped = Dictionary(grouping: needs) { Key(provider: $0.provider, cloud: $0.cloud) }
         var resolved: [Key: any ResourceProvider] = [:]
         var problems: [String] = []
         for key in grouped.keys.sorted() {
-            let addresses = (grouped[key] ?? []).map(\.address).sorted()
+            let addresses = (grouped[key] ?? []).map(\.address.rawValue).sorted()
             let listed = addresses.prefix(3).joined(separator: ", ") + (addresses.count > 3 ? " and \(addresses.count - 3) more" : "")
             guard let cloud = clouds[key.cloud] else {
                 problems.append("cloud \(key.cloud) is not in the catalog, so mcloud cannot reach \(listed)")
@@ -39,7 +39,7 @@ public struct ProviderSet: Sendable {
         providers = resolved
     }
 
-    func provider(_ name: String, cloud: String) -> (any ResourceProvider)? {
+    func provider(_ name: ProviderName, cloud: String) -> (any ResourceProvider)? {
         providers[Key(provider: name, cloud: cloud)]
     }
 

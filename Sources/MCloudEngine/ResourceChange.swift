@@ -1,6 +1,5 @@
 public import MCloudCore
 public import MCloudProvider
-public import MCloudState
 
 /// What apply will do to one address, and why.
 public struct ResourceChange: Sendable {
@@ -20,10 +19,10 @@ public struct ResourceChange: Sendable {
         }
     }
 
-    public var address: String
-    public var provider: String
+    public var address: ResourceAddress
+    public var provider: ProviderName
     public var cloud: String
-    public var type: String
+    public var type: ResourceKind
     public var action: Action
     /// Why this action, in a sentence: "not yet created", "changed in the manifests", "spec.selector is immutable".
     public var reason: String
@@ -37,7 +36,7 @@ public struct ResourceChange: Sendable {
     public var recorded: ResourceState?
 
     public init(
-        address: String, provider: String, cloud: String, type: String, action: Action, reason: String, drift: [String] = [],
+        address: ResourceAddress, provider: ProviderName, cloud: String, type: ResourceKind, action: Action, reason: String, drift: [String] = [],
         before: JSONValue?, after: DesiredResource?, recorded: ResourceState?
     ) {
         self.address = address

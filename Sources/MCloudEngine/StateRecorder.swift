@@ -1,4 +1,4 @@
-public import MCloudState
+public import MCloudProvider
 
 /// The one writer of the state during an apply. A change counts as done only once a write that includes it is
 /// stored, so the state on disk always lists what exists. Changes that finish while a write is under way share the
@@ -25,7 +25,7 @@ public actor StateRecorder {
         try await persist()
     }
 
-    public func forget(_ address: String) async throws(StateError) {
+    public func forget(_ address: ResourceAddress) async throws(StateError) {
         guard state.remove(address: address) != nil else { return }
         try await persist()
     }

@@ -1,5 +1,4 @@
 public import MCloudProvider
-public import MCloudState
 
 /// `--target`: limits a plan to the resources whose address starts with one of the given prefixes, and what they
 /// depend on, as Terraform's -target does. Resources outside it are neither changed nor deleted.
@@ -12,7 +11,7 @@ public struct TargetSelection: Sendable {
 
     public var isEverything: Bool { prefixes.isEmpty }
 
-    public func matches(_ address: String) -> Bool {
+    public func matches(_ address: ResourceAddress) -> Bool {
         isEverything || prefixes.contains { address.hasPrefix($0) }
     }
 
@@ -20,7 +19,7 @@ public struct TargetSelection: Sendable {
     public func select(desired: [DesiredResource], state: State) -> (desired: [DesiredResource], state: State) {
         guard !isEverything else { return (desired, state) }
         let byAddress = Dictionary(desired.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
-        var chosen = Set<String>()
+        var chosen = Set<ResourceAddress>()
         var pending = desired.map(\.address).filter(matches)
         while let next = pending.popLast() {
             guard chosen.insert(next).inserted else { continue }

@@ -1,4 +1,5 @@
 import MCloudCore
+import MCloudHTTP
 
 /// A Cinder volume.
 public struct Volume: Sendable, Hashable {

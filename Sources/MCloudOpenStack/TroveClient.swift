@@ -1,4 +1,5 @@
 import MCloudCore
+import MCloudHTTP
 
 /// A Trove database instance.
 public struct DatabaseInstance: Sendable, Hashable {

@@ -1,7 +1,6 @@
 import MCloudAWS
 import MCloudCore
 import MCloudProvider
-import MCloudState
 
 /// `BackupBucket` as a bucket of the cloud's S3-compatible object storage (`endpoints.objectStorage.url`): named
 /// `spec.bucketName` (which the database VMs' backup jobs upload to), else `mcloud-<metadata.name>` (lowercase,
@@ -9,9 +8,10 @@ import MCloudState
 /// versions expiring after `retentionDays`, tagged `managed-by`, `application` and `mcloud-address`. Reads back the
 /// expiry and the name; source, differentVendor and changeGiBDay come from the state.
 struct BackupBucketKind: Sendable {
-    static let kind = "BackupBucket"
+    static let kind = ResourceKind.backupBucket
     let cloud: String
-    let storage: ObjectStorage
+    /// The S3 client of the cloud's object storage, made on first use: a plan that touches no bucket needs no keys.
+    let storage: OnFirstUse<S3Client, AWSError>
 
     static func bucketName(_ name: String) -> String {
         let cleaned = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
@@ -20,13 +20,13 @@ struct BackupBucketKind: Sendable {
         return bucket
     }
 
-    func observe(application: String, bases: [String: ResourceBody]) async throws(AWSError) -> [ObservedResource] {
-        let s3 = try await storage.client()
+    func observe(application: String, bases: [ResourceAddress: ResourceBody]) async throws(AWSError) -> [ObservedResource] {
+        let s3 = try await storage.value()
         var observed: [ObservedResource] = []
-        for bucket in try await s3.listBuckets(prefix: "mcloud-", tags: ["managed-by": "mcloud", "application": application]) {
+        for bucket in try await s3.listBuckets(prefix: "mcloud-", tags: OwnershipKeys.filter(application: application)) {
             let tags = try await s3.tags(bucket)
-            guard let address = tags[OwnershipKeys.address], OwnershipKeys.matches(address, cloud: cloud, kind: Self.kind) else { continue }
-            let name = String(address.dropFirst("openstack.\(cloud).\(Self.kind).".count))
+            guard let text = tags[OwnershipKeys.address], let name = OwnershipKeys.name(of: text, cloud: cloud, kind: Self.kind) else { continue }
+            let address = ResourceAddress(text)
             let base = bases[address] ?? .orphan(kind: Self.kind, address: address, name: name, cloud: cloud)
             let days = try await s3.lifecycle(bucket).compactMap(\.expireAfterDays).first
             let read = base.settingSpec(["retentionDays"], days.map(JSONValue.int)).settingSpec(["bucketName"], .string(bucket))
@@ -43,32 +43,15 @@ struct BackupBucketKind: Sendable {
     func apply(_ body: ResourceBody) async throws(AWSError) -> ObservedResource {
         let bucket = body.string("bucketName") ?? Self.bucketName(body.name)
         let days = body.int("retentionDays")
-        try await storage.client().ensureBucket(S3Client.BucketSpec(
+        try await storage.value().ensureBucket(S3Client.BucketSpec(
             name: bucket, expireAfterDays: days, noncurrentExpireAfterDays: days,
-            tags: ["managed-by": "mcloud", "application": body.application, "cell": body.cell, OwnershipKeys.address: body.address]
+            tags: [OwnershipKeys.managedBy: "mcloud", "application": body.application, "cell": body.cell ?? body.name, OwnershipKeys.address: body.address.rawValue]
         ))
         return ObservedResource(address: body.address, providerID: bucket, attributes: body.document)
     }
 
     /// Deletes every object version, then the bucket.
     func delete(_ recorded: ResourceState) async throws(AWSError) {
-        try await storage.client().deleteBucket(recorded.providerID)
-    }
-}
-
-/// The S3 client of a cloud's object storage, made on first use: a plan that touches no bucket needs no keys.
-actor ObjectStorage {
-    private let connect: @Sendable () throws(AWSError) -> S3Client
-    private var made: S3Client?
-
-    init(connect: @escaping @Sendable () throws(AWSError) -> S3Client) {
-        self.connect = connect
-    }
-
-    func client() throws(AWSError) -> S3Client {
-        if let made { return made }
-        let client = try connect()
-        made = client
-        return client
+        try await storage.value().deleteBucket(recorded.providerID)
     }
 }

@@ -1,7 +1,6 @@
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `BackupSchedule`, realised on its database.
 /// - On a DatabaseServer: server metadata `backup-schedule`, `backup-retention-days`, `backup-copy-to` and
@@ -9,18 +8,18 @@ import MCloudState
 /// - On a ManagedDatabase: Trove keeps no metadata and schedules nothing without Mistral, so the schedule lives in
 ///   mcloud's state; it exists while its Trove instance does (its provider ID is the instance's).
 struct BackupScheduleKind: Sendable {
-    static let kind = "BackupSchedule"
+    static let kind = ResourceKind.backupSchedule
     static let keys = (schedule: "backup-schedule", retention: "backup-retention-days", copyTo: "backup-copy-to", address: "backup-address")
     let cloud: String
     let connection: OpenStackConnection
     let databases: ManagedDatabaseKind
 
     /// A schedule on a Trove instance is found only when the state records it: the cloud holds nothing of it.
-    func observe(_ inventory: Inventory, application: String, bases: [String: ResourceBody], recorded: Set<String>) -> [ObservedResource] {
+    func observe(_ inventory: Inventory, application: String, bases: [ResourceAddress: ResourceBody], recorded: Set<ResourceAddress>) -> [ObservedResource] {
         var observed: [ObservedResource] = []
         for server in inventory.servers {
-            guard let address = server.metadata[Self.keys.address], OwnershipKeys.matches(address, cloud: cloud, kind: Self.kind) else { continue }
-            let name = String(address.dropFirst("openstack.\(cloud).\(Self.kind).".count))
+            guard let text = server.metadata[Self.keys.address], let name = OwnershipKeys.name(of: text, cloud: cloud, kind: Self.kind) else { continue }
+            let address = ResourceAddress(text)
             let base = bases[address] ?? .orphan(kind: Self.kind, address: address, name: name, cloud: cloud)
             let body = base.settingSpec(["database"], Inventory.address(of: server).map(JSONValue.string))
                 .settingSpec(["schedule"], server.metadata[Self.keys.schedule].map(JSONValue.string))
@@ -32,8 +31,8 @@ struct BackupScheduleKind: Sendable {
             inventory.databases.compactMap { instance in databases.address(of: instance, application: application).map { ($0, instance.id) } },
             uniquingKeysWith: { first, _ in first }
         )
-        for (address, base) in bases where recorded.contains(address) && OwnershipKeys.matches(address, cloud: cloud, kind: Self.kind) {
-            guard let database = base.string("database"), let id = troveAddresses[database] else { continue }
+        for (address, base) in bases where recorded.contains(address) && OwnershipKeys.matches(address.rawValue, cloud: cloud, kind: Self.kind) {
+            guard let database = base.string("database"), let id = troveAddresses[ResourceAddress(database)] else { continue }
             observed.append(ObservedResource(address: address, providerID: id, attributes: base.document))
         }
         return observed
@@ -42,8 +41,7 @@ struct BackupScheduleKind: Sendable {
     func apply(_ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
         let clients = try await connection.clients()
         let database = body.string("database") ?? ""
-        if OwnershipKeys.matches(database, cloud: cloud, kind: ManagedDatabaseKind.kind) {
-            let name = String(database.dropFirst("openstack.\(cloud).\(ManagedDatabaseKind.kind).".count))
+        if let name = OwnershipKeys.name(of: database, cloud: cloud, kind: ManagedDatabaseKind.kind) {
             guard let instance = try await databases.find(application: body.application, name: name, in: clients.trove) else {
                 throw .resourceFailed("its database \(database) does not exist")
             }
@@ -52,7 +50,7 @@ struct BackupScheduleKind: Sendable {
         guard let server = try await DatabaseServerKind.find(database, in: clients.nova) else {
             throw .resourceFailed("its database \(database) does not exist")
         }
-        var items = [Self.keys.address: body.address]
+        var items = [Self.keys.address: body.address.rawValue]
         if let schedule = body.string("schedule") { items[Self.keys.schedule] = schedule }
         if let days = body.int("retentionDays") { items[Self.keys.retention] = String(days) }
         if let copyTo = body.string("copyTo") { items[Self.keys.copyTo] = copyTo }

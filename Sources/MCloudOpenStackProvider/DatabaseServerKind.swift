@@ -2,7 +2,6 @@ import MCloudAWS
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `DatabaseServer` as a Nova server: the smallest flavor with the spec's vCPUs and memory, a Debian image, the
 /// cloud-init user data of `CloudInit`, its Volume attached and its SecurityGroup given. The spec's engine, version,
@@ -10,7 +9,7 @@ import MCloudState
 /// server's own scripts read too. Reads back the flavor's size, the attached volume and the group. With
 /// `spec.backup`, the keys for the DR bucket are resolved at creation and given to the VM in its user data only.
 struct DatabaseServerKind: Sendable {
-    static let kind = "DatabaseServer"
+    static let kind = ResourceKind.databaseServer
     let cloud: String
     let connection: OpenStackConnection
     /// Where the AWS credential chain is read for the backup keys.
@@ -22,12 +21,13 @@ struct DatabaseServerKind: Sendable {
         (OwnershipKeys.zone, "zone"), ("mcloud-volume", "volume"), ("mcloud-security-group", "securityGroup"),
     ]
 
-    func observe(_ inventory: Inventory, bases: [String: ResourceBody]) async throws(OpenStackError) -> [ObservedResource] {
+    func observe(_ inventory: Inventory, bases: [ResourceAddress: ResourceBody]) async throws(OpenStackError) -> [ObservedResource] {
         let volumes = Dictionary(inventory.volumes.compactMap { volume in Inventory.address(of: volume).map { (volume.id, $0) } }, uniquingKeysWith: { first, _ in first })
         let groups = Set(inventory.groups.compactMap(Inventory.address(of:)))
         var observed: [ObservedResource] = []
         for server in inventory.servers {
-            guard let address = Inventory.address(of: server), OwnershipKeys.matches(address, cloud: cloud, kind: Self.kind) else { continue }
+            guard let text = Inventory.address(of: server), OwnershipKeys.matches(text, cloud: cloud, kind: Self.kind) else { continue }
+            let address = ResourceAddress(text)
             var body = bases[address] ?? .orphan(kind: Self.kind, address: address, name: server.name, cloud: cloud)
             for (key, field) in Self.stored where !["mcloud-volume", "mcloud-security-group"].contains(key) {
                 let value = server.metadata[key].map { field == "port" ? Int($0).map(JSONValue.int) ?? .string($0) : .string($0) }
@@ -63,7 +63,7 @@ struct DatabaseServerKind: Sendable {
     func create(_ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
         let clients = try await connection.clients()
         var server: Server
-        if let existing = try await Self.find(body.address, in: clients.nova) {
+        if let existing = try await Self.find(body.address.rawValue, in: clients.nova) {
             server = existing
         } else {
             server = try await clients.nova.createServer(try await request(body, clients))
@@ -98,7 +98,7 @@ struct DatabaseServerKind: Sendable {
         let networks = try await connection.serverNetworks()
         return ServerRequest(
             name: body.name, imageID: try await connection.imageID(), flavorID: flavor.id,
-            userData: CloudInit.userData(address: body.address, engine: engine, version: version, port: body.int("port") ?? 0, recipe: recipe, upload: upload),
+            userData: CloudInit.userData(address: body.address.rawValue, engine: engine, version: version, port: body.int("port") ?? 0, recipe: recipe, upload: upload),
             ownership: OwnershipKeys.ownership(body, extra: Self.metadata(body)),
             // A server without a port has nothing a group could apply to; Nova refuses groups then.
             securityGroups: networks == ServerRequest.Networks.none ? [] : groups, networks: networks,

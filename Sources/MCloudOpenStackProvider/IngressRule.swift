@@ -1,5 +1,6 @@
 import MCloudCore
 import MCloudOpenStack
+import Foundation
 
 /// One `spec.ingress` item of a SecurityGroup and the Neutron rule it becomes. The rule's description records
 /// where the traffic comes from in the manifests' terms (`mcloud: kubernetesCluster sel-msk`), so the rule reads

@@ -1,7 +1,6 @@
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `ManagedDatabase` as a Trove instance: datastore = engine, the datastore version equal to the spec's version
 /// (or the newest `<version>.x`), the smallest flavor with the spec's vCPUs and memory, a data volume of
@@ -9,7 +8,7 @@ import MCloudState
 /// says what it is: `mcloud.<application>.<cloud>.<metadata.name>`. Reads back engine, version, flavor size and
 /// volume size; the rest (standbys, zones, port, DNS name, security group) comes from the state.
 struct ManagedDatabaseKind: Sendable {
-    static let kind = "ManagedDatabase"
+    static let kind = ResourceKind.managedDatabase
     let cloud: String
     let connection: OpenStackConnection
 
@@ -18,18 +17,18 @@ struct ManagedDatabaseKind: Sendable {
     }
 
     /// The address a Trove instance of this application and cloud stands for, from its name.
-    func address(of instance: DatabaseInstance, application: String) -> String? {
+    func address(of instance: DatabaseInstance, application: String) -> ResourceAddress? {
         let prefix = Self.instanceName(application: application, cloud: cloud, name: "")
         guard instance.name.hasPrefix(prefix) else { return nil }
-        return "openstack.\(cloud).\(Self.kind).\(instance.name.dropFirst(prefix.count))"
+        return ResourceAddress(provider: .openstack, cloud: cloud, kind: Self.kind, name: String(instance.name.dropFirst(prefix.count)))
     }
 
-    func observe(_ inventory: Inventory, application: String, bases: [String: ResourceBody]) async throws(OpenStackError) -> [ObservedResource] {
+    func observe(_ inventory: Inventory, application: String, bases: [ResourceAddress: ResourceBody]) async throws(OpenStackError) -> [ObservedResource] {
         let flavors = inventory.databases.isEmpty ? [] : try await connection.flavors()
         var observed: [ObservedResource] = []
         for instance in inventory.databases {
             guard let address = address(of: instance, application: application) else { continue }
-            let name = String(address.dropFirst("openstack.\(cloud).\(Self.kind).".count))
+            let name = OwnershipKeys.name(of: address.rawValue, cloud: cloud, kind: Self.kind) ?? ""
             var body = bases[address] ?? .orphan(kind: Self.kind, address: address, name: name, cloud: cloud)
             if let datastore = instance.datastore { body = body.settingSpec(["engine"], .string(datastore)) }
             if let version = instance.datastoreVersion {

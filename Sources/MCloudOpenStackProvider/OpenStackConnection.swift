@@ -1,6 +1,7 @@
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
+import MCloudHTTP
 
 /// The clients for one cloud, made on first use, and what rarely changes there (flavors, the image, the network,
 /// the zones), read once per run.

@@ -17,7 +17,7 @@ public final class OpenStackProviderCatalog: ProviderCatalog {
         self.environment = environment
     }
 
-    public func provider(named name: String, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+    public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
         guard let openstackCloud = cloud.endpoints.openstackCloud else {
             throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.openstack.cloud in the catalog")
         }

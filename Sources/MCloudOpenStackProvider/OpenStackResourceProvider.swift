@@ -1,7 +1,6 @@
 public import MCloudCore
 public import MCloudOpenStack
 public import MCloudProvider
-public import MCloudState
 public import MCloudAWS
 
 /// The engine's provider for one OpenStack cloud: Volume (Cinder), DatabaseServer (Nova), SecurityGroup (Neutron),
@@ -9,11 +8,11 @@ public import MCloudAWS
 /// storage). What mcloud makes carries its ownership and engine address (metadata, tags, or the Trove instance's
 /// name), so refresh finds it with one list per service and creates adopt what a lost answer left behind.
 public struct OpenStackResourceProvider: ResourceProvider {
-    public let name = "openstack"
+    public let name = ProviderName.openstack
     public let cloud: String
     private let connection: OpenStackConnection
     private let poller: Poller
-    private let storage: ObjectStorage
+    private let storage: OnFirstUse<S3Client, AWSError>
     private let environment: [String: String]
 
     /// `connect` opens the session on first use; `objectStorage` makes the S3 client on the first bucket operation;
@@ -26,7 +25,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
         self.environment = environment
         self.poller = poller
         connection = OpenStackConnection(poller: poller, connect: connect)
-        storage = ObjectStorage(connect: objectStorage)
+        storage = OnFirstUse(objectStorage)
     }
 
     private var volumes: VolumeKind { VolumeKind(cloud: cloud, connection: connection) }
@@ -38,7 +37,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
 
     public func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
         // What a field that cannot be read back should say: the state's value, else the manifests'.
-        var bases: [String: ResourceBody] = [:]
+        var bases: [ResourceAddress: ResourceBody] = [:]
         for resource in recorded { bases[resource.address] = ResourceBody(resource.attributes) }
         for resource in desired where bases[resource.address] == nil { bases[resource.address] = ResourceBody(resource.body) }
         let context = "refreshing OpenStack cloud \(cloud)"
@@ -79,12 +78,12 @@ public struct OpenStackResourceProvider: ResourceProvider {
         }
     }
 
-    static let kinds: Set<String> = [
+    static let kinds: Set<ResourceKind> = [
         VolumeKind.kind, DatabaseServerKind.kind, SecurityGroupKind.kind, ManagedDatabaseKind.kind, BackupScheduleKind.kind, BackupBucketKind.kind,
     ]
 
-    static func unknown(_ address: String, _ kind: String) -> ProviderError {
-        ProviderError(.unavailable, "\(address): the openstack provider does not make \(kind) resources (it makes \(kinds.sorted().joined(separator: ", ")))")
+    static func unknown(_ address: ResourceAddress, _ kind: ResourceKind) -> ProviderError {
+        ProviderError(.unavailable, "\(address): the openstack provider does not make \(kind) resources (it makes \(kinds.map(\.rawValue).sorted().joined(separator: ", ")))")
     }
 
     public func replacementReasons(desired: DesiredResource, current: JSONValue) -> [String] {
@@ -135,7 +134,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
     }
 
     public func delete(_ resource: ResourceState) async throws(ProviderError) {
-        let kind = resource.attributes["kind"]?.stringValue ?? ""
+        let kind = ResourceKind(resource.attributes["kind"]?.stringValue ?? "")
         let context = "delete"
         guard Self.kinds.contains(kind) else { throw Self.unknown(resource.address, kind) }
         if kind == BackupBucketKind.kind {

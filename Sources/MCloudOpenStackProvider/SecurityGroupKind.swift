@@ -1,19 +1,19 @@
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `SecurityGroup` as a Neutron security group named after the metadata, tagged `managed-by:mcloud`,
 /// `application:<app>` and `address:<address>`, with one ingress rule per `spec.ingress` item. Reads back the
 /// ingress rules (each rule's description says which item it is).
 struct SecurityGroupKind: Sendable {
-    static let kind = "SecurityGroup"
+    static let kind = ResourceKind.securityGroup
     let cloud: String
     let connection: OpenStackConnection
 
-    func observe(_ inventory: Inventory, bases: [String: ResourceBody]) -> [ObservedResource] {
+    func observe(_ inventory: Inventory, bases: [ResourceAddress: ResourceBody]) -> [ObservedResource] {
         inventory.groups.compactMap { group in
-            guard let address = Inventory.address(of: group), OwnershipKeys.matches(address, cloud: cloud, kind: Self.kind) else { return nil }
+            guard let text = Inventory.address(of: group), OwnershipKeys.matches(text, cloud: cloud, kind: Self.kind) else { return nil }
+            let address = ResourceAddress(text)
             let base = bases[address] ?? .orphan(kind: Self.kind, address: address, name: group.name, cloud: cloud)
             let body = base.settingSpec(["ingress"], .array(Self.ingress(of: group, orderedAs: base.spec["ingress"]?.arrayItems ?? [])))
             return ObservedResource(address: address, providerID: group.id, attributes: body.document)
@@ -38,7 +38,7 @@ struct SecurityGroupKind: Sendable {
     func create(_ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
         let neutron = try await connection.clients().neutron
         let description = "mcloud \(body.address)"
-        var group = try await Self.find(body.address, in: neutron, application: body.application)
+        var group = try await Self.find(body.address.rawValue, in: neutron, application: body.application)
         if group == nil {
             // A create whose answer was lost left a group with this description and maybe no tags yet.
             group = try await neutron.findSecurityGroups(name: body.name).first { $0.description == description }
@@ -59,7 +59,7 @@ struct SecurityGroupKind: Sendable {
     /// Tags the group and makes its ingress rules those of the spec: missing ones added, others removed.
     private func converge(_ id: String, _ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
         let neutron = try await connection.clients().neutron
-        try await neutron.setTags(OwnershipKeys.tags(application: body.application) + [OwnershipKeys.addressTag(body.address)], onSecurityGroup: id)
+        try await neutron.setTags(OwnershipKeys.tags(application: body.application) + [OwnershipKeys.addressTag(body.address.rawValue)], onSecurityGroup: id)
         let group = try await neutron.securityGroup(id)
         var wanted: [NeutronKey: [IngressRule]] = [:]
         var order: [NeutronKey] = []

@@ -1,19 +1,19 @@
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 
 /// `Volume` as a Cinder volume: name from the metadata, size, the catalog zone where the cloud has one of that
 /// name; ownership and the address in the volume's metadata. Reads back the size; the zone asked for is kept in the
 /// metadata (`mcloud-zone`), since the cloud may have put it in its default zone.
 struct VolumeKind: Sendable {
-    static let kind = "Volume"
+    static let kind = ResourceKind.volume
     let cloud: String
     let connection: OpenStackConnection
 
-    func observe(_ inventory: Inventory, bases: [String: ResourceBody]) -> [ObservedResource] {
+    func observe(_ inventory: Inventory, bases: [ResourceAddress: ResourceBody]) -> [ObservedResource] {
         inventory.volumes.compactMap { volume in
-            guard let address = Inventory.address(of: volume), OwnershipKeys.matches(address, cloud: cloud, kind: Self.kind) else { return nil }
+            guard let text = Inventory.address(of: volume), OwnershipKeys.matches(text, cloud: cloud, kind: Self.kind) else { return nil }
+            let address = ResourceAddress(text)
             let base = bases[address] ?? .orphan(kind: Self.kind, address: address, name: volume.name, cloud: cloud)
             let body = base.settingSpec(["sizeGiB"], .int(volume.sizeGiB)).settingSpec(["zone"], volume.metadata[OwnershipKeys.zone].map(JSONValue.string))
             return ObservedResource(address: address, providerID: volume.id, attributes: body.document, isBeingDeleted: volume.status == "deleting")
@@ -31,13 +31,13 @@ struct VolumeKind: Sendable {
 
     /// The live volume made for `address`, if any.
     static func find(_ address: String, in cinder: CinderClient) async throws(OpenStackError) -> Volume? {
-        try await cinder.volumes(metadata: ["managed-by": "mcloud", OwnershipKeys.address: address]).first { $0.status != "deleting" }
+        try await cinder.volumes(metadata: [OwnershipKeys.managedBy: "mcloud", OwnershipKeys.address: address]).first { $0.status != "deleting" }
     }
 
     func create(_ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
         let cinder = try await connection.clients().cinder
         var volume: Volume
-        if let existing = try await Self.find(body.address, in: cinder) {
+        if let existing = try await Self.find(body.address.rawValue, in: cinder) {
             volume = existing
         } else {
             let zone = body.string("zone")

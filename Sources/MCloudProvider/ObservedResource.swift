@@ -2,7 +2,7 @@ public import MCloudCore
 
 /// What a provider found in the cloud for one address.
 public struct ObservedResource: Sendable, Hashable {
-    public var address: String
+    public var address: ResourceAddress
     /// The cloud's own ID: a Kubernetes UID, an OpenStack server ID.
     public var providerID: String
     /// The resource as the cloud reports it, in the shape of the desired body (the provider leaves out what the
@@ -11,7 +11,7 @@ public struct ObservedResource: Sendable, Hashable {
     /// Set when the cloud is deleting it: it counts as gone, and creating it again waits for the cloud.
     public var isBeingDeleted: Bool
 
-    public init(address: String, providerID: String, attributes: JSONValue, isBeingDeleted: Bool = false) {
+    public init(address: ResourceAddress, providerID: String, attributes: JSONValue, isBeingDeleted: Bool = false) {
         self.address = address
         self.providerID = providerID
         self.attributes = attributes

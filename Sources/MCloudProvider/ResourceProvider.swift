@@ -1,11 +1,10 @@
 public import MCloudCore
-public import MCloudState
 
 /// One provider's view of one cloud: reads what mcloud manages there and creates, changes and deletes it. The
 /// engine decides what to do; a provider only knows how.
 public protocol ResourceProvider: Sendable {
     /// `kubernetes`, `openstack`, `aws`, `cdn`.
-    var name: String { get }
+    var name: ProviderName { get }
     var cloud: String { get }
 
     /// What exists for the given addresses, found with few calls (a list per kind and namespace by mcloud's labels,
@@ -26,4 +25,12 @@ public protocol ResourceProvider: Sendable {
     /// Deletes the resource and returns once the cloud no longer serves it (or has it marked for deletion, where the
     /// cloud finishes on its own, as with a Kubernetes namespace). Deleting what is already gone succeeds.
     func delete(_ resource: ResourceState) async throws(ProviderError)
+
+    /// The cell whose replicas `body` (desired or recorded) runs, and how many; nil for anything else.
+    func cellReplicas(of body: JSONValue) -> CellReplicas?
+}
+
+extension ResourceProvider {
+    /// Most resources run no replicas of a cell.
+    public func cellReplicas(of body: JSONValue) -> CellReplicas? { nil }
 }

@@ -1,4 +1,5 @@
 import MCloudCore
+import MCloudProvider
 
 /// A CDN in its cloud, with an origin per cluster that runs one of its origin services for its audiences: the
 /// Ingress there, weighted by the replicas the cluster runs, so traffic follows the placement.
@@ -22,8 +23,8 @@ enum CDNInfrastructure {
         }
         let labels = CellLabels(name: cdn.name, instance: cdn.name, application: topology.application, audience: nil)
         return InfrastructureResource(
-            kind: "CDNResource", name: "\(Topology.namespace(application: topology.application, audience: nil)).\(cdn.name)",
-            cloud: cloud, provider: "cdn", labels: labels.metadata(cloud: cloud),
+            kind: .cdnResource, name: "\(Topology.namespace(application: topology.application, audience: nil)).\(cdn.name)",
+            cloud: cloud, provider: .cdn, labels: labels.metadata(cloud: cloud),
             spec: [
                 ("audiences", .list(servedAudiences.map(ObjectNode.string))),
                 ("origins", .list(origins)),

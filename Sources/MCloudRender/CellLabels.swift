@@ -1,16 +1,9 @@
 import MCloudCore
+import MCloudProvider
 
-/// The labels of what is rendered for one cell, or for a namespace: the recommended `app.kubernetes.io` labels,
-/// mcloud's cell, audience and cloud, and the workload's own labels where Kubernetes accepts them.
+/// The values of `ResourceLabels` for what is rendered for one cell, or for a namespace, and the workload's own
+/// labels where Kubernetes accepts them.
 struct CellLabels {
-    static let name = "app.kubernetes.io/name"
-    static let instance = "app.kubernetes.io/instance"
-    static let partOf = "app.kubernetes.io/part-of"
-    static let managedBy = "app.kubernetes.io/managed-by"
-    static let cell = "mcloud.io/cell"
-    static let audience = "mcloud.io/audience"
-    static let cloud = "mcloud.io/cloud"
-
     let nameValue: String
     let instanceValue: String
     let application: String
@@ -28,7 +21,7 @@ struct CellLabels {
         // Ours win: a workload label may not pose as a recommended or mcloud label.
         self.workloadLabels = workloadLabels.filter { key, value in
             KubernetesName.isLabelKey(key) && KubernetesName.isLabelValue(value)
-                && !key.hasPrefix("app.kubernetes.io/") && !key.hasPrefix("mcloud.io/")
+                && !ResourceLabels.reservedPrefixes.contains { key.hasPrefix($0) }
         }.map { ($0.key, $0.value) }
     }
 
@@ -61,7 +54,7 @@ struct CellLabels {
     }
 
     private static func selector(name: String, instance: String) -> ObjectNode {
-        [Self.instance: .string(instance), Self.name: .string(name)]
+        [ResourceLabels.instance: .string(instance), ResourceLabels.name: .string(name)]
     }
 
     private static func instance(of cell: Cell) -> String {
@@ -71,11 +64,11 @@ struct CellLabels {
     /// Every label, sorted by key; `extra` labels are added as given.
     func metadata(cloud: String, extra: [(String, String)] = []) -> ObjectNode {
         var pairs = [
-            (Self.name, nameValue), (Self.instance, instanceValue), (Self.partOf, application), (Self.managedBy, "mcloud"),
-            (Self.cloud, cloud),
+            (ResourceLabels.name, nameValue), (ResourceLabels.instance, instanceValue), (ResourceLabels.partOf, application),
+            (ResourceLabels.managedBy, ResourceLabels.manager), (ResourceLabels.cloud, cloud),
         ]
-        if let cellValue { pairs.append((Self.cell, cellValue)) }
-        if let audienceValue { pairs.append((Self.audience, audienceValue)) }
+        if let cellValue { pairs.append((ResourceLabels.cell, cellValue)) }
+        if let audienceValue { pairs.append((ResourceLabels.audience, audienceValue)) }
         return .sortedStrings(pairs + workloadLabels + extra)
     }
 }

@@ -1,4 +1,5 @@
 import MCloudCore
+import MCloudProvider
 
 /// What a database cell needs outside Kubernetes. In the primary's cloud: the cloud's managed engine where it sells
 /// one (it handles standbys, volumes and failover itself), else one VM and volume per copy, the primary first and
@@ -34,20 +35,20 @@ struct DatabaseInfrastructure {
     }
 
     private var database: Database { cell.database }
-    private var provider: String { cloud.api.rawValue }
-    private var databaseAddress: String { managed ? address("ManagedDatabase", base) : address("DatabaseServer", "\(base).0") }
-    private var securityGroupAddress: String { address("SecurityGroup", base) }
+    private var provider: ProviderName { ProviderName(cloud.api.rawValue) }
+    private var databaseAddress: String { managed ? address(.managedDatabase, base) : address(.databaseServer, "\(base).0") }
+    private var securityGroupAddress: String { address(.securityGroup, base) }
 
     /// The zone of each copy, the primary's first; none when the catalog lists no zones.
     private var zones: [String] {
         cloud.zones.isEmpty ? [] : (0...database.standbys).map { cloud.zones[$0 % cloud.zones.count] }
     }
 
-    private func address(_ kind: String, _ name: String) -> String {
+    private func address(_ kind: ResourceKind, _ name: String) -> String {
         InfrastructureResource.address(provider: provider, cloud: cloud.name, kind: kind, name: name)
     }
 
-    private func resource(_ kind: String, _ name: String, _ spec: [(String, ObjectNode)]) -> InfrastructureResource {
+    private func resource(_ kind: ResourceKind, _ name: String, _ spec: [(String, ObjectNode)]) -> InfrastructureResource {
         InfrastructureResource(kind: kind, name: name, cloud: cloud.name, provider: provider, labels: labels.metadata(cloud: cloud.name), spec: spec)
     }
 
@@ -60,7 +61,7 @@ struct DatabaseInfrastructure {
         var spec = engine + [("size", size), ("standbys", .int(database.standbys))]
         if !zones.isEmpty { spec.append(("zones", .list(zones.map(ObjectNode.string)))) }
         spec += [("securityGroup", .string(securityGroupAddress)), ("dnsName", .string(DatabaseEndpoint.host(cell)))]
-        return resource("ManagedDatabase", base, spec)
+        return resource(.managedDatabase, base, spec)
     }
 
     /// A Volume and a DatabaseServer per copy: `.0` the primary, then the standbys.
@@ -70,10 +71,10 @@ struct DatabaseInfrastructure {
             let zone: [(String, ObjectNode)] = zones.isEmpty ? [] : [("zone", .string(zones[copy]))]
             var server: [(String, ObjectNode)] = [("role", copy == 0 ? "primary" : "standby")] + engine
             server.append(("flavor", ["vcpu": .number(database.size.vcpu), "memoryGiB": .number(database.size.memoryGiB)]))
-            server += zone + [("volume", .string(address("Volume", name))), ("securityGroup", .string(securityGroupAddress))]
+            server += zone + [("volume", .string(address(.volume, name))), ("securityGroup", .string(securityGroupAddress))]
             server.append(copy == 0 ? ("dnsName", .string(DatabaseEndpoint.host(cell))) : ("replicaOf", .string(databaseAddress)))
             if let target = backupTarget { server.append(("backup", target)) }
-            return [resource("Volume", name, [("sizeGiB", .number(database.size.storageGiB))] + zone), resource("DatabaseServer", name, server)]
+            return [resource(.volume, name, [("sizeGiB", .number(database.size.storageGiB))] + zone), resource(.databaseServer, name, server)]
         }
     }
 
@@ -92,13 +93,13 @@ struct DatabaseInfrastructure {
             return rule(.map(from))
         }
         if !managed, database.standbys > 0 { rules.append(rule(["securityGroup": .string(securityGroupAddress)])) }
-        return resource("SecurityGroup", base, [("ingress", .list(rules))])
+        return resource(.securityGroup, base, [("ingress", .list(rules))])
     }
 
     /// The DR leg's bucket: in the backup cloud, named after the cell.
     private var disasterBucket: (cloud: Cloud, address: String, name: String)? {
         guard database.backup != nil, let bucketCloud = cell.backup.flatMap({ topology.clouds[$0] }) else { return nil }
-        let address = InfrastructureResource.address(provider: bucketCloud.api.rawValue, cloud: bucketCloud.name, kind: "BackupBucket", name: base)
+        let address = InfrastructureResource.address(provider: ProviderName(bucketCloud.api.rawValue), cloud: bucketCloud.name, kind: .backupBucket, name: base)
         return (bucketCloud, address, Self.bucketName(base, address: address))
     }
 
@@ -132,7 +133,7 @@ struct DatabaseInfrastructure {
         var schedule: [(String, ObjectNode)] = [
             ("database", .string(databaseAddress)), ("schedule", .string(backup.schedule)), ("retentionDays", .int(backup.retentionDays)),
         ]
-        guard let bucket = disasterBucket else { return [resource("BackupSchedule", base, schedule)] }
+        guard let bucket = disasterBucket else { return [resource(.backupSchedule, base, schedule)] }
         schedule += [("copyTo", .string(bucket.address)), ("bucket", .string(bucket.name))]
         var spec: [(String, ObjectNode)] = [
             ("bucketName", .string(bucket.name)), ("source", .string(databaseAddress)), ("retentionDays", .int(backup.retentionDays)),
@@ -141,9 +142,9 @@ struct DatabaseInfrastructure {
             spec += [("differentVendor", .bool(recovery.differentVendor)), ("changeGiBDay", .number(recovery.changeGiBDay))]
         }
         let bucketResource = InfrastructureResource(
-            kind: "BackupBucket", name: base, cloud: bucket.cloud.name, provider: bucket.cloud.api.rawValue,
+            kind: .backupBucket, name: base, cloud: bucket.cloud.name, provider: ProviderName(bucket.cloud.api.rawValue),
             labels: labels.metadata(cloud: bucket.cloud.name), spec: spec
         )
-        return [resource("BackupSchedule", base, schedule), bucketResource]
+        return [resource(.backupSchedule, base, schedule), bucketResource]
     }
 }

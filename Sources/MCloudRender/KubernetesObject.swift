@@ -1,3 +1,5 @@
+import MCloudProvider
+
 /// One Kubernetes object: its identity, the file it is written to, and its content.
 public struct KubernetesObject: Sendable {
     public let apiVersion: String
@@ -23,11 +25,11 @@ public struct KubernetesObject: Sendable {
 
     /// cli.md's resource address: `kubernetes.vk-msk.apps/v1.Deployment.retail-bank-ru.payments-api`.
     public func address(cloud: String) -> String {
-        kind == "Namespace" ? "kubernetes.\(cloud).\(apiVersion).\(kind).\(name)" : Self.address(cloud: cloud, apiVersion, kind, namespace: namespace, name: name)
+        Self.address(cloud: cloud, apiVersion, kind, namespace: namespace, name: name)
     }
 
     static func address(cloud: String, _ apiVersion: String, _ kind: String, namespace: String, name: String) -> String {
-        "kubernetes.\(cloud).\(apiVersion).\(kind).\(namespace).\(name)"
+        ResourceAddress.kubernetes(cloud: cloud, apiVersion: apiVersion, kind: ResourceKind(kind), namespace: namespace, name: name).rawValue
     }
 
     /// The path under the cluster's folder: `retail-bank-ru/web.deployment.yaml`, `retail-bank-ru/namespace.yaml`.

@@ -1,9 +1,11 @@
+import MCloudProvider
+
 /// The tables of the `postgres://` backend and every statement it runs; values are always `$n` parameters. See
 /// docs/state.md for the layout and why the body is `text`.
 enum PostgresSchema {
-    static let stateTable = "mcloud_state"
-    static let historyTable = "mcloud_state_history"
-    static let locksTable = "mcloud_locks"
+    static let stateTable = PostgresTableNames.state
+    static let historyTable = PostgresTableNames.history
+    static let locksTable = PostgresTableNames.locks
     /// How many replaced versions each workspace keeps in the history table.
     static let historyLimit = 10
     /// Serializes the creation of the tables by several first users: `CREATE TABLE IF NOT EXISTS` can race.

@@ -1,3 +1,4 @@
+public import MCloudProvider
 import Foundation
 import Synchronization
 

@@ -1,3 +1,4 @@
+import MCloudProvider
 import Foundation
 
 /// A `postgres://` state URL taken apart: the workspace (mcloud's own `workspace` query parameter), the connection

@@ -1,3 +1,4 @@
+public import MCloudProvider
 import Foundation
 
 /// Where `--state` points: `file://PATH` or a plain path for the file backend, `postgres://…` for the team backend.

@@ -2,18 +2,20 @@ import Foundation
 import MCloudCore
 import MCloudEngine
 import MCloudKubernetes
+import MCloudKubernetesProvider
 import MCloudManifest
 import MCloudPlanner
 import MCloudProvider
 import MCloudRender
 import MCloudState
+import MCloudViews
 
 /// The apply engine's two hot paths: a plan with `--no-refresh` over a large state, and a refresh of many objects
 /// from a real API server.
 enum EngineBenchmark {
     /// Kubernetes providers that are never asked to connect: a plan without refresh needs none.
     struct OfflineCatalog: ProviderCatalog {
-        func provider(named name: String, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+        func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
             KubernetesResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> KubernetesClient in
                 throw ProviderError(.unavailable, "the benchmark plans without refresh")
             }
@@ -34,7 +36,7 @@ enum EngineBenchmark {
         while desired.count < resources {
             for resource in template where desired.count < resources {
                 var moved = resource
-                moved.address += "-\(copy)"
+                moved.address = "\(moved.address)-\(copy)"
                 desired.append(moved)
             }
             copy += 1
@@ -62,12 +64,12 @@ enum EngineBenchmark {
                 let state = try State.parse(stateBytes, source: "bench")
                 let diffStart = DispatchTime.now().uptimeNanoseconds
                 let request = PlanMaker.Request(
-                    operation: .apply, application: model.application.name, placement: nil, desired: desired, state: state, refresh: false,
+                    operation: .apply, application: model.application.name, desired: desired, state: state, refresh: false,
                     inputDigest: "sha256:bench"
                 )
                 let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: OfflineCatalog())
                 let documentStart = DispatchTime.now().uptimeNanoseconds
-                let bytes = plan.document.serialized().utf8.count
+                let bytes = PlanDocument(deployment: plan, placement: nil).json.serialized().utf8.count
                 let end = DispatchTime.now().uptimeNanoseconds
                 func seconds(_ from: UInt64, _ to: UInt64) -> String { String(format: "%.2f", Double(to - from) / 1e9) }
                 summary = "\(plan.count(.update)) updates, \(bytes / 1024) KiB of JSON; read \(seconds(readStart, diffStart)) s, "

@@ -1,5 +1,7 @@
 import Foundation
 import MCloudOpenStack
+import MCloudCore
+import MCloudHTTP
 
 /// Boots N servers with at most P in flight, each waited ACTIVE then deleted and waited gone, against an OpenStack
 /// cloud (the test bed's by default: scripts/testbed/openstack.sh). Prints the wall time next to the sum of each

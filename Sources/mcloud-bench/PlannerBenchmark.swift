@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudManifest
 import MCloudPlanner
+import MCloudViews
 
 /// Plans each bench instance (a folder with Providers/, Manifests/ and reference.json) and compares the cost with
 /// the reference: the proven optimum, the best known placement, or a naive greedy's. With `--check PYTHON CHECK.PY` each placement goes to the
@@ -69,7 +70,7 @@ enum PlannerBenchmark {
             if output != nil || checker != nil {
                 try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 // The checker's normalized form: the placement with its cost as a plain number.
-                var placement = plan.placementJSON.objectPairs.filter { $0.0 != "cost" }
+                var placement = PlacementReport(plan).placementJSON.objectPairs.filter { $0.0 != "cost" }
                 placement.append(("cost", .rounded(plan.cost.monthly)))
                 try? Data(JSONValue.object(placement).serialized().utf8).write(to: file)
             }

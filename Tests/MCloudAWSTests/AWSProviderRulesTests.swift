@@ -2,6 +2,7 @@ import MCloudCore
 import MCloudProvider
 import Testing
 @testable import MCloudAWS
+@testable import MCloudAWSProvider
 
 /// The provider's pure rules: names, sizes, replacements and error kinds.
 struct AWSProviderRulesTests {
@@ -40,10 +41,10 @@ struct AWSProviderRulesTests {
     func replacements(kind: String, path: [String], wanted: JSONValue, current: JSONValue, reason: String?) {
         let provider = AWSResourceProvider(cloud: "aws-irl") { () throws(ProviderError) -> AWSClient in throw ProviderError(.unavailable, "unused") }
         let desired = DesiredResource(
-            address: "aws.aws-irl.\(kind).x", provider: "aws", cloud: "aws-irl", type: kind, body: ResourceBody.setting(path[...], to: wanted, in: .object([])),
+            address: "aws.aws-irl.\(kind).x", provider: "aws", cloud: "aws-irl", type: ResourceKind(kind), body: ResourceBody.setting(path, to: wanted, in: .object([])),
             dependencies: []
         )
-        #expect(provider.replacementReasons(desired: desired, current: ResourceBody.setting(path[...], to: current, in: .object([]))) == (reason.map { [$0] } ?? []))
+        #expect(provider.replacementReasons(desired: desired, current: ResourceBody.setting(path, to: current, in: .object([]))) == (reason.map { [$0] } ?? []))
     }
 
     @Test("quota errors are capacity, refused credentials unauthorized, the rest failed, each with AWS's message", arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MCloudAWS
+@testable import MCloudAWSProvider
 import MCloudCore
 import MCloudHTTP
 import MCloudProvider
@@ -40,11 +41,11 @@ struct AWSProviderMotoTests {
 /// Desired resources as the renderer makes them.
 enum ProviderFixtures {
     static func server(application: String) -> DesiredResource {
-        let address = "aws.aws-irl.DatabaseServer.\(application).db.0"
+        let address: ResourceAddress = "aws.aws-irl.DatabaseServer.\(application).db.0"
         let body: JSONValue = .object([
             ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")),
             ("metadata", .object([
-                ("name", .string("\(application).db.0")), ("address", .string(address)), ("cloud", .string("aws-irl")), ("provider", .string("aws")),
+                ("name", .string("\(application).db.0")), ("address", .string(address.rawValue)), ("cloud", .string("aws-irl")), ("provider", .string("aws")),
                 ("labels", .object([("app.kubernetes.io/part-of", .string(application)), ("mcloud.io/cell", .string("db"))])),
             ])),
             ("spec", .object([

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MCloudAWS
+@testable import MCloudAWSProvider
 import MCloudCore
 import Testing
 

@@ -1,7 +1,7 @@
 import MCloudCDN
+import MCloudCDNProvider
 import MCloudCore
 import MCloudProvider
-import MCloudState
 import Testing
 
 /// The `cdn` provider on the G-Core-style test server: what refresh reports compares with the body as the engine

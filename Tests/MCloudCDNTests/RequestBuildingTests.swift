@@ -1,5 +1,6 @@
 import MCloudAWS
 import MCloudCDN
+import MCloudCDNProvider
 import MCloudCore
 import MCloudHTTP
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import MCloudAWS
 import MCloudHTTP
+import MCloudProvider
 import MCloudState
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudHTTP
 import MCloudKubernetes
+import MCloudProvider
 import MCloudState
 import MCloudTestSupport
 import Testing
@@ -193,8 +194,8 @@ import Testing
         let state = try #require(try FileStateBackend(path: workspace.statePath).read())
         let deployments = try await workspace.listed("apps/v1", "Deployment")
         #expect(deployments == (["api", "web"] + (0..<8).map { "worker-\($0)" }).sorted())
-        #expect(state.resources.filter { $0.address.contains(".Deployment.") }.count == deployments.count)
-        #expect(try await workspace.listed("v1", "Service").count == state.resources.filter { $0.address.contains(".v1.Service.") }.count)
+        #expect(state.resources.filter { $0.address.rawValue.contains(".Deployment.") }.count == deployments.count)
+        #expect(try await workspace.listed("v1", "Service").count == state.resources.filter { $0.address.rawValue.contains(".v1.Service.") }.count)
         #expect(await workspace.run("plan", ["--detailed-exitcode"]).exitCode == 0)
         #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
     }

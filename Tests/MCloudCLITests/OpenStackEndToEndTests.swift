@@ -1,8 +1,11 @@
 import Foundation
 import MCloudAWS
 import MCloudOpenStack
+import MCloudProvider
 import MCloudState
 import Testing
+import MCloudCore
+import MCloudHTTP
 
 /// The retail-bank example's OpenStack resources applied to the OpenStack test bed (scripts/testbed/openstack.sh):
 /// every catalog cloud's `endpoints.openstack` points at the bed's cloud and `endpoints.objectStorage` at moto

@@ -13,12 +13,12 @@ import Testing
     static func plan(
         _ provider: MemoryProvider, state: State? = nil, extra: [DesiredResource] = []
     ) async throws -> DeploymentPlan {
-        let namespace = "memory.lab.Namespace.shop"
+        let namespace: ResourceAddress = "memory.lab.Namespace.shop"
         let desired = [F.desired(namespace, F.body("Namespace", "shop", namespace: nil), type: "Namespace")]
             + ["a", "b", "c"].map { F.desired("memory.lab.Deployment.shop.\($0)", F.body("Deployment", $0, replicas: 1), dependencies: [namespace]) }
             + extra
         let request = PlanMaker.Request(
-            operation: .apply, application: "shop", placement: nil, desired: desired, state: state, refresh: true, inputDigest: "sha256:0"
+            operation: .apply, application: "shop", desired: desired, state: state, refresh: true, inputDigest: "sha256:0"
         )
         return try await PlanMaker.plan(request, clouds: ["lab": F.lab], catalog: provider)
     }
@@ -48,7 +48,7 @@ import Testing
         // Destroy: an empty desired set deletes everything, the namespace after what is in it.
         let state = try #require(try backend.read())
         let destroy = try await PlanMaker.plan(
-            .init(operation: .destroy, application: "shop", placement: nil, desired: [], state: state, refresh: true, inputDigest: "sha256:0"),
+            .init(operation: .destroy, application: "shop", desired: [], state: state, refresh: true, inputDigest: "sha256:0"),
             clouds: ["lab": F.lab], catalog: provider
         )
         let gone = try await Self.run(destroy, provider, backend: backend)
@@ -105,7 +105,7 @@ import Testing
         #expect(outcome.succeeded)
         let seen = events.withLock { $0 }
         #expect(seen.first == .started(address: "memory.lab.Namespace.shop", action: .create))
-        var finished = Set<String>()
+        var finished = Set<ResourceAddress>()
         var ticks = 0
         for event in seen {
             switch event {
@@ -131,7 +131,7 @@ import Testing
 
     @Test func aResourceNoProviderHandlesFailsThePlanNamingIt() async throws {
         let request = PlanMaker.Request(
-            operation: .apply, application: "shop", placement: nil,
+            operation: .apply, application: "shop",
             desired: [DesiredResource(address: "openstack.lab.DatabaseServer.shop.db.0", provider: "openstack", cloud: "lab", type: "DatabaseServer", body: .object([]), dependencies: [])],
             state: nil, refresh: true, inputDigest: "sha256:0"
         )
@@ -146,14 +146,14 @@ import Testing
         let provider = MemoryProvider()
         let full = try await Self.plan(provider)
         let request = PlanMaker.Request(
-            operation: .apply, application: "shop", placement: nil, desired: full.changes.compactMap(\.after), state: nil, refresh: true,
+            operation: .apply, application: "shop", desired: full.changes.compactMap(\.after), state: nil, refresh: true,
             inputDigest: "sha256:0", targets: TargetSelection(["memory.lab.Deployment.shop.a"])
         )
         let targeted = try await PlanMaker.plan(request, clouds: ["lab": F.lab], catalog: provider)
         #expect(targeted.changes.map(\.address) == ["memory.lab.Deployment.shop.a", "memory.lab.Namespace.shop"])
         let state = State(lineage: "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f", serial: 2, resources: [F.recorded("memory.lab.Deployment.old.x", F.body("Deployment", "x", replicas: 1))])
         let untouched = try await PlanMaker.plan(
-            .init(operation: .destroy, application: "shop", placement: nil, desired: [], state: state, refresh: false, inputDigest: "sha256:0",
+            .init(operation: .destroy, application: "shop", desired: [], state: state, refresh: false, inputDigest: "sha256:0",
                   targets: TargetSelection(["memory.lab.Deployment.shop."])),
             clouds: ["lab": F.lab], catalog: provider
         )

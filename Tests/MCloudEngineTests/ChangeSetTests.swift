@@ -1,12 +1,11 @@
 import MCloudCore
 @testable import MCloudEngine
 import MCloudProvider
-import MCloudState
 import Testing
 
 @Suite struct ChangeSetTests {
     typealias F = EngineFixtures
-    static let address = "memory.lab.Deployment.shop.web"
+    static let address: ResourceAddress = "memory.lab.Deployment.shop.web"
 
     /// One address: what the manifests want, what the state records and what the cloud reports
     /// (`live: nil` with `refreshed: true` means the cloud has nothing).
@@ -69,7 +68,7 @@ import Testing
     func situation(_ test: Case) {
         let desired = test.desired.map { [F.desired(Self.address, $0)] } ?? []
         let state = State(lineage: "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f", serial: 1, resources: test.recorded.map { [F.recorded(Self.address, $0)] } ?? [])
-        let observed: [String: ObservedResource]? = test.refreshed
+        let observed: [ResourceAddress: ObservedResource]? = test.refreshed
             ? Dictionary(uniqueKeysWithValues: test.live.map { [(Self.address, ObservedResource(address: Self.address, providerID: "uid", attributes: $0))] } ?? [])
             : nil
         let provider = MemoryProvider()

@@ -2,7 +2,6 @@ import Foundation
 import MCloudCore
 @testable import MCloudEngine
 import MCloudProvider
-import MCloudState
 import Synchronization
 
 /// Small builders for engine tests.
@@ -17,11 +16,11 @@ enum EngineFixtures {
         return .object(fields)
     }
 
-    static func desired(_ address: String, _ body: JSONValue, dependencies: [String] = [], type: String = "Deployment") -> DesiredResource {
+    static func desired(_ address: ResourceAddress, _ body: JSONValue, dependencies: [ResourceAddress] = [], type: ResourceKind = "Deployment") -> DesiredResource {
         DesiredResource(address: address, provider: "memory", cloud: "lab", type: type, body: body, dependencies: dependencies)
     }
 
-    static func recorded(_ address: String, _ body: JSONValue, dependencies: [String] = []) -> ResourceState {
+    static func recorded(_ address: ResourceAddress, _ body: JSONValue, dependencies: [ResourceAddress] = []) -> ResourceState {
         ResourceState(
             address: address, provider: "memory", cloud: "lab", providerID: "id-\(address)",
             attributes: Dictionary(body.objectPairs, uniquingKeysWith: { first, _ in first }), dependencies: dependencies
@@ -50,20 +49,20 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
         var maxRunning = 0
     }
 
-    let name = "memory"
+    let name: ProviderName = "memory"
     let cloud = "lab"
-    let objects = Mutex<[String: JSONValue]>([:])
+    let objects = Mutex<[ResourceAddress: JSONValue]>([:])
     let log = Mutex(Log())
     /// Addresses whose create or update fails with this message.
-    let failing: [String: String]
+    let failing: [ResourceAddress: String]
     let delay: Duration
 
-    init(failing: [String: String] = [:], delay: Duration = .milliseconds(2)) {
+    init(failing: [ResourceAddress: String] = [:], delay: Duration = .milliseconds(2)) {
         self.failing = failing
         self.delay = delay
     }
 
-    func provider(named name: String, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+    func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
         guard name == "memory" else { throw ProviderError(.unavailable, "the \(name) provider is not built into this test") }
         return self
     }
@@ -96,7 +95,7 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
         _ = objects.withLock { $0.removeValue(forKey: resource.address) }
     }
 
-    private func work(_ operation: String, _ address: String) async throws(ProviderError) {
+    private func work(_ operation: String, _ address: ResourceAddress) async throws(ProviderError) {
         log.withLock {
             $0.events.append("start \(operation) \(address)")
             $0.running += 1

@@ -1,6 +1,7 @@
 import Foundation
 import MCloudCore
 @testable import MCloudEngine
+import MCloudProvider
 import MCloudState
 import Synchronization
 import Testing
@@ -33,7 +34,7 @@ final class SlowBackend: StateBackend {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<20 {
                 group.addTask {
-                    let address = "memory.lab.ConfigMap.shop.c\(index)"
+                    let address: ResourceAddress = "memory.lab.ConfigMap.shop.c\(index)"
                     try await recorder.record(EngineFixtures.recorded(address, EngineFixtures.body("ConfigMap", "c\(index)")))
                     // Done means on disk.
                     #expect(try backend.read()?[address] != nil)

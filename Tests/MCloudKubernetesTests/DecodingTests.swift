@@ -2,6 +2,7 @@ import MCloudCore
 import MCloudHTTP
 @testable import MCloudKubernetes
 import Testing
+import Foundation
 
 /// Response decoding against bodies recorded from a real kube-apiserver (../shared/testbeds/kubernetes.md).
 @Suite struct DecodingTests {

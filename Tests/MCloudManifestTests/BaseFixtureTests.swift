@@ -1,6 +1,7 @@
 import Foundation
 import MCloudManifest
 import Testing
+import MCloudCore
 
 @Suite struct BaseFixtureTests {
     @Test func baseFixtureIsValid() throws {

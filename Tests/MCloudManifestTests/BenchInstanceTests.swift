@@ -2,6 +2,7 @@ import Foundation
 import MCloudManifest
 import MCloudYAML
 import Testing
+import MCloudCore
 
 /// The placement benchmark instances in `<repo>/../shared/bench/instances`: each must validate, and the model must
 /// keep every document the files hold. (Regression: a Service with `availability: { maxShare: 0.5 }` was once

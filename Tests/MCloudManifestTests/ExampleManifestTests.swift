@@ -1,5 +1,6 @@
 import MCloudManifest
 import Testing
+import MCloudCore
 
 /// One of the applications under `Manifests/` and the cells it must expand to.
 struct ExampleApplication: Sendable, CustomTestStringConvertible {

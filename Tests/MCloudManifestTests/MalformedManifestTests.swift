@@ -1,6 +1,7 @@
 import Foundation
 import MCloudManifest
 import Testing
+import MCloudCore
 
 /// One malformed input and the complete list of diagnostics it must produce, in the loader's order.
 struct MalformedCase: Sendable, CustomTestStringConvertible {

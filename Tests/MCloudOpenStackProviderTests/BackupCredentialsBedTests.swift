@@ -3,10 +3,10 @@ import MCloudAWS
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
-import MCloudState
 import MCloudTestSupport
 import Testing
 import MCloudOpenStackProvider
+import MCloudHTTP
 
 /// A database server with a DR bucket on moto (scripts/testbed/moto.sh), made on the OpenStack test bed
 /// (scripts/testbed/openstack.sh): its user data, read back through Nova as the admin, carries the bucket and the
@@ -32,7 +32,7 @@ import MCloudOpenStackProvider
             objectStorage: { () throws(AWSError) -> S3Client in throw .configuration("this test makes no bucket") }
         )
         let run = UUID().uuidString.prefix(8).lowercased()
-        let address = "openstack.bed.DatabaseServer.dr-\(run).db.0"
+        let address: ResourceAddress = "openstack.bed.DatabaseServer.dr-\(run).db.0"
         let bucket = "mcloud-dr-\(run)-db"
         let backup: JSONValue = .object([
             ("cloud", .string("moto")), ("bucket", .string(bucket)), ("region", .string("us-east-1")),
@@ -41,7 +41,7 @@ import MCloudOpenStackProvider
         let body: JSONValue = .object([
             ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")),
             ("metadata", .object([
-                ("name", .string("dr-\(run).db.0")), ("address", .string(address)), ("cloud", .string("bed")), ("provider", .string("openstack")),
+                ("name", .string("dr-\(run).db.0")), ("address", .string(address.rawValue)), ("cloud", .string("bed")), ("provider", .string("openstack")),
                 ("labels", .object([("app.kubernetes.io/part-of", .string("dr-\(run)")), ("mcloud.io/cell", .string("db"))])),
             ])),
             ("spec", .object([
@@ -75,6 +75,6 @@ import MCloudOpenStackProvider
 
         try await provider.delete(recorded)
         let nova = NovaClient(session: try OpenStackSession(cloud: try CloudsYAML.load(cloud: cloudName, environment: ["OS_CLIENT_CONFIG_FILE": configFile])))
-        #expect(try await nova.findServers(metadata: ["mcloud-address": address]).isEmpty)
+        #expect(try await nova.findServers(metadata: ["mcloud-address": address.rawValue]).isEmpty)
     }
 }

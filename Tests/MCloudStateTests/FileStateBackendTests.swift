@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudState
 import Testing
+import MCloudProvider
 
 @Suite struct FileStateBackendTests {
     static let time = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00:00Z

@@ -3,6 +3,7 @@ import MCloudCore
 @testable import MCloudState
 import Synchronization
 import Testing
+import MCloudProvider
 
 /// The postgres:// backend against the real server of `scripts/testbed/postgres.sh`, each test in a workspace of
 /// its own. The same behaviours as `FileStateBackendTests`, plus what only a database brings: another process's

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudProvider
 @testable import MCloudState
 import Testing
 

@@ -1,3 +1,4 @@
+import MCloudProvider
 @testable import MCloudState
 import Testing
 

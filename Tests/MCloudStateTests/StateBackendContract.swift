@@ -1,3 +1,4 @@
+import MCloudProvider
 import MCloudState
 import Testing
 

@@ -1,5 +1,5 @@
 import MCloudCore
-import MCloudState
+import MCloudProvider
 import Testing
 
 @Suite struct StateTests {

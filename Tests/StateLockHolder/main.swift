@@ -6,6 +6,7 @@
 //     unlock                         releases the lock; prints "OK" or "ERROR <message>"
 //   End of input exits without unlocking: the connection closes, as when the process dies.
 import Foundation
+import MCloudProvider
 import MCloudState
 
 func say(_ line: String) {

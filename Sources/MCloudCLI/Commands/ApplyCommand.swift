@@ -1,6 +1,9 @@
 import Foundation
 import MCloudEngine
+import MCloudViews
 import MCloudState
+import MCloudCore
+import MCloudProvider
 
 /// `mcloud apply`: makes the clouds match the manifests, or carries out a saved plan exactly.
 struct ApplyCommand: Command {
@@ -56,11 +59,11 @@ struct ApplyCommand: Command {
             guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, context) else {
                 return .failure
             }
-            context.stdout.write(PlanRunner.human(made.plan.document, placementView: made.placementView, explain: false, context))
-            guard made.plan.hasChanges else { return .success }
+            context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
+            guard made.document.deployment.hasChanges else { return .success }
             guard ApplyRunner.confirmed("Do you want to perform these actions?", autoApprove: autoApprove, context) else { return .failure }
             return await ApplyRunner.execute(
-                made.plan, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
+                made.document.deployment, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
             )
         }
     }
@@ -71,8 +74,8 @@ struct ApplyCommand: Command {
             return .failure
         }
         let plan: DeploymentPlan
-        do throws(SavedPlan.Failure) {
-            plan = try SavedPlan.parse(Array(data), file: file)
+        do throws(PlanDocument.Failure) {
+            plan = try PlanDocument.parse(Array(data), file: file).deployment
         } catch {
             context.stderr.write("error: \(error.description)\n")
             return .failure

@@ -1,4 +1,5 @@
 import MCloudEngine
+import MCloudViews
 
 /// `mcloud destroy`: deletes everything the state records, dependents first.
 struct DestroyCommand: Command {
@@ -38,13 +39,13 @@ struct DestroyCommand: Command {
             guard let made = await PlanRunner.plan(.destroy, manifests: manifests, state: stored.state, refresh: true, targets: targets, context) else {
                 return .failure
             }
-            context.stdout.write(ChangesView.render(made.plan.document, color: context.usesColor))
-            guard made.plan.hasChanges else { return .success }
+            context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
+            guard made.document.deployment.hasChanges else { return .success }
             guard ApplyRunner.confirmed("Do you really want to destroy all resources?", autoApprove: autoApprove, context) else {
                 return .failure
             }
             return await ApplyRunner.execute(
-                made.plan, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
+                made.document.deployment, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
             )
         }
     }

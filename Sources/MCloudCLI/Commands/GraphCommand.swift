@@ -1,5 +1,6 @@
 import Foundation
-import MCloudEngine
+import MCloudViews
+import MCloudCore
 
 /// `mcloud graph`: the resources of the placement and what each needs, for Graphviz or a browser.
 struct GraphCommand: Command {

@@ -1,3 +1,5 @@
+import MCloudViews
+import MCloudCore
 import MCloudEngine
 
 /// `mcloud plan`: where every cell runs, what it costs and why, and exactly what apply would change.
@@ -47,13 +49,18 @@ struct PlanCommand: Command {
         guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, context) else {
             return .failure
         }
-        // Built once: with thousands of resources it is the larger part of a plan without refresh.
-        let document = made.plan.document
-        context.stdout.write(json ? document.serialized() + "\n" : PlanRunner.human(document, placementView: made.placementView, explain: explain, context))
-        if let out {
-            guard PlanRunner.save(document, to: out, context) else { return .failure }
+        // Encoded once, and only when it is printed or saved: with thousands of resources the JSON is the larger part
+        // of a plan without refresh.
+        let encoded = json || out != nil ? made.document.json : nil
+        if json, let encoded {
+            context.stdout.write(encoded.serialized() + "\n")
+        } else {
+            context.stdout.write(PlanView.render(made.document, explain: explain, color: context.usesColor))
+        }
+        if let out, let encoded {
+            guard PlanRunner.save(encoded, to: out, context) else { return .failure }
             if !json { context.stdout.write("\nSaved the plan to \(out). Apply exactly this with: mcloud apply \(out)\n") }
         }
-        return detailedExitCode && made.plan.hasChanges ? .changes : .success
+        return detailedExitCode && made.document.deployment.hasChanges ? .changes : .success
     }
 }

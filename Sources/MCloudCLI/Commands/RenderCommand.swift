@@ -1,5 +1,6 @@
 import MCloudCore
 import MCloudRender
+import MCloudPlanner
 
 /// `mcloud render`: the placement as a GitOps tree, Kubernetes manifests per cluster and infrastructure per cloud.
 struct RenderCommand: Command {

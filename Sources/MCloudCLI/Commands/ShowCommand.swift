@@ -1,5 +1,6 @@
 import Foundation
-import MCloudEngine
+import MCloudViews
+import MCloudCore
 
 /// `mcloud show PLANFILE`: a saved plan, as people or pipelines read it.
 struct ShowCommand: Command {
@@ -23,9 +24,9 @@ struct ShowCommand: Command {
             context.stderr.write("error: cannot read the plan file \(file)\n")
             return .failure
         }
-        do throws(SavedPlan.Failure) {
-            let plan = try SavedPlan.parse(Array(data), file: file)
-            context.stdout.write(json ? plan.document.serialized() + "\n" : ChangesView.render(plan.document, color: context.usesColor))
+        do throws(PlanDocument.Failure) {
+            let document = try PlanDocument.parse(Array(data), file: file)
+            context.stdout.write(json ? document.json.serialized() + "\n" : PlanView.render(document, explain: false, color: context.usesColor))
             return .success
         } catch {
             context.stderr.write("error: \(error.description)\n")

@@ -1,5 +1,6 @@
 import Foundation
 import MCloudCore
+import MCloudProvider
 import MCloudState
 
 /// `mcloud state`: read and repair the state without touching the clouds.
@@ -48,7 +49,7 @@ struct StateCommand: Command {
             guard stored.ok else { return .failure }
             return read(stored.state, context)
         case .rm:
-            return await ApplyRunner.withLock(backend, operation: "state rm", context) { _ in remove(argument, backend: backend, context) }
+            return await ApplyRunner.withLock(backend, operation: "state rm", context) { _ in remove(ResourceAddress(argument), backend: backend, context) }
         case .push:
             return await ApplyRunner.withLock(backend, operation: "state push", context) { _ in push(argument, backend: backend, context) }
         case .forceUnlock:
@@ -68,19 +69,19 @@ struct StateCommand: Command {
         case .pull:
             context.stdout.write((stored ?? State()).serialized())
         case .show:
-            guard let resource = stored?[argument ?? ""] else {
-                let hint = Suggestion.didYouMean(argument ?? "", in: stored?.resources.map(\.address) ?? []).replacingQuotes
+            guard let resource = stored?[ResourceAddress(argument ?? "")] else {
+                let hint = Suggestion.didYouMean(argument ?? "", in: stored?.resources.map(\.address.rawValue) ?? []).replacingQuotes
                 context.stderr.write("error: the state has no resource \(argument ?? "")\(hint)\n")
                 return .failure
             }
             context.stdout.write(resource.json.serialized() + "\n")
         default:
-            for resource in stored?.resources ?? [] { context.stdout.write(resource.address + "\n") }
+            for resource in stored?.resources ?? [] { context.stdout.write(resource.address.rawValue + "\n") }
         }
         return .success
     }
 
-    private func remove(_ address: String, backend: any StateBackend, _ context: CommandContext) -> ExitCode {
+    private func remove(_ address: ResourceAddress, backend: any StateBackend, _ context: CommandContext) -> ExitCode {
         do throws(StateError) {
             guard var next = try backend.read()?.nextSerial(), next[address] != nil else {
                 context.stderr.write("error: the state has no resource \(address)\n")

@@ -27,12 +27,6 @@ struct DeploymentInputs {
         Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// cli.md's placement and explanations, as `plan --json` has always printed them.
-    var placementJSON: (placement: JSONValue, explanations: JSONValue) {
-        let document = PlanDocument.json(placementPlan)
-        return (document["placement"] ?? .object([]), document["explanations"] ?? .object([]))
-    }
-
     /// SHA-256 over every input file's bytes and its path relative to the folder given (so the same checkout gives
     /// the same digest wherever it lies), manifests then catalog, each in sorted order.
     static func digest(_ manifests: ManifestOptions) -> String {

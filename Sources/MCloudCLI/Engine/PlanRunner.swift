@@ -2,8 +2,9 @@ import Foundation
 import MCloudCore
 import MCloudEngine
 import MCloudManifest
-import MCloudRender
+import MCloudProvider
 import MCloudState
+import MCloudViews
 
 /// Makes the deployment plan that plan, apply and destroy show, and prints it.
 enum PlanRunner {
@@ -12,36 +13,37 @@ enum PlanRunner {
         help: "Only resources whose address starts with ADDRESS, and what they depend on; repeatable.", repeatable: true
     )
 
-    /// The plan and the catalog clouds it was made with; nil after printing why there is none.
+    /// The plan, built once as the document every output is drawn from, and the catalog clouds it was made with; nil
+    /// after printing why there is none.
     static func plan(
         _ operation: DeploymentPlan.Operation, manifests: ManifestOptions, state: State?, refresh: Bool, targets: [String],
         _ context: CommandContext
-    ) async -> (plan: DeploymentPlan, clouds: [String: Cloud], placementView: JSONValue?)? {
+    ) async -> (document: PlanDocument, clouds: [String: Cloud])? {
         let request: PlanMaker.Request
         let clouds: [String: Cloud]
-        var placementView: JSONValue?
+        var placement: PlacementReport?
         switch operation {
         case .apply:
             guard let inputs = DeploymentInputs.load(manifests, context) else { return nil }
             request = PlanMaker.Request(
-                operation: .apply, application: inputs.model.application.name, placement: inputs.placementJSON, desired: inputs.desired,
-                state: state, refresh: refresh, inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
+                operation: .apply, application: inputs.model.application.name, desired: inputs.desired, state: state, refresh: refresh,
+                inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
             )
             clouds = inputs.clouds
-            placementView = PlanDocument.json(inputs.placementPlan)
+            placement = PlacementReport(inputs.placementPlan)
         case .destroy:
             // Destroy places nothing: it needs the application's name and the clouds' endpoints, even when the
             // manifests could no longer be placed.
             guard let model = model(manifests, context) else { return nil }
             request = PlanMaker.Request(
-                operation: .destroy, application: model.application.name, placement: nil, desired: [], state: state, refresh: refresh,
+                operation: .destroy, application: model.application.name, desired: [], state: state, refresh: refresh,
                 inputDigest: DeploymentInputs.digest(manifests), targets: TargetSelection(targets)
             )
             clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
         do throws(EngineError) {
             let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
-            return (plan, clouds, placementView)
+            return (PlanDocument(deployment: plan, placement: placement), clouds)
         } catch {
             context.stderr.write("error: \(error.message)\n")
             return nil
@@ -58,14 +60,7 @@ enum PlanRunner {
         return set.model
     }
 
-    /// The human view: the placement (for an apply plan), then the changes.
-    static func human(_ document: JSONValue, placementView: JSONValue?, explain: Bool, _ context: CommandContext) -> String {
-        var text = placementView.map { PlanView.render($0, explain: explain) + "\n" } ?? ""
-        text += ChangesView.render(document, color: context.usesColor)
-        return text
-    }
-
-    /// Writes the plan's document for `apply PLANFILE`, atomically: a temporary file renamed over the target.
+    /// Writes the plan's JSON for `apply PLANFILE`, atomically: a temporary file renamed over the target.
     static func save(_ document: JSONValue, to path: String, _ context: CommandContext) -> Bool {
         let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
         do {

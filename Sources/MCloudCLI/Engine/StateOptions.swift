@@ -1,3 +1,4 @@
+import MCloudProvider
 import MCloudState
 
 /// `--state URL`, shared by the commands that read or write the state.

@@ -1,3 +1,4 @@
+import MCloudProvider
 import Foundation
 
 /// The file operations the file backend needs, each a few POSIX calls whose failures become `StateError.system`

@@ -1,0 +1,32 @@
+import MCloudAWS
+public import MCloudCore
+public import MCloudProvider
+
+/// AWS providers for clouds whose catalog entry has `endpoints.aws.profile`: credentials from that profile of the
+/// shared AWS files (or `AWS_ACCESS_KEY_ID`/`AWS_SECRET_ACCESS_KEY`, which win as with the AWS CLI), the cloud's
+/// `region`, and `AWS_ENDPOINT_URL(_<SERVICE>)` or the profile's `endpoint_url` for an emulator.
+public final class AWSProviderCatalog: ProviderCatalog {
+    let environment: [String: String]
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+        guard let profile = cloud.endpoints.awsProfile else {
+            throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.aws.profile in the catalog")
+        }
+        guard !cloud.region.isEmpty else { throw ProviderError(.unavailable, "cloud \(cloud.name) has no region in the catalog") }
+        var environment = environment
+        environment["AWS_REGION"] = cloud.region
+        if environment["AWS_ACCESS_KEY_ID"] == nil { environment["AWS_PROFILE"] = profile }
+        let settings = AWSResourceProvider.Settings(environment: self.environment, cloud: cloud.name)
+        return AWSResourceProvider(cloud: cloud.name, settings: settings) { [environment] () throws(ProviderError) -> AWSClient in
+            do throws(AWSError) {
+                return AWSClient(configuration: try AWSConfigurationLoader.load(environment: environment))
+            } catch {
+                throw ProviderError(.unavailable, "cloud \(cloud.name) (profile \(profile)): \(error.description)")
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import MCloudCDN
+public import MCloudCore
+public import MCloudProvider
+import MCloudAWS
+public import MCloudHTTP
+
+/// `cdn` providers: CloudFront for a cloud with `api: aws` (credentials as the AWS CLI finds them, with the
+/// profile `endpoints.aws.profile` names; `AWS_ENDPOINT_URL` for emulators), the G-Core-style API at
+/// `endpoints.cdn.url` for the others, with the token in the variable `endpoints.cdn.tokenEnv` names: an API key
+/// (`Authorization: APIKey`) for vendor `gcore`, a Keystone token (`X-Auth-Token`) and VK's
+/// `originGroups` path for every other vendor.
+public struct CDNProviderCatalog: ProviderCatalog {
+    let environment: [String: String]
+    let transport: @Sendable () -> any HTTPTransport
+
+    public init(environment: [String: String], transport: @escaping @Sendable () -> any HTTPTransport = { RetryingTransport(CurlTransport()) }) {
+        self.environment = environment
+        self.transport = transport
+    }
+
+    public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+        let environment = environment
+        let transport = transport
+        if cloud.api == .aws {
+            return CDNResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> any CDNService in
+                var settings = environment
+                if let profile = cloud.endpoints.awsProfile { settings["AWS_PROFILE"] = profile }
+                // CloudFront is global: its API lives in us-east-1 whatever the cloud's region.
+                settings["AWS_REGION"] = "us-east-1"
+                do throws(AWSError) {
+                    let configuration = try AWSConfigurationLoader.load(environment: settings)
+                    return CloudFrontCDN(client: CloudFrontClient(client: AWSClient(configuration: configuration, transport: transport())))
+                } catch {
+                    throw ProviderError(.unavailable, "cloud \(cloud.name): \(error.description)")
+                }
+            }
+        }
+        guard let url = cloud.endpoints.cdnURL, let tokenVariable = cloud.endpoints.cdnTokenEnv else {
+            throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.cdn.url and tokenEnv in the catalog")
+        }
+        return CDNResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> any CDNService in
+            guard let token = environment[tokenVariable], !token.isEmpty else {
+                throw ProviderError(.unauthorized, "cloud \(cloud.name): the CDN token variable \(tokenVariable) (endpoints.cdn.tokenEnv) is not set")
+            }
+            let gcore = cloud.vendor == "gcore"
+            return GCoreCDN(
+                baseURL: url, credential: gcore ? .apiKey(token) : .keystoneToken(token), originGroupsPath: gcore ? "/origin_groups" : "/originGroups",
+                transport: transport(), pollInterval: Self.pollInterval(environment)
+            )
+        }
+    }
+
+    /// Seconds between status reads while a resource deploys: `MCLOUD_CDN_POLL_SECONDS`, else 5.
+    static func pollInterval(_ environment: [String: String]) -> Double {
+        environment["MCLOUD_CDN_POLL_SECONDS"].flatMap(Double.init) ?? 5
+    }
+}

@@ -1,0 +1,41 @@
+import MCloudKubernetes
+public import MCloudCore
+public import MCloudProvider
+import Synchronization
+
+/// Kubernetes providers from the standard kubeconfig (`KUBECONFIG`, `~/.kube/config`) or the file a cloud's
+/// `endpoints.kubernetes.kubeconfig` names, using the context its `endpoints.kubernetes.context` names.
+public final class KubernetesProviderCatalog: ProviderCatalog {
+    let environment: [String: String]
+    private let kubeconfigs = Mutex<[String: Kubeconfig]>([:])
+
+    public init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+        guard let context = cloud.endpoints.kubernetesContext else {
+            throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.kubernetes.context in the catalog")
+        }
+        let file = cloud.endpoints.kubeconfig
+        return KubernetesResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> KubernetesClient in
+            do throws(KubeconfigError) {
+                let connection = try self.kubeconfig(file).connection(context: context)
+                return KubernetesClient(connection: connection, environment: self.environment)
+            } catch {
+                throw ProviderError(.unavailable, "cloud \(cloud.name): \(error.description)")
+            }
+        }
+    }
+
+    /// The kubeconfig a cloud names, or the standard one; each read once.
+    private func kubeconfig(_ file: String?) throws(KubeconfigError) -> Kubeconfig {
+        let key = file ?? ""
+        if let loaded = kubeconfigs.withLock({ $0[key] }) { return loaded }
+        var environment = environment
+        if let file { environment["KUBECONFIG"] = file }
+        let loaded = try KubeconfigLoader.load(environment: environment)
+        kubeconfigs.withLock { $0[key] = loaded }
+        return loaded
+    }
+}

@@ -1,0 +1,67 @@
+import MCloudCore
+import MCloudEngine
+import MCloudProvider
+
+/// The human view of a plan's changes: moves of replicas between clouds, then each cloud's changes with Terraform's
+/// symbols and field-level diffs of the bodies as the JSON document shows them (redacted), then a summary.
+public enum ChangesView {
+    enum Style: String {
+        case create = "32", update = "33", delete = "31", replace = "35", emphasis = "1"
+    }
+
+    public static func render(_ document: PlanDocument, color: Bool) -> String {
+        func paint(_ text: String, _ style: Style) -> String { color ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text }
+        let plan = document.deployment
+        var out = ""
+        if !plan.moves.isEmpty {
+            out += paint("Placement moves:", .emphasis) + "\n"
+            for move in plan.moves {
+                out += "  \(move.description)\n"
+            }
+            out += "\n"
+        }
+        let changes = plan.changes.filter { $0.action != .noOp }
+        let byCloud = Dictionary(grouping: changes, by: \.cloud)
+        for cloud in byCloud.keys.sorted() {
+            out += paint("Cloud \(cloud):", .emphasis) + "\n"
+            for change in byCloud[cloud] ?? [] {
+                let style: Style = switch change.action {
+                case .create: .create
+                case .delete: .delete
+                case .replace: .replace
+                case .update, .noOp: .update
+                }
+                out += "  " + paint(change.action.symbol, style) + " " + change.address.rawValue + "  (\(change.reason))\n"
+                for drift in change.drift {
+                    out += "      ! \(drift)\n"
+                }
+                if change.action == .update || change.action == .replace {
+                    let shown = PlanDocument.shown(change)
+                    for field in FieldDiff.changes(from: shown.before, to: shown.after) {
+                        out += "      ~ \(field.path): \(text(field.before)) -> \(text(field.after))\n"
+                    }
+                }
+            }
+            out += "\n"
+        }
+        out += summary(document, hasChanges: !changes.isEmpty)
+        return out
+    }
+
+    static func summary(_ document: PlanDocument, hasChanges: Bool) -> String {
+        let all = document.deployment.changes.count
+        let notRefreshed = document.deployment.refreshed ? "" : " (not refreshed: the state stands for the clouds)"
+        guard hasChanges else {
+            return "No changes. The clouds match the manifests: \(all) resource\(all == 1 ? "" : "s") up to date\(notRefreshed).\n"
+        }
+        let counts = document.summary.map { "\($0.count) to \($0.action.rawValue)" }
+        return "Plan: \(counts.joined(separator: ", "))\(notRefreshed).\n"
+    }
+
+    private static func text(_ value: JSONValue?) -> String {
+        guard let value else { return "(none)" }
+        if case .string(let string) = value { return "\"\(string)\"" }
+        let compact = value.serialized(pretty: false)
+        return compact.count > 80 ? String(compact.prefix(77)) + "..." : compact
+    }
+}

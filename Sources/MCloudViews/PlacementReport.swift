@@ -1,0 +1,106 @@
+import MCloudCore
+public import MCloudPlanner
+
+/// Where each cell runs and why, what it costs and how far that can be from the cheapest placement: the
+/// `placement` and `explanations` of the plan document. Amounts are kept as the document writes them (to six
+/// decimals), so a plan read back from its file shows the same numbers. Built from a `PlacementPlan`, or read back
+/// from a saved plan.
+public struct PlacementReport: Sendable, Hashable {
+    public struct CloudCount: Sendable, Hashable {
+        public var cloud: String
+        public var count: Int
+    }
+
+    /// A service cell's replicas per cloud (only clouds with one or more), or a database cell's primary and backup.
+    public enum Site: Sendable, Hashable {
+        case replicas([CloudCount])
+        case database(primary: String, backup: String?)
+
+        /// The cell kind the document names: `Service` or `Database`.
+        public var kind: String {
+            switch self {
+            case .replicas: return "Service"
+            case .database: return "Database"
+            }
+        }
+    }
+
+    public struct Cell: Sendable, Hashable {
+        public var name: String
+        public var site: Site
+        /// One sentence on why the cell went where it did.
+        public var why: String?
+    }
+
+    public struct CDN: Sendable, Hashable {
+        public var name: String
+        public var cloud: String
+    }
+
+    /// An amount of money for a cloud, cell or CDN, by its name.
+    public struct Amount: Sendable, Hashable {
+        public var name: String
+        public var amount: Double
+    }
+
+    /// Monthly cost in the application's currency.
+    public struct Cost: Sendable, Hashable {
+        public var currency: String
+        public var monthly: Double
+        public var byCloud: [Amount]
+        public var byCell: [Amount]
+        public var byCDN: [Amount]
+        /// No placement can cost less than this.
+        public var lowerBound: Double
+        /// How far from the optimum this placement can at most be, as a fraction of its cost.
+        public var gap: Double
+    }
+
+    /// Every cloud one cell does not use, with every reason.
+    public struct Explanation: Sendable, Hashable {
+        public struct Rejection: Sendable, Hashable {
+            public var cloud: String
+            public var reasons: [String]
+        }
+
+        public var cell: String
+        public var rejected: [Rejection]
+    }
+
+    /// Sorted by name.
+    public var cells: [Cell]
+    public var cdns: [CDN]
+    public var cost: Cost
+    /// In the planner's order: by cell name.
+    public var explanations: [Explanation]
+
+    /// As the document writes it: six decimals, so float noise never reaches it.
+    static func rounded(_ value: Double) -> Double {
+        JSONValue.rounded(value).doubleValue ?? value
+    }
+}
+
+extension PlacementReport {
+    public init(_ plan: PlacementPlan) {
+        let why = Dictionary(plan.explanations.map { ($0.cell, $0.why) }, uniquingKeysWith: { first, _ in first })
+        var cells = plan.services.map { service in
+            Cell(name: service.cell, site: .replicas(service.replicas.map { CloudCount(cloud: $0.cloud, count: $0.count) }), why: why[service.cell])
+        }
+        cells += plan.databases.map { Cell(name: $0.cell, site: .database(primary: $0.primary, backup: $0.backup), why: why[$0.cell]) }
+        cells.sort { $0.name < $1.name }
+        let cost = plan.cost
+        self.init(
+            cells: cells, cdns: plan.cdns.map { CDN(name: $0.name, cloud: $0.cloud) },
+            cost: Cost(
+                currency: cost.currency, monthly: Self.rounded(cost.monthly),
+                byCloud: cost.byCloud.map { Amount(name: $0.cloud, amount: Self.rounded($0.amount)) },
+                byCell: cost.byCell.map { Amount(name: $0.cell, amount: Self.rounded($0.amount)) },
+                byCDN: cost.byCDN.map { Amount(name: $0.name, amount: Self.rounded($0.amount)) },
+                lowerBound: Self.rounded(cost.lowerBound), gap: Self.rounded(cost.gap)
+            ),
+            explanations: plan.explanations.map { explanation in
+                Explanation(cell: explanation.cell, rejected: explanation.rejected.map { .init(cloud: $0.cloud, reasons: $0.reasons.map(\.description)) })
+            }
+        )
+    }
+}

@@ -1,0 +1,70 @@
+import MCloudCore
+
+/// The human view of a placement: where each cell runs, cost by cloud, the bound, and why each cell went where it
+/// did; with `explain`, every rejected cloud's reasons.
+public enum PlacementView {
+    public static func render(_ report: PlacementReport, application: String, explain: Bool) -> String {
+        let cost = report.cost
+        var text = "Placement of \(application) (\(report.cells.count) cells on \(cost.byCloud.count) clouds)\n\n"
+
+        var rows = [["CELL", "KIND", "PLACEMENT", "MONTHLY"]]
+        for cell in report.cells {
+            rows.append([cell.name, cell.site.kind, describe(cell.site), money(cost.byCell, cell.name)])
+        }
+        for cdn in report.cdns {
+            rows.append([cdn.name, "CDN", cdn.cloud, money(cost.byCDN, cdn.name)])
+        }
+        text += table(rows) + "\n"
+
+        var costs = [["CLOUD", "MONTHLY (\(cost.currency))"]]
+        for amount in cost.byCloud { costs.append([amount.name, money(amount.amount)]) }
+        costs.append(["total", money(cost.monthly)])
+        text += table(costs)
+        text += "No placement can cost less than \(money(cost.lowerBound)) \(cost.currency); this one is within \(Money.decimals(cost.gap * 100, places: 2))% of that bound.\n\n"
+
+        text += "Why\n"
+        for cell in report.cells {
+            text += "  \(cell.name): \(cell.why ?? "")\n"
+        }
+        if explain {
+            text += "\nRejected clouds\n"
+            for explanation in report.explanations {
+                text += "  \(explanation.cell)\n"
+                for rejection in explanation.rejected {
+                    for reason in rejection.reasons {
+                        text += "    \(rejection.cloud): \(reason)\n"
+                    }
+                }
+            }
+        }
+        return text
+    }
+
+    static func describe(_ site: PlacementReport.Site) -> String {
+        switch site {
+        case .database(let primary, let backup): return "primary \(primary)" + (backup.map { ", backup \($0)" } ?? "")
+        case .replicas(let replicas): return replicas.map { "\($0.cloud) \($0.count)" }.joined(separator: ", ")
+        }
+    }
+
+    static func money(_ amounts: [PlacementReport.Amount], _ name: String) -> String {
+        money(amounts.first { $0.name == name }?.amount ?? 0)
+    }
+
+    static func money(_ value: Double) -> String {
+        Money.decimals(value, places: 2)
+    }
+
+    /// Columns padded to their widest cell; numbers line up on the right.
+    static func table(_ rows: [[String]]) -> String {
+        guard let header = rows.first else { return "" }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            "  " + row.enumerated().map { index, cell in
+                let padding = String(repeating: " ", count: widths[index] - cell.count)
+                let numeric = index > 0 && cell.first.map { $0.isNumber || $0 == "-" } == true && row != header
+                return numeric && index == row.count - 1 ? padding + cell : cell + (index == row.count - 1 ? "" : padding)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}

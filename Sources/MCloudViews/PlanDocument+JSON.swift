@@ -1,0 +1,94 @@
+public import MCloudCore
+import MCloudEngine
+import MCloudProvider
+
+/// Where a plan becomes JSON: cli.md's plan document, with mcloud's additions (the operation, each change's reason,
+/// drift, dependencies and provider ID, the placement moves, the state and input digest). Before and after are
+/// redacted. `PlanDocument+Parsing.swift` reads it back.
+extension PlanDocument {
+    public var json: JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("format_version", .string(Self.formatVersion)),
+            ("operation", .string(deployment.operation.rawValue)),
+            ("application", .string(application)),
+        ]
+        if let placement {
+            fields += [("placement", placement.placementJSON), ("explanations", placement.explanationsJSON)]
+        }
+        fields += [
+            ("placement_moves", .array(deployment.moves.map(Self.json))),
+            ("resource_changes", .array(deployment.changes.map(Self.json))),
+            ("summary", .object(summary.map { ($0.action.rawValue, .int($0.count)) })),
+            ("state", .object([("lineage", deployment.state.lineage.map(JSONValue.string) ?? .null), ("serial", .int(deployment.state.serial))])),
+            ("input_digest", .string(deployment.inputDigest)),
+            ("refreshed", .bool(deployment.refreshed)),
+        ]
+        return .object(fields)
+    }
+
+    static func json(_ move: PlacementMove) -> JSONValue {
+        .object([
+            ("cell", .string(move.cell)),
+            ("replicas", .object(move.replicas.map { ($0.cloud, .object([("before", .int($0.before)), ("after", .int($0.after))])) })),
+        ])
+    }
+
+    static func json(_ change: ResourceChange) -> JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("address", .string(change.address.rawValue)), ("cloud", .string(change.cloud)), ("provider", .string(change.provider.rawValue)),
+            ("type", .string(change.type.rawValue)), ("action", .string(change.action.rawValue)), ("reason", .string(change.reason)),
+        ]
+        if !change.drift.isEmpty { fields.append(("drift", .array(change.drift.map(JSONValue.string)))) }
+        if let id = change.recorded?.providerID { fields.append(("provider_id", .string(id))) }
+        fields.append(("dependencies", .array((change.after?.dependencies ?? change.recorded?.dependencies ?? []).map { .string($0.rawValue) })))
+        // A resource that stays as it is carries no bodies: with thousands of them they would be most of the plan,
+        // and `mcloud state show ADDRESS` has them.
+        guard change.action != .noOp else { return .object(fields) }
+        let shown = Self.shown(change)
+        return .object(fields + [("before", shown.before ?? .null), ("after", shown.after ?? .null)])
+    }
+
+    /// A change's bodies as the document and the views show them: redacted.
+    static func shown(_ change: ResourceChange) -> (before: JSONValue?, after: JSONValue?) {
+        (change.before.map(SecretRedaction.redact), change.after.map { SecretRedaction.redact($0.body) })
+    }
+}
+
+extension PlacementReport {
+    /// The `placement` object of cli.md's plan JSON (the bench checker reads the same shape).
+    public var placementJSON: JSONValue {
+        let cells = cells.map { cell -> (String, JSONValue) in
+            var fields: [(String, JSONValue)] = [("kind", .string(cell.site.kind))]
+            switch cell.site {
+            case .replicas(let replicas):
+                fields.append(("replicas", .object(replicas.map { ($0.cloud, .int($0.count)) })))
+            case .database(let primary, let backup):
+                fields.append(("primary", .string(primary)))
+                if let backup { fields.append(("backup", .string(backup))) }
+            }
+            if let why = cell.why { fields.append(("why", .string(why))) }
+            return (cell.name, .object(fields))
+        }
+        func amounts(_ list: [Amount]) -> JSONValue { .object(list.map { ($0.name, .rounded($0.amount)) }) }
+        return .object([
+            ("cells", .object(cells)),
+            ("cdn", .object(cdns.map { ($0.name, .string($0.cloud)) })),
+            ("cost", .object([
+                ("currency", .string(cost.currency)),
+                ("monthly", .rounded(cost.monthly)),
+                ("byCloud", amounts(cost.byCloud)),
+                ("byCell", amounts(cost.byCell)),
+                ("byCDN", amounts(cost.byCDN)),
+                ("lowerBound", .rounded(cost.lowerBound)),
+                ("gap", .rounded(cost.gap)),
+            ])),
+        ])
+    }
+
+    /// `explanations`: for every cell, every unused cloud and all its reasons.
+    public var explanationsJSON: JSONValue {
+        .object(explanations.map { explanation in
+            (explanation.cell, .object(explanation.rejected.map { ($0.cloud, .array($0.reasons.map(JSONValue.string))) }))
+        })
+    }
+}

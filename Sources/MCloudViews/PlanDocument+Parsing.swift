@@ -1,0 +1,118 @@
+import MCloudCore
+import MCloudEngine
+import MCloudProvider
+
+/// A plan read back from `plan --out FILE`: the changes exactly as planned (checked against the state before apply)
+/// and the placement they came from, so `show` prints what `plan` printed.
+extension PlanDocument {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Parses a saved plan; `file` names it in errors.
+    public static func parse(_ bytes: [UInt8], file: String) throws(Failure) -> PlanDocument {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw Failure(description: "\(file): not a saved plan: \(error.description)")
+        }
+        func fail(_ message: String) -> Failure { Failure(description: "\(file): not a saved mcloud plan: \(message)") }
+        guard let version = document["format_version"]?.stringValue else { throw fail("format_version is missing") }
+        guard version == formatVersion else {
+            throw Failure(description: "\(file): plan format \(version) is not one this mcloud reads (\(formatVersion)); plan again")
+        }
+        guard let operationText = document["operation"]?.stringValue, let operation = DeploymentPlan.Operation(rawValue: operationText) else {
+            throw fail("operation must be apply or destroy")
+        }
+        guard let application = document["application"]?.stringValue else { throw fail("application is missing") }
+        guard let stateObject = document["state"], let serial = stateObject["serial"]?.intValue else { throw fail("state.serial is missing") }
+        let lineage = stateObject["lineage"]?.stringValue
+        guard let digest = document["input_digest"]?.stringValue else { throw fail("input_digest is missing") }
+        guard case .array(let items)? = document["resource_changes"] else { throw fail("resource_changes is missing") }
+        var changes: [ResourceChange] = []
+        for (index, item) in items.enumerated() {
+            changes.append(try change(item, at: index, fail: fail))
+        }
+        let moves = (document["placement_moves"]?.arrayItems ?? []).compactMap(move)
+        let placement = try document["placement"].map { (placement) throws(Failure) in
+            try PlacementReport(placement: placement, explanations: document["explanations"] ?? .object([]), fail: fail)
+        }
+        let deployment = DeploymentPlan(
+            operation: operation, application: application, changes: changes, moves: moves,
+            state: .init(lineage: lineage, serial: serial), inputDigest: digest, refreshed: document["refreshed"] == .bool(true)
+        )
+        return PlanDocument(deployment: deployment, placement: placement)
+    }
+
+    private static func change(_ item: JSONValue, at index: Int, fail: (String) -> Failure) throws(Failure) -> ResourceChange {
+        let path = "resource_changes[\(index)]"
+        guard let addressText = item["address"]?.stringValue, let cloud = item["cloud"]?.stringValue,
+            let providerText = item["provider"]?.stringValue, let typeText = item["type"]?.stringValue,
+            let actionText = item["action"]?.stringValue
+        else { throw fail("\(path) needs address, cloud, provider, type and action") }
+        let address = ResourceAddress(addressText), provider = ProviderName(providerText), type = ResourceKind(typeText)
+        guard let action = ResourceChange.Action(rawValue: actionText) else { throw fail("\(path).action \"\(actionText)\" is not an action") }
+        let dependencies = (item["dependencies"]?.arrayItems ?? []).compactMap(\.stringValue).map { ResourceAddress($0) }
+        let before = item["before"].flatMap { $0 == .null ? nil : $0 }
+        var after: DesiredResource?
+        if let body = item["after"], body != .null {
+            after = DesiredResource(address: address, provider: provider, cloud: cloud, type: type, body: body, dependencies: dependencies)
+        }
+        guard after != nil || action == .delete || action == .noOp else { throw fail("\(path): a \(action.rawValue) needs after") }
+        var recorded: ResourceState?
+        if let id = item["provider_id"]?.stringValue {
+            recorded = ResourceState(
+                address: address, provider: provider, cloud: cloud, providerID: id,
+                attributes: Dictionary((before ?? .object([])).objectPairs, uniquingKeysWith: { first, _ in first }), dependencies: dependencies
+            )
+        }
+        return ResourceChange(
+            address: address, provider: provider, cloud: cloud, type: type, action: action, reason: item["reason"]?.stringValue ?? "",
+            drift: (item["drift"]?.arrayItems ?? []).compactMap(\.stringValue), before: before, after: after, recorded: recorded
+        )
+    }
+
+    private static func move(_ item: JSONValue) -> PlacementMove? {
+        guard let cell = item["cell"]?.stringValue else { return nil }
+        let replicas = (item["replicas"]?.objectPairs ?? []).map { cloud, counts in
+            PlacementMove.Replicas(cloud: cloud, before: counts["before"]?.intValue ?? 0, after: counts["after"]?.intValue ?? 0)
+        }
+        return PlacementMove(cell: cell, replicas: replicas)
+    }
+}
+
+extension PlacementReport {
+    /// The report of a saved plan's `placement` and `explanations`.
+    init(placement: JSONValue, explanations: JSONValue, fail: (String) -> PlanDocument.Failure) throws(PlanDocument.Failure) {
+        var cells: [Cell] = []
+        for (name, cell) in placement["cells"]?.objectPairs ?? [] {
+            let site: Site
+            switch cell["kind"]?.stringValue {
+            case "Service":
+                site = .replicas((cell["replicas"]?.objectPairs ?? []).map { CloudCount(cloud: $0.0, count: $0.1.intValue ?? 0) })
+            case "Database":
+                guard let primary = cell["primary"]?.stringValue else { throw fail("placement.cells.\(name) has no primary") }
+                site = .database(primary: primary, backup: cell["backup"]?.stringValue)
+            default:
+                throw fail("placement.cells.\(name).kind must be Service or Database")
+            }
+            cells.append(Cell(name: name, site: site, why: cell["why"]?.stringValue))
+        }
+        let cost = placement["cost"] ?? .null
+        guard let currency = cost["currency"]?.stringValue, let monthly = cost["monthly"]?.doubleValue else {
+            throw fail("placement.cost needs currency and monthly")
+        }
+        func amounts(_ key: String) -> [Amount] { (cost[key]?.objectPairs ?? []).map { Amount(name: $0.0, amount: $0.1.doubleValue ?? 0) } }
+        self.init(
+            cells: cells, cdns: (placement["cdn"]?.objectPairs ?? []).map { CDN(name: $0.0, cloud: $0.1.stringValue ?? "") },
+            cost: Cost(
+                currency: currency, monthly: monthly, byCloud: amounts("byCloud"), byCell: amounts("byCell"), byCDN: amounts("byCDN"),
+                lowerBound: cost["lowerBound"]?.doubleValue ?? 0, gap: cost["gap"]?.doubleValue ?? 0
+            ),
+            explanations: explanations.objectPairs.map { cell, rejected in
+                Explanation(cell: cell, rejected: rejected.objectPairs.map { .init(cloud: $0.0, reasons: $0.1.arrayItems.compactMap(\.stringValue)) })
+            }
+        )
+    }
+}

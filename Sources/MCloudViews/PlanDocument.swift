@@ -1,0 +1,28 @@
+public import MCloudEngine
+
+/// The plan, typed: where every cell runs and why (for an apply plan), and what apply will do to every resource,
+/// with the state and inputs it was made from. Built once; `plan --json`, `plan --out`, `show` and the human views
+/// all come from it, and `PlanDocument+JSON.swift` is where it becomes cli.md's JSON (`PlanDocument+Parsing.swift`
+/// reads that back).
+public struct PlanDocument: Sendable {
+    /// The version of the JSON format; a saved plan of another version is refused.
+    public static let formatVersion = "1.0"
+
+    /// What apply carries out: the operation, the resource changes with their reasons, the placement moves, and the
+    /// state and input digest it was made from.
+    public var deployment: DeploymentPlan
+    /// Nil for destroy, which places nothing.
+    public var placement: PlacementReport?
+
+    public init(deployment: DeploymentPlan, placement: PlacementReport?) {
+        self.deployment = deployment
+        self.placement = placement
+    }
+
+    public var application: String { deployment.application }
+
+    /// How many resources each action touches, in the document's order.
+    public var summary: [(action: ResourceChange.Action, count: Int)] {
+        [ResourceChange.Action.create, .update, .replace, .delete].map { (action: $0, count: deployment.count($0)) }
+    }
+}
