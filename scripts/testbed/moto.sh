@@ -19,6 +19,8 @@ set -euo pipefail
 
 readonly MOTO_VERSION=5.2.5
 readonly ME="moto testbed"
+# The Debian packages the bed needs: Python with venv for moto, curl for the readiness probe and the IAM setup.
+readonly PACKAGES=(python3 python3-venv curl)
 
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -38,6 +40,7 @@ case "$STATE" in /*) ;; *) STATE=$PWD/$STATE ;; esac
 [[ "$PORT" =~ ^[0-9]+$ ]] || die "MCLOUD_TESTBED_MOTO_PORT must be a port number"
 
 ensure_venv() {
+  ensure_packages "${PACKAGES[@]}"
   if [ -x "$SERVER" ] && "$VENV/bin/python" -c "import moto, sys; sys.exit(moto.__version__ != '$MOTO_VERSION')" 2>/dev/null; then
     return 0
   fi
@@ -47,9 +50,9 @@ ensure_venv() {
   if ! [ -x "$SERVER" ]; then
     log "installing moto[server]==$MOTO_VERSION into $VENV (about 20 s)"
     rm -rf "$VENV"
-    python3 -m venv "$VENV" || die "python3 -m venv failed (Debian package python3-venv)"
+    python3 -m venv "$VENV" || die "python3 -m venv failed"
     "$VENV/bin/pip" install -q --disable-pip-version-check "moto[server]==$MOTO_VERSION" >&2 ||
-      { rm -rf "$VENV"; die "pip install moto[server]==$MOTO_VERSION failed"; }
+      { rm -rf "$VENV"; die "pip install moto[server]==$MOTO_VERSION failed: the bed needs PyPI (or the index pip.conf names)"; }
   fi
   exec 8>&-
 }
