@@ -99,7 +99,7 @@ let package = Package(
             name: "MCloudCLITests",
             dependencies: [
                 "MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudProvider", "MCloudCore", "MCloudHTTP", "MCloudOpenStack",
-                "MCloudAWS",
+                "MCloudAWS", "MCloudSynthetic",
             ],
             exclude: ["Golden", "Fixtures"]
         ),

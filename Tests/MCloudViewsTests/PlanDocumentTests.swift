@@ -9,7 +9,7 @@ import Testing
         let cliMD = ["format_version", "application", "placement", "explanations", "resource_changes", "summary"]
         #expect(keys.filter(cliMD.contains) == cliMD)
         #expect(keys == [
-            "format_version", "operation", "application", "placement", "explanations", "placement_moves", "resource_changes", "summary", "state",
+            "format_version", "operation", "application", "placement", "explanations", "considered", "placement_moves", "resource_changes", "summary", "state",
             "input_digest", "refreshed",
         ])
         #expect(document["placement"]?.objectPairs.map(\.0) == ["cells", "cdn", "cost"])

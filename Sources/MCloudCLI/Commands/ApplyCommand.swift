@@ -60,10 +60,10 @@ struct ApplyCommand: Command {
                 return .failure
             }
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
-            guard made.document.deployment.hasChanges else { return .success }
+            guard made.deployment.hasChanges else { return .success }
             guard ApplyRunner.confirmed("Do you want to perform these actions?", autoApprove: autoApprove, context) else { return .failure }
             return await ApplyRunner.execute(
-                made.document.deployment, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
+                made.deployment, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
             )
         }
     }
@@ -73,11 +73,15 @@ struct ApplyCommand: Command {
             context.stderr.write("error: cannot read the plan file \(file)\n")
             return .failure
         }
-        let plan: DeploymentPlan
+        let document: PlanDocument
         do throws(PlanDocument.Failure) {
-            plan = try PlanDocument.parse(Array(data), file: file).deployment
+            document = try PlanDocument.parse(Array(data), file: file)
         } catch {
             context.stderr.write("error: \(error.description)\n")
+            return .failure
+        }
+        guard let plan = document.deployment else {
+            context.stderr.write("error: \(file) is a placement-only plan, which changes nothing; plan without --placement-only (the clouds need endpoints) and apply that\n")
             return .failure
         }
         let current = DeploymentPlan.StateReference(state)

@@ -40,12 +40,12 @@ struct DestroyCommand: Command {
                 return .failure
             }
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
-            guard made.document.deployment.hasChanges else { return .success }
+            guard made.deployment.hasChanges else { return .success }
             guard ApplyRunner.confirmed("Do you really want to destroy all resources?", autoApprove: autoApprove, context) else {
                 return .failure
             }
             return await ApplyRunner.execute(
-                made.document.deployment, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
+                made.deployment, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
             )
         }
     }

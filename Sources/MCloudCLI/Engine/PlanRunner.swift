@@ -13,37 +13,53 @@ enum PlanRunner {
         help: "Only resources whose address starts with ADDRESS, and what they depend on; repeatable.", repeatable: true
     )
 
-    /// The plan, built once as the document every output is drawn from, and the catalog clouds it was made with; nil
-    /// after printing why there is none.
+    /// A deployment plan, the document every output is drawn from, and the catalog clouds it was made with.
+    struct Made {
+        var document: PlanDocument
+        var deployment: DeploymentPlan
+        var clouds: [String: Cloud]
+    }
+
+    /// The plan, built once as the document every output is drawn from; nil after printing why there is none.
     static func plan(
         _ operation: DeploymentPlan.Operation, manifests: ManifestOptions, state: State?, refresh: Bool, targets: [String],
         _ context: CommandContext
-    ) async -> (document: PlanDocument, clouds: [String: Cloud])? {
-        let request: PlanMaker.Request
-        let clouds: [String: Cloud]
-        var placement: PlacementReport?
+    ) async -> Made? {
         switch operation {
         case .apply:
             guard let inputs = DeploymentInputs.load(manifests, context) else { return nil }
-            request = PlanMaker.Request(
-                operation: .apply, application: inputs.model.application.name, desired: inputs.desired, state: state, refresh: refresh,
-                inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
-            )
-            clouds = inputs.clouds
-            placement = PlacementReport(inputs.placementPlan)
+            return await apply(inputs, state: state, refresh: refresh, targets: targets, context)
         case .destroy:
             // Destroy places nothing: it needs the application's name and the clouds' endpoints, even when the
             // manifests could no longer be placed.
             guard let model = model(manifests, context) else { return nil }
-            request = PlanMaker.Request(
+            let request = PlanMaker.Request(
                 operation: .destroy, application: model.application.name, desired: [], state: state, refresh: refresh,
                 inputDigest: DeploymentInputs.digest(manifests), targets: TargetSelection(targets)
             )
-            clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            return await make(request, clouds: clouds, placement: nil, context)
         }
+    }
+
+    /// The apply plan of inputs already read and placed.
+    static func apply(_ inputs: DeploymentInputs, state: State?, refresh: Bool, targets: [String], _ context: CommandContext) async -> Made? {
+        let request = PlanMaker.Request(
+            operation: .apply, application: inputs.model.application.name, desired: inputs.desired, state: state, refresh: refresh,
+            inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
+        )
+        let made = await make(request, clouds: inputs.clouds, placement: PlacementReport(inputs.placementPlan), context)
+        let bare = inputs.cloudsWithoutEndpoints
+        if made == nil, !bare.isEmpty {
+            context.stderr.write("hint: \(PlacementOnly.list(bare)) no endpoints in the catalog; 'mcloud plan --placement-only' shows where everything would run without endpoints or credentials\n")
+        }
+        return made
+    }
+
+    private static func make(_ request: PlanMaker.Request, clouds: [String: Cloud], placement: PlacementReport?, _ context: CommandContext) async -> Made? {
         do throws(EngineError) {
             let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
-            return (PlanDocument(deployment: plan, placement: placement), clouds)
+            return Made(document: PlanDocument(deployment: plan, placement: placement), deployment: plan, clouds: clouds)
         } catch {
             context.stderr.write("error: \(error.message)\n")
             return nil
