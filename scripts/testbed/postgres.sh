@@ -33,7 +33,8 @@ if [ "$(id -u)" -eq 0 ]; then OWNER=postgres; else OWNER=$(id -un); fi
 
 # as_owner COMMAND...: runs a command as the user that owns the cluster.
 as_owner() {
-  if [ "$(id -u)" -eq 0 ]; then runuser -u "$OWNER" -- "$@"; else "$@"; fi
+  # From /, which the owner can enter whatever the caller's folder (a checkout under /root is closed to it).
+  if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u "$OWNER" -- "$@"); else "$@"; fi
 }
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
