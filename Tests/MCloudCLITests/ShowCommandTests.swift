@@ -25,4 +25,19 @@ import Testing
         #expect(shownJSON.stdout == plannedJSON.stdout)
         try Golden.check(shownJSON.stdout, named: "plan-\(application).json")
     }
+
+    /// Regression: saving a plan over an earlier one failed ("The file doesn't exist", FileManager.replaceItemAt on
+    /// Linux) and deleted the earlier plan too.
+    @Test func savingAPlanOverAnEarlierOneReplacesIt() async throws {
+        let file = NSTemporaryDirectory() + "mcloud-resave-\(UUID().uuidString).plan"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data("an earlier plan".utf8).write(to: URL(fileURLWithPath: file))
+        let planned = await mcloudRun(["plan", "--placement-only", "-f", "\(repositoryRoot)/Manifests/shop", "--providers", "\(repositoryRoot)/Providers", "--out", file])
+        #expect(planned.exitCode == 0, "\(planned.stderr)")
+        let shown = await mcloudRun(["show", file])
+        #expect(shown.exitCode == 0)
+        #expect(shown.stdout.hasPrefix("Placement of shop ("))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix((file as NSString).lastPathComponent + ".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
 }

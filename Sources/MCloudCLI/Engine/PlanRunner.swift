@@ -76,18 +76,8 @@ enum PlanRunner {
         return set.model
     }
 
-    /// Writes the plan's JSON for `apply PLANFILE`, atomically: a temporary file renamed over the target.
+    /// Writes the plan's JSON for `apply PLANFILE`, atomically.
     static func save(_ document: JSONValue, to path: String, _ context: CommandContext) -> Bool {
-        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        do {
-            try Data((document.serialized() + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
-            if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary)) }
-            else { try FileManager.default.moveItem(atPath: temporary, toPath: path) }
-            return true
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            context.stderr.write("error: cannot write the plan to \(path): \(error.localizedDescription)\n")
-            return false
-        }
+        AtomicFile.write(Data((document.serialized() + "\n").utf8), to: path, what: "the plan", context)
     }
 }
