@@ -3,7 +3,7 @@ public import MCloudCore
 /// For one cell, every cloud that passed its filters (capability, residency and, for public services, latency), with
 /// what the cell would cost there given the rest of the placement and a verdict on each: the chosen ones, the
 /// runner-up, the dearer ones and the ones without room. What SkyPilot prints as "Considered resources", with the
-/// residency rules each cloud meets and the capacity it has left.
+/// residency rules every one of them meets (with its jurisdiction tags) and the capacity each has left.
 public struct ConsideredClouds: Sendable, Hashable {
     public enum Verdict: String, Sendable, Hashable {
         /// It holds the cell: replicas of a service, a database's primary.
@@ -32,14 +32,14 @@ public struct ConsideredClouds: Sendable, Hashable {
         public var replicas: Int?
         /// The backup leg a database's primary here would have.
         public var backup: String?
-        /// The residency rules that apply to the cell and how the cloud meets them.
-        public var residency: String
+        /// The cloud's jurisdiction tags, which meet every residency rule of the cell.
+        public var jurisdiction: [String]
         /// The capacity the cloud has left with the placement made, against what the cell needs.
         public var capacity: String
 
         public init(
             cloud: String, verdict: Verdict, monthly: Double?, perReplica: Double? = nil, replicas: Int? = nil, backup: String? = nil,
-            residency: String, capacity: String
+            jurisdiction: [String], capacity: String
         ) {
             self.cloud = cloud
             self.verdict = verdict
@@ -47,22 +47,26 @@ public struct ConsideredClouds: Sendable, Hashable {
             self.perReplica = perReplica
             self.replicas = replicas
             self.backup = backup
-            self.residency = residency
+            self.jurisdiction = jurisdiction
             self.capacity = capacity
         }
     }
 
     public var cell: String
     public var kind: Cell.Kind
+    /// The residency rules that apply to the cell, each with the jurisdictions it allows: `152-FZ: allows [RU]`, or
+    /// `no residency rule applies`.
+    public var residency: String
     /// Cheapest first (`monthly`), then by name.
     public var candidates: [Candidate]
     /// What moving to the runner-up would add a month: for a database, moving its primary there; for a service, one
     /// replica moved there from the dearest cloud chosen. Nil without a runner-up.
     public var runnerUpDelta: Double?
 
-    public init(cell: String, kind: Cell.Kind, candidates: [Candidate], runnerUpDelta: Double?) {
+    public init(cell: String, kind: Cell.Kind, residency: String, candidates: [Candidate], runnerUpDelta: Double?) {
         self.cell = cell
         self.kind = kind
+        self.residency = residency
         self.candidates = candidates
         self.runnerUpDelta = runnerUpDelta
     }
@@ -77,7 +81,6 @@ extension PlanBuilder {
         let cell = problem.services[index]
         let placed = Dictionary(state.replicas[index].map { ($0.cloud, $0.count) }, uniquingKeysWith: +)
         let highest = placed.keys.map { replicaCost(index, in: $0) }.max() ?? 0
-        let residency = residencyVerdicts(data: cell.service.data, audiences: cell.audiences)
         // Egress to each database as placed, when no replica shares its primary's cloud.
         let allAway = cell.edges.map { (cloud: state.primary[$0.cell], cost: $0.trafficGiBMonth * problem.clouds[state.primary[$0.cell]].egressGiB) }
         var candidates: [ConsideredClouds.Candidate] = []
@@ -95,12 +98,12 @@ extension PlanBuilder {
             }
             candidates.append(.init(
                 cloud: name(cloud), verdict: verdict, monthly: monthly, perReplica: perReplica, replicas: placed[cloud] ?? 0,
-                residency: residency[cloud], capacity: capacity
+                jurisdiction: problem.clouds[cloud].cloud.jurisdiction, capacity: capacity
             ))
         }
         let runnerUp = Self.markRunnerUp(&candidates) { $0.perReplica ?? .infinity }
         return ConsideredClouds(
-            cell: cell.cell.name, kind: .service, candidates: Self.sorted(candidates),
+            cell: cell.cell.name, kind: .service, residency: residencyRules(data: cell.service.data, audiences: cell.audiences), candidates: Self.sorted(candidates),
             runnerUpDelta: runnerUp.map { ($0.perReplica ?? 0) - highest }
         )
     }
@@ -110,7 +113,6 @@ extension PlanBuilder {
         let cell = problem.databases[index]
         let primary = state.primary[index]
         let current = primaryCost(index, in: primary)
-        let residency = residencyVerdicts(data: cell.database.data, audiences: cell.audiences)
         let passing = cache.primaryReasons(cell)
         var candidates: [ConsideredClouds.Candidate] = []
         for cloud in problem.clouds.indices where passing[cloud].isEmpty {
@@ -126,12 +128,13 @@ extension PlanBuilder {
             }
             candidates.append(.init(
                 cloud: name(cloud), verdict: verdict, monthly: verdict == .noBackup ? nil : primaryCost(index, in: cloud),
-                backup: backup.map(name), residency: residency[cloud], capacity: capacity
+                backup: backup.map(name), jurisdiction: problem.clouds[cloud].cloud.jurisdiction, capacity: capacity
             ))
         }
         let runnerUp = Self.markRunnerUp(&candidates) { $0.monthly ?? .infinity }
         return ConsideredClouds(
-            cell: cell.cell.name, kind: .database, candidates: Self.sorted(candidates), runnerUpDelta: runnerUp.map { ($0.monthly ?? 0) - current }
+            cell: cell.cell.name, kind: .database, residency: residencyRules(data: cell.database.data, audiences: cell.audiences),
+            candidates: Self.sorted(candidates), runnerUpDelta: runnerUp.map { ($0.monthly ?? 0) - current }
         )
     }
 
@@ -148,15 +151,12 @@ extension PlanBuilder {
         candidates.sorted { ($0.monthly ?? .infinity, $0.cloud) < ($1.monthly ?? .infinity, $1.cloud) }
     }
 
-    /// For every cloud, how it meets the residency rules that apply to a cell of these data classes and audiences
-    /// (only clouds that meet them all are considered).
-    private func residencyVerdicts(data: [String], audiences: [String]) -> [String] {
+    /// The residency rules that apply to a cell of these data classes and audiences; every considered cloud meets them.
+    private func residencyRules(data: [String], audiences: [String]) -> String {
         let rules = problem.model.application.residency.filter { data.contains($0.data) && audiences.contains($0.audience) }
-        return problem.clouds.map { info in
-            guard !rules.isEmpty else { return "no residency rule applies" }
-            return rules.map { rule in
-                "\(rule.law ?? "\(rule.data) data of \(rule.audience)"): allows [\(rule.allowed.joined(separator: ", "))], cloud is [\(info.cloud.jurisdiction.joined(separator: ", "))]"
-            }.joined(separator: "; ")
-        }
+        guard !rules.isEmpty else { return "no residency rule applies" }
+        return rules.map { rule in
+            "\(rule.law ?? "\(rule.data) data of \(rule.audience)"): allows [\(rule.allowed.joined(separator: ", "))]"
+        }.joined(separator: "; ")
     }
 }

@@ -56,6 +56,9 @@ public struct SyntheticInstance: Sendable {
         }
     }
 
+    /// The clouds' names, in the order they were made.
+    public var cloudNames: [String] { (0..<size.clouds).map(Self.cloudName) }
+
     /// Every document, clouds first, in the order the files hold them.
     public var documents: [String] {
         files.flatMap { file in file.text.components(separatedBy: "\n---\n").map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 } }
@@ -100,6 +103,8 @@ public struct SyntheticInstance: Sendable {
         vendors[(cloud / regions.count) % vendors.count]
     }
 
+    static func cloudName(_ index: Int) -> String { "\(vendor(of: index).name)-\(regions[index % regions.count].audience)-\(index)" }
+
     static func cloud(_ index: Int, _ random: inout Generator) -> String {
         let region = regions[index % regions.count]
         let vendor = vendor(of: index)
@@ -116,7 +121,7 @@ public struct SyntheticInstance: Sendable {
         return """
             apiVersion: mcloud/v1
             kind: Cloud
-            metadata: { name: \(vendor.name)-\(region.audience)-\(index) }
+            metadata: { name: \(cloudName(index)) }
             spec:
               vendor: \(vendor.name)
               api: openstack

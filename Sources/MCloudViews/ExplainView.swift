@@ -19,6 +19,7 @@ public enum ExplainView {
             case .replicas: "ALL HERE is every replica at that cloud's prices"
             case .database: "MONTHLY is the primary there with its standbys, backup leg and its services' egress"
             }
+            text += "  residency: \(considered.residency)\n"
             text += "  considered (every cloud that passes the filters, cheapest first; \(currency) a month; \(costs)):\n"
             text += indent(table(considered, site: cell.site), by: 2)
         }
@@ -44,17 +45,21 @@ public enum ExplainView {
         let money = { (value: Double?) in value.map { Money.decimals($0, places: 2) } ?? "-" }
         switch site {
         case .replicas:
-            let rows = [["CLOUD", "VERDICT", "REPLICAS", "PER REPLICA", "ALL HERE", "CAPACITY", "RESIDENCY"]] + considered.candidates.map { candidate in
+            let rows = [["CLOUD", "VERDICT", "REPLICAS", "PER REPLICA", "ALL HERE", "JURISDICTION", "CAPACITY"]] + considered.candidates.map { candidate in
                 [candidate.cloud, candidate.verdict.rawValue, String(candidate.replicas ?? 0), money(candidate.perReplica), money(candidate.monthly),
-                 candidate.capacity, candidate.residency]
+                 tags(candidate), candidate.capacity]
             }
             return PlacementView.table(rows, rightAligned: [2, 3, 4])
         case .database:
-            let rows = [["CLOUD", "VERDICT", "MONTHLY", "BACKUP", "CAPACITY", "RESIDENCY"]] + considered.candidates.map { candidate in
-                [candidate.cloud, candidate.verdict.rawValue, money(candidate.monthly), candidate.backup ?? "-", candidate.capacity, candidate.residency]
+            let rows = [["CLOUD", "VERDICT", "MONTHLY", "BACKUP", "JURISDICTION", "CAPACITY"]] + considered.candidates.map { candidate in
+                [candidate.cloud, candidate.verdict.rawValue, money(candidate.monthly), candidate.backup ?? "-", tags(candidate), candidate.capacity]
             }
             return PlacementView.table(rows, rightAligned: [2])
         }
+    }
+
+    static func tags(_ candidate: ConsideredClouds.Candidate) -> String {
+        "[\(candidate.jurisdiction.joined(separator: ", "))]"
     }
 
     private static func indent(_ text: String, by spaces: Int) -> String {

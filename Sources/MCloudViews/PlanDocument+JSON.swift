@@ -99,11 +99,14 @@ extension PlacementReport {
         })
     }
 
-    /// `considered`: for every cell, the runner-up and what moving there adds, then every cloud that passed its
-    /// filters, cheapest first, with its verdict, cost, residency and capacity.
+    /// `considered`: for every cell, the clouds chosen, the residency rules that apply, the runner-up and what moving
+    /// there adds, then every cloud that passed its filters, cheapest first, with its verdict, cost, jurisdiction and
+    /// capacity.
     public var consideredJSON: JSONValue {
         .object(considered.map { cell in
-            var fields: [(String, JSONValue)] = [("chosen", .array(cell.candidates.filter { $0.verdict == .chosen }.map { .string($0.cloud) }))]
+            var fields: [(String, JSONValue)] = [
+                ("chosen", .array(cell.candidates.filter { $0.verdict == .chosen }.map { .string($0.cloud) })), ("residency", .string(cell.residency)),
+            ]
             if let runnerUp = cell.runnerUp {
                 fields.append(("runnerUp", .object([("cloud", .string(runnerUp.cloud)), ("delta", cell.runnerUpDelta.map { .rounded($0) } ?? .null)])))
             }
@@ -113,7 +116,7 @@ extension PlacementReport {
                 if let perReplica = candidate.perReplica { entry.append(("perReplica", .rounded(perReplica))) }
                 if let replicas = candidate.replicas { entry.append(("replicas", .int(replicas))) }
                 if let backup = candidate.backup { entry.append(("backup", .string(backup))) }
-                entry += [("residency", .string(candidate.residency)), ("capacity", .string(candidate.capacity))]
+                entry += [("jurisdiction", .array(candidate.jurisdiction.map(JSONValue.string))), ("capacity", .string(candidate.capacity))]
                 return .object(entry)
             })))
             return (cell.cell, .object(fields))

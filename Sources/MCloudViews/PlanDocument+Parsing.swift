@@ -130,11 +130,14 @@ extension PlacementReport {
                     candidates.append(ConsideredClouds.Candidate(
                         cloud: cloud, verdict: verdict, monthly: item["monthly"]?.doubleValue, perReplica: item["perReplica"]?.doubleValue,
                         replicas: item["replicas"]?.intValue, backup: item["backup"]?.stringValue,
-                        residency: item["residency"]?.stringValue ?? "", capacity: item["capacity"]?.stringValue ?? ""
+                        jurisdiction: (item["jurisdiction"]?.arrayItems ?? []).compactMap(\.stringValue), capacity: item["capacity"]?.stringValue ?? ""
                     ))
                 }
                 let kind: MCloudCore.Cell.Kind = cells.first { $0.name == cell }?.site.kind == "Database" ? .database : .service
-                return ConsideredClouds(cell: cell, kind: kind, candidates: candidates, runnerUpDelta: value["runnerUp"]?["delta"]?.doubleValue)
+                return ConsideredClouds(
+                    cell: cell, kind: kind, residency: value["residency"]?.stringValue ?? "", candidates: candidates,
+                    runnerUpDelta: value["runnerUp"]?["delta"]?.doubleValue
+                )
             }
         )
     }
