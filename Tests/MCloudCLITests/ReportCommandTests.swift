@@ -4,7 +4,7 @@ import MCloudSynthetic
 import Testing
 
 /// `mcloud report`, opened as a reviewer would: headless Chromium (Debian's `chromium`) loads the page from a file://
-/// URL with the network off (Fixtures/headless_page.py drives it over the DevTools protocol) and reports the console,
+/// URL with the network off (scripts/headless_page.py drives it over the DevTools protocol) and reports the console,
 /// uncaught exceptions, failed loads and the DOM. The pages and their screenshots stay in .build/report-artifacts for
 /// a person to look at (CI keeps them as artifacts).
 @Suite(.serialized) struct ReportCommandTests {
@@ -25,7 +25,7 @@ import Testing
     static func open(_ file: String, screenshot: String? = nil, element: (selector: String, png: String)? = nil) throws -> Page {
         let result = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-page-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: result) }
-        var arguments = ["python3", "\(fixtures)/headless_page.py", URL(fileURLWithPath: file).absoluteString, "--out", result]
+        var arguments = ["python3", "\(repositoryRoot)/scripts/headless_page.py", URL(fileURLWithPath: file).absoluteString, "--out", result]
         if let screenshot { arguments += ["--screenshot", screenshot] }
         if let element { arguments += ["--element", element.selector, element.png] }
         let process = Process()
