@@ -29,8 +29,8 @@ enum PlannerBenchmark {
             } else if arguments[index] == "--check", index + 2 < arguments.count {
                 checker = (arguments[index + 1], arguments[index + 2])
                 index += 3
-            } else if arguments[index] == "--bound-iterations", index + 1 < arguments.count {
-                options.boundIterations = Int(arguments[index + 1]) ?? options.boundIterations
+            } else if arguments[index] == "--bound-evaluations", index + 1 < arguments.count {
+                options.boundEvaluations = Int(arguments[index + 1])
                 index += 2
             } else if arguments[index] == "--budget", index + 1 < arguments.count {
                 options.budget = Int(arguments[index + 1])
