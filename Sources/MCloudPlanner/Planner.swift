@@ -55,12 +55,21 @@ public enum Planner {
         // no local move trades a cheap cloud's services for a database and back at the scale that start does.
         if let start = guide.start(problem, order: order) {
             var guided = PenaltySearch(problem: problem, start: start, seed: seed &+ 2, targets: optimizer.cheapestClouds)
-            guided.anneal(moves: 3 * budget)
+            guided.anneal(moves: 2 * budget)
             steps += guided.steps
             if guided.isFeasible, guided.cost < bestCost - Optimizer.tolerance(bestCost) {
                 best = guided.placement
                 bestCost = guided.cost
             }
+        }
+        // The greedy's placement (or the guided one, if better) annealed too: where the relaxation's primaries are
+        // wrong, the greedy's may be right and only its services need to move.
+        var polished = PenaltySearch(problem: problem, start: best, seed: seed &+ 4, targets: optimizer.cheapestClouds)
+        polished.anneal(moves: budget)
+        steps += polished.steps
+        if polished.isFeasible, polished.cost < bestCost - Optimizer.tolerance(bestCost) {
+            best = polished.placement
+            bestCost = polished.cost
         }
         // Then primaries one at a time, each move judged once the services have settled around it; each settling
         // covers every service a hundred times over, within bounds that keep a try a few milliseconds.
