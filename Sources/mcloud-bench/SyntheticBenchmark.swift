@@ -24,6 +24,7 @@ enum SyntheticBenchmark {
         var size = Size()
         var seed: UInt64 = 1
         var boundEvaluations: Int?
+        var budget: Int?
         var index = 0
         while index + 1 < arguments.count {
             let value = Int(arguments[index + 1]) ?? 0
@@ -33,6 +34,7 @@ enum SyntheticBenchmark {
             case "--databases": size.databases = max(1, value)
             case "--seed": seed = UInt64(max(0, value))
             case "--bound-evaluations": boundEvaluations = max(1, value)
+            case "--budget": budget = max(1, value)
             default: break
             }
             index += 2
@@ -50,7 +52,7 @@ enum SyntheticBenchmark {
         }
         let start = DispatchTime.now().uptimeNanoseconds
         let cpuStart = ResourceUsage.cpuSeconds()
-        let result = Planner.plan(model, options: Planner.Options(boundEvaluations: boundEvaluations))
+        let result = Planner.plan(model, options: Planner.Options(budget: budget, boundEvaluations: boundEvaluations))
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let cpuSeconds = ResourceUsage.cpuSeconds() - cpuStart
         var table = Table(header: ["clouds", "service cells", "database cells", "cost", "bound", "gap", "steps", "seconds", "cpu s", "peak MiB"])
