@@ -191,11 +191,11 @@ struct LagrangianBound {
     /// Capacity prices as given, and link prices that give each service the whole saving next to its database's
     /// primary in `primary` (a cloud per database) and none elsewhere: the LP's where the placement is integral.
     ///
-    /// First drops the links of primaries no database can prefer at these prices: those dearer, even with every
-    /// saving their edges allow, than the database's cheapest primary with none, by more than `margin` of it. Their
-    /// prices stay 0, which is the best a price can do there (a database that never takes the cloud loses nothing
-    /// by it, and a service given a credit there only lowers the bound); the savings fold into the option's cost.
-    mutating func start(prices: [ResourceVector], primary: [Int], margin: Double = 0.05) -> [Double] {
+    /// First drops the links of primaries no database prefers at these prices: those dearer, even with every saving
+    /// their edges allow, than the database's cheapest primary with none. Their prices stay 0, the best a price can
+    /// do there while the capacity prices stay close (a database that never takes the cloud loses nothing by it,
+    /// and a service given a credit there only lowers the bound); the savings fold into the option's cost.
+    mutating func start(prices: [ResourceVector], primary: [Int]) -> [Double] {
         var keep = [Bool](repeating: true, count: linkPosition.count)
         for database in 0..<databaseDemand.count {
             let demand = databaseDemand[database]
@@ -210,7 +210,7 @@ struct LagrangianBound {
             for option in options {
                 var floor = cost(option)
                 for link in optionLinkStart[option]..<optionLinkStart[option + 1] { floor -= linkKeep[link] * linkSaving[link] }
-                guard floor > ceiling + margin * abs(ceiling) else { continue }
+                guard floor > ceiling else { continue }
                 for link in optionLinkStart[option]..<optionLinkStart[option + 1] { keep[link] = false }
             }
         }
