@@ -12,9 +12,7 @@ import Foundation
 ///
 /// The best prices are sought on a smoothed copy of the same function: each cell's minimum over its choices becomes
 /// a soft minimum at a temperature, which is never above the minimum (so it is a bound too) and has a gradient, so
-/// a projected gradient method with Barzilai-Borwein steps climbs it; the temperature falls phase by phase. At the
-/// end each database's soft choice weights its primaries as the LP's fractional placement would, which is where the
-/// search starts. Work is counted in evaluations, never in time.
+/// projected L-BFGS climbs it; the temperature falls phase by phase. Work is counted in evaluations, never in time.
 struct LagrangianBound {
     private let clouds: Int
     private let capacity: [ResourceVector]
@@ -49,9 +47,6 @@ struct LagrangianBound {
     private var linkSaving: [Double] = []
     /// The most replicas spread lets the service keep there.
     private var linkKeep: [Double] = []
-    /// The size of a unit step of each price: a resource's mean price, a link's saving. Steps are taken in money,
-    /// so vCPU, GiB of memory, GiB of storage and a link's price move alike.
-    private var unit: [Double] = []
 
     // Scratch.
     private var work: [Double]
@@ -66,34 +61,16 @@ struct LagrangianBound {
     private var forward: [Double] = []
     private var backward: [Double] = []
 
-    /// The best bound found, its capacity prices, and each database's soft choice over its primaries (by cloud).
+    /// The best bound found and its capacity prices.
     struct Result {
         var value: Double
         var prices: [ResourceVector]
-        var primaryWeight: [[(cloud: Int, weight: Double)]]
-
-        /// The weights as a flat database-by-cloud table.
-        func frequency(clouds: Int) -> [Double] {
-            var table = [Double](repeating: 0, count: primaryWeight.count * clouds)
-            for (database, weights) in primaryWeight.enumerated() {
-                for entry in weights { table[database * clouds + entry.cloud] = entry.weight }
-            }
-            return table
-        }
     }
 
     init(_ problem: PlanningProblem) {
         clouds = problem.clouds.count
         capacity = problem.clouds.map(\.capacity)
         constant = problem.cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
-        let priced = problem.clouds.filter { $0.vcpuMonth != nil && $0.memoryGiBMonth != nil }
-        let share = 1 / Double(max(1, priced.count))
-        let mean = [
-            priced.reduce(0) { $0 + ($1.vcpuMonth ?? 0) } * share,
-            priced.reduce(0) { $0 + ($1.memoryGiBMonth ?? 0) } * share,
-            priced.reduce(0) { $0 + ($1.storageGiBMonth ?? 0) } * share,
-        ]
-        for _ in 0..<clouds { unit.append(contentsOf: mean.map { max(1e-6, $0) }) }
         var positionOf = [Int](repeating: -1, count: problem.clouds.count)
         var servicePositionStart: [Int] = []
         for cell in problem.services {
@@ -151,7 +128,6 @@ struct LagrangianBound {
                     linkOption.append(option)
                     linkSaving.append(link.saving)
                     linkKeep.append(link.keep)
-                    unit.append(max(1e-9, link.saving))
                     at += 1
                 }
                 optionLinkStart.append(linkPosition.count)
@@ -255,8 +231,6 @@ struct LagrangianBound {
         serviceLink = linksOfService.flatMap { $0 }
         serviceLinkStart = [0]
         for links in linksOfService { serviceLinkStart.append(serviceLinkStart[serviceLinkStart.count - 1] + links.count) }
-        unit.removeLast(unit.count - 3 * clouds)
-        unit.append(contentsOf: saving.map { max(1e-9, $0) })
         curvature = Array(repeating: 0, count: dimension)
     }
 
@@ -464,16 +438,19 @@ struct LagrangianBound {
 
     // MARK: Climbing
 
-    /// Climbs from `start` (see `start(prices:primary:)`) on `evaluations` evaluations of the smoothed function,
-    /// the temperature falling from a tenth of a cell's mean cost in `phases` steps of a third. Deterministic.
-    mutating func solve(from start: [Double], upperBound: Double, evaluations: Int, phases: Int = 5, startTemperature: Double = 0.01, cooling: Double = 3) -> Result {
+    /// Climbs from `start` (see `start(prices:primary:)`) on `evaluations` evaluations of the smoothed function. The
+    /// temperature starts at a hundredth of a cell's mean cost (`upperBound`, a cost some placement reaches, over
+    /// the cells) and falls by thirds; a phase gets a fifth of the evaluations, or ends sooner once it stops
+    /// gaining. Each phase's prices are scored with the exact function; the best is the bound. Deterministic.
+    mutating func solve(from start: [Double], upperBound: Double, evaluations: Int) -> Result {
+        let phases = 5, cooling = 3.0
         let size = dimension
         var dual = start
         clampToBox(&dual)
         var best = evaluate(dual)
         var bestDual = dual
         let cells = max(1, serviceUnit.count + databaseDemand.count)
-        var temperature = startTemperature * max(1e-9, abs(upperBound)) / Double(cells)
+        var temperature = 0.01 * max(1e-9, abs(upperBound)) / Double(cells)
         var gradient = [Double](repeating: 0, count: size)
         var trialGradient = gradient
         var trial = dual
@@ -481,7 +458,6 @@ struct LagrangianBound {
         var precondition = dual
         var free = dual
         var spent = 0
-        var phase = 0
         while spent < evaluations, temperature > 1e-9 * max(1e-9, abs(upperBound)) / Double(cells) {
             var value = smoothed(dual, temperature: temperature, gradient: &gradient)
             spent += 1
@@ -547,20 +523,9 @@ struct LagrangianBound {
             let exact = evaluate(dual)
             if exact > best { (best, bestDual) = (exact, dual) }
             temperature /= cooling
-            phase += 1
-        }
-        // The LP's fractional primaries: the soft choice at the last temperature, from the best prices.
-        var weights: [[(cloud: Int, weight: Double)]] = []
-        for database in 0..<databaseDemand.count {
-            let first = optionStart[database], end = optionStart[database + 1]
-            var values = (first..<end).map { optionValue(bestDual, $0, databaseDemand[database]) }
-            let least = values.min() ?? 0
-            for index in values.indices { values[index] = exp(-min(Self.reach, (values[index] - least) / (temperature * cooling))) }
-            let total = values.reduce(0, +)
-            weights.append((first..<end).enumerated().map { (cloud: optionCloud[$0.element], weight: values[$0.offset] / max(1e-300, total)) })
         }
         let prices = (0..<clouds).map { ResourceVector(cpu: bestDual[3 * $0], memory: bestDual[3 * $0 + 1], storage: bestDual[3 * $0 + 2]) }
-        return Result(value: best, prices: prices, primaryWeight: weights)
+        return Result(value: best, prices: prices)
     }
 
     private static let memory = 6
