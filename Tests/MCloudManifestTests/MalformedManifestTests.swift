@@ -535,6 +535,15 @@ extension MalformedCase {
             #"clouds.yaml:28:67: error: spec.endpoints.kubernetes.egressCIDRs[1]: "10.0.0.256/24" is not an address range such as 203.0.113.0/24 or 2001:db8::/32"#,
             #"clouds.yaml:28:82: error: spec.endpoints.kubernetes.egressCIDRs[2]: "2001:db8::/129" is not an address range such as 203.0.113.0/24 or 2001:db8::/32"#,
         ]),
+        MalformedCase("GitOps names of a cluster that Argo CD and Flux cannot use", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, server: \"ftp://k8s\", fluxKubeConfigSecret: Kube_Config, fluxKubeConfigKey: \"a/b\" }"), [
+            #"clouds.yaml:28:49: error: spec.endpoints.kubernetes.server: "ftp://k8s" is not an http:// or https:// URL"#,
+            #"clouds.yaml:28:84: error: spec.endpoints.kubernetes.fluxKubeConfigSecret: "Kube_Config" is not a Secret name: use lower-case letters, digits, '-' and '.', at most 253 characters"#,
+            #"clouds.yaml:28:116: error: spec.endpoints.kubernetes.fluxKubeConfigKey: "a/b" is not a key of a Secret: use letters, digits, '-', '_' and '.'"#,
+        ]),
+        MalformedCase("an Argo CD destination by server and by name at once", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, server: \"https://10.0.0.1:6443\", argocdCluster: vk }"), [
+            "clouds.yaml:28:49: error: spec.endpoints.kubernetes.server: set server or argocdCluster, not both; an Argo CD destination names its cluster by one of them",
+        ]),
+        MalformedCase("GitOps names of a cluster are accepted", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, argocdCluster: in-cluster, fluxKubeConfigSecret: vk.kubeconfig, fluxKubeConfigKey: value.yaml }"), []),
         MalformedCase("an empty list of CDN audiences", .app("audiences: [ru, eu]", "audiences: []"), [
             "app.yaml:52:14: error: spec.audiences must not be empty",
         ]),
