@@ -1,4 +1,5 @@
 import MCloudCore
+
 /// Where services reach a database: a DNS name for the planner's primary and the engine's port.
 enum DatabaseEndpoint {
     /// The engines' standard client ports; an engine not listed here has no known port.
