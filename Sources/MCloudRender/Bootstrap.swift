@@ -26,7 +26,9 @@ public struct Bootstrap: Sendable {
         /// Why `url` cannot be read by both tools, or nil. Flux takes `http`, `https` and `ssh` URLs only
         /// (its CRD's pattern `^(http|https|ssh)://.*$`), so an scp-style `git@host:path` is refused with the form to use.
         public static func urlProblem(_ url: String) -> String? {
-            if url.contains(where: \.isWhitespace) || url.isEmpty { return "\"\(url)\" is not a repository URL" }
+            if url.isEmpty || url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || $0 == "\"" }) {
+                return "\"\(url)\" is not a repository URL"
+            }
             for scheme in ["https://", "http://", "ssh://"] where url.hasPrefix(scheme) && url.count > scheme.count { return nil }
             if let at = url.firstIndex(of: "@"), let colon = url[at...].firstIndex(of: ":"), !url.contains("://") {
                 let host = url[url.index(after: at)..<colon], path = url[url.index(after: colon)...]

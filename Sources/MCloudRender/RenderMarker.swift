@@ -1,6 +1,5 @@
 import Foundation
 import MCloudCore
-import MCloudYAML
 
 /// The file that marks a directory as written by `mcloud render`, and what it was rendered for: the Git repository
 /// and branch of its bootstrap objects, which a later render and `render --check` take when not told otherwise.
@@ -25,17 +24,18 @@ public struct RenderMarker: Sendable, Hashable {
         self.source = source
     }
 
+    /// YAML: the format, then each value as a double-quoted string (written as JSON writes it, which YAML reads).
     public var contents: String {
-        var fields: [(String, ObjectNode)] = [("format", .int(format))]
+        var lines = ["format: \(format)"]
         if let source {
-            fields += [("repository", .string(source.url)), ("branch", .string(source.branch))]
-            if let secret = source.fluxSecret { fields.append(("fluxSecret", .string(secret))) }
+            lines += ["repository: " + JSONValue.string(source.url).serialized(), "branch: " + JSONValue.string(source.branch).serialized()]
+            if let secret = source.fluxSecret { lines.append("fluxSecret: " + JSONValue.string(secret).serialized()) }
         }
         return """
             # Written by `mcloud render`. mcloud owns bootstrap/, clusters/ and infrastructure/ here and replaces them
             # whole on every render; edit the manifests and render again instead of editing these files.
 
-            """ + BlockYAMLWriter.document(.map(fields))
+            """ + lines.joined(separator: "\n") + "\n"
     }
 
     public var treeFile: RenderedTree.File { RenderedTree.File(path: Self.file, contents: contents) }
@@ -48,17 +48,22 @@ public struct RenderMarker: Sendable, Hashable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TreeWriter.Failure(description: "cannot read \(path)")
         }
-        let read = YAMLReader.read(Array(data), file: path)
-        let root = read.documents.first?.root
-        guard !read.diagnostics.hasErrors, let root, let format = root["format"]?.scalar.flatMap({ Int($0.value) }) else {
+        var values: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let text = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = text.hasPrefix("\"") ? (try? JSONParser.parse(Array(text.utf8)))?.stringValue : text
+            values[String(line[..<colon])] = value
+        }
+        guard let format = values["format"].flatMap({ Int($0) }) else {
             throw TreeWriter.Failure(description: "\(path) is not a marker mcloud render wrote (it has no format: line); remove it or render into another directory")
         }
         guard format <= currentFormat else {
             throw TreeWriter.Failure(description: "\(path) was written by a newer mcloud (format \(format)); upgrade mcloud")
         }
         var source: Bootstrap.Source?
-        if let url = root["repository"]?.scalar?.value, let branch = root["branch"]?.scalar?.value {
-            source = Bootstrap.Source(url: url, branch: branch, fluxSecret: root["fluxSecret"]?.scalar?.value)
+        if let url = values["repository"], let branch = values["branch"] {
+            source = Bootstrap.Source(url: url, branch: branch, fluxSecret: values["fluxSecret"])
         }
         return RenderMarker(format: format, source: source)
     }

@@ -35,7 +35,7 @@ import Testing
         #expect(again.stdout.hasSuffix("; bootstrap for \(Self.repository) (prod).\n"))
         let branch = await render(["--check", out, "--branch", "main"])
         #expect(branch.exitCode == 2)
-        #expect(branch.stdout.contains("-branch: prod\n+branch: main\n"))
+        #expect(branch.stdout.contains("-branch: \"prod\"\n+branch: \"main\"\n"))
         #expect(branch.stdout.contains("-        targetRevision: prod\n+        targetRevision: main\n"))
     }
 
