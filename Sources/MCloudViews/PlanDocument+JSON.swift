@@ -15,6 +15,7 @@ extension PlanDocument {
         if let placement {
             fields += [("placement", placement.placementJSON), ("explanations", placement.explanationsJSON)]
         }
+        if let cost { fields.append(("cost", cost.json)) }
         fields += [
             ("placement_moves", .array(deployment.moves.map(Self.json))),
             ("resource_changes", .array(deployment.changes.map(Self.json))),
@@ -23,6 +24,7 @@ extension PlanDocument {
             ("input_digest", .string(deployment.inputDigest)),
             ("refreshed", .bool(deployment.refreshed)),
         ]
+        if deployment.targeted { fields.append(("targeted", .bool(true))) }
         return .object(fields)
     }
 
@@ -90,5 +92,18 @@ extension PlacementReport {
         .object(explanations.map { explanation in
             (explanation.cell, .object(explanation.rejected.map { ($0.cloud, .array($0.reasons.map(JSONValue.string))) }))
         })
+    }
+}
+
+extension CostDiff {
+    /// `cost`: `{ currency, before, after, delta }`, each side `{ monthly, byCloud, byCell, byCDN }` with names
+    /// sorted; `before` and `delta` null when the state records no cost.
+    public var json: JSONValue {
+        func amounts(_ side: Amounts?) -> JSONValue {
+            guard let side else { return .null }
+            func map(_ list: [PlacementReport.Amount]) -> JSONValue { .object(list.map { ($0.name, .rounded($0.amount)) }) }
+            return .object([("monthly", .rounded(side.monthly)), ("byCloud", map(side.byCloud)), ("byCell", map(side.byCell)), ("byCDN", map(side.byCDN))])
+        }
+        return .object([("currency", .string(currency)), ("before", amounts(before)), ("after", amounts(after)), ("delta", amounts(delta))])
     }
 }

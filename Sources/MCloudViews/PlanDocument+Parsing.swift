@@ -40,9 +40,11 @@ extension PlanDocument {
         }
         let deployment = DeploymentPlan(
             operation: operation, application: application, changes: changes, moves: moves,
-            state: .init(lineage: lineage, serial: serial), inputDigest: digest, refreshed: document["refreshed"] == .bool(true)
+            state: .init(lineage: lineage, serial: serial), inputDigest: digest, refreshed: document["refreshed"] == .bool(true),
+            targeted: document["targeted"] == .bool(true)
         )
-        return PlanDocument(deployment: deployment, placement: placement)
+        let cost = try document["cost"].map { (cost) throws(Failure) in try CostDiff(json: cost, fail: fail) }
+        return PlanDocument(deployment: deployment, placement: placement, cost: cost)
     }
 
     private static func change(_ item: JSONValue, at index: Int, fail: (String) -> Failure) throws(Failure) -> ResourceChange {
@@ -114,5 +116,22 @@ extension PlacementReport {
                 Explanation(cell: cell, rejected: rejected.objectPairs.map { .init(cloud: $0.0, reasons: $0.1.arrayItems.compactMap(\.stringValue)) })
             }
         )
+    }
+}
+
+extension CostDiff {
+    /// A saved plan's `cost`; `delta` follows from the two sides.
+    init(json: JSONValue, fail: (String) -> PlanDocument.Failure) throws(PlanDocument.Failure) {
+        guard let currency = json["currency"]?.stringValue else { throw fail("cost.currency is missing") }
+        func amounts(_ key: String) throws(PlanDocument.Failure) -> Amounts? {
+            guard let side = json[key], side != .null else { return nil }
+            guard let monthly = side["monthly"]?.doubleValue else { throw fail("cost.\(key).monthly is missing") }
+            func list(_ name: String) -> [PlacementReport.Amount] {
+                (side[name]?.objectPairs ?? []).map { PlacementReport.Amount(name: $0.0, amount: $0.1.doubleValue ?? 0) }
+            }
+            return Amounts(monthly: monthly, byCloud: list("byCloud"), byCell: list("byCell"), byCDN: list("byCDN"))
+        }
+        guard let after = try amounts("after") else { throw fail("cost.after is missing") }
+        self.init(currency: currency, before: try amounts("before"), after: after)
     }
 }

@@ -13,10 +13,13 @@ public struct PlanDocument: Sendable {
     public var deployment: DeploymentPlan
     /// Nil for destroy, which places nothing.
     public var placement: PlacementReport?
+    /// The monthly cost recorded at the last apply against the cost after this plan.
+    public var cost: CostDiff?
 
-    public init(deployment: DeploymentPlan, placement: PlacementReport?) {
+    public init(deployment: DeploymentPlan, placement: PlacementReport?, cost: CostDiff? = nil) {
         self.deployment = deployment
         self.placement = placement
+        self.cost = cost
     }
 
     public var application: String { deployment.application }

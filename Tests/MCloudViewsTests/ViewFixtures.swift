@@ -39,7 +39,13 @@ enum ViewFixtures {
             operation: .apply, application: model.application.name, changes: changes, moves: [], state: .init(state), inputDigest: "sha256:0",
             refreshed: false
         )
-        return PlanDocument(deployment: plan, placement: PlacementReport(placement))
+        // The state's record of the last apply: the same placement with 100 EUR a month more on another cloud.
+        let report = PlacementReport(placement)
+        var lastApplied = report.applied.cost
+        lastApplied.monthly += 100
+        lastApplied.byCloud["vk-msk"] = 100
+        let cost = CostDiff(recorded: lastApplied, after: report.cost, currency: model.application.currency, rate: model.application.rate(for:))
+        return PlanDocument(deployment: plan, placement: report, cost: cost)
     }
 
     struct Failure: Error {

@@ -21,6 +21,7 @@ enum PlanRunner {
     ) async -> (document: PlanDocument, clouds: [String: Cloud])? {
         let request: PlanMaker.Request
         let clouds: [String: Cloud]
+        let application: Application
         var placement: PlacementReport?
         switch operation {
         case .apply:
@@ -30,6 +31,7 @@ enum PlanRunner {
                 inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
             )
             clouds = inputs.clouds
+            application = inputs.model.application
             placement = PlacementReport(inputs.placementPlan)
         case .destroy:
             // Destroy places nothing: it needs the application's name and the clouds' endpoints, even when the
@@ -40,10 +42,13 @@ enum PlanRunner {
                 inputDigest: DeploymentInputs.digest(manifests), targets: TargetSelection(targets)
             )
             clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            application = model.application
         }
+        // After a destroy nothing runs, so it costs nothing.
+        let cost = CostDiff(recorded: state?.placement?.cost, after: placement?.cost, currency: application.currency, rate: application.rate(for:))
         do throws(EngineError) {
             let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
-            return (PlanDocument(deployment: plan, placement: placement), clouds)
+            return (PlanDocument(deployment: plan, placement: placement, cost: cost), clouds)
         } catch {
             context.stderr.write("error: \(error.message)\n")
             return nil
