@@ -16,6 +16,7 @@ extension PlanDocument {
             fields += [("placement", placement.placementJSON), ("explanations", placement.explanationsJSON)]
         }
         if let cost { fields.append(("cost", cost.json)) }
+        if let policy { fields.append(("policy", policy.json)) }
         fields += [
             ("placement_moves", .array(deployment.moves.map(Self.json))),
             ("resource_changes", .array(deployment.changes.map(Self.json))),
@@ -105,5 +106,22 @@ extension CostDiff {
             return .object([("monthly", .rounded(side.monthly)), ("byCloud", map(side.byCloud)), ("byCell", map(side.byCell)), ("byCDN", map(side.byCDN))])
         }
         return .object([("currency", .string(currency)), ("before", amounts(before)), ("after", amounts(after)), ("delta", amounts(delta))])
+    }
+}
+
+extension PolicyReport {
+    /// `policy`: the outcome (`pass`, `warn`, `fail`) and every rule's verdict, in order.
+    public var json: JSONValue {
+        .object([
+            ("outcome", .string(outcome.rawValue)),
+            ("rules", .array(verdicts.map { verdict in
+                .object([
+                    ("policy", .string(verdict.policy)), ("index", .int(verdict.index)), ("rule", .string(verdict.rule)),
+                    ("level", .string(verdict.level.rawValue)), ("source", .string(verdict.source.description)),
+                    ("verdict", .string(verdict.passed ? "pass" : "fail")), ("message", .string(verdict.message)),
+                    ("offenders", .array(verdict.offenders.map { .object([("name", .string($0.name)), ("detail", .string($0.detail))]) })),
+                ])
+            })),
+        ])
     }
 }

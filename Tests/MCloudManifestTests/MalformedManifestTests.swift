@@ -47,7 +47,7 @@ extension MalformedCase {
     typealias Change = ManifestInput.Change
 
     static let all: [MalformedCase] = wrongTypes + missingKeys + badNames + badQuantities + unknownKeys + references
-        + documents + rules + yaml
+        + documents + rules + yaml + policies
 
     // MARK: Wrong types
 
@@ -332,7 +332,7 @@ extension MalformedCase {
             #"extra.yaml:2:7: error: kind "service" is not a kind mcloud knows; did you mean "Service"?"#,
         ]),
         MalformedCase("an unknown kind lists the kinds", .extra(Template.service, "kind: Service", "kind: Deployment"), [
-            #"extra.yaml:2:7: error: kind "Deployment" is not a kind mcloud knows (kinds: Application, CDN, Cloud, Database, Service)"#,
+            #"extra.yaml:2:7: error: kind "Deployment" is not a kind mcloud knows (kinds: Application, CDN, Cloud, Database, Policy, Service)"#,
         ]),
         MalformedCase("apiVersion of another version", .app("apiVersion: mcloud/v1\nkind: Application", "apiVersion: mcloud/v2\nkind: Application"), [
             #"app.yaml:1:13: error: apiVersion "mcloud/v2" is not supported; use mcloud/v1"#,
@@ -815,4 +815,51 @@ struct DirectoryCase: Sendable, CustomTestStringConvertible {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: path, contents: data))
     }
+}
+
+extension MalformedCase {
+    // MARK: Policies
+
+    static let policies: [MalformedCase] = [
+        MalformedCase("a Policy with two rules is accepted", [.add("extra.yaml", Template.policy)], []),
+        MalformedCase("a misspelt rule", .extra(Template.policy, "maxMonthlyCost: 250000", "maxMontlyCost: 250000"), [
+            #"extra.yaml:6:9: error: spec.rules[0]: unknown key "maxMontlyCost"; did you mean "maxMonthlyCost"?"#,
+        ]),
+        MalformedCase("two rules in one entry", .extra(Template.policy, "maxMonthlyCost: 250000,", "maxMonthlyCost: 250000, maxCostIncrease: 10,"), [
+            "extra.yaml:6:7: error: spec.rules[0]: a rule has exactly one of maxMonthlyCost, maxCostIncrease, denyDelete, denyMove, requireResidency; found maxMonthlyCost and maxCostIncrease",
+        ]),
+        MalformedCase("a rule without a level", .extra(Template.policy, "maxMonthlyCost: 250000, level: mandatory", "maxMonthlyCost: 250000"), [
+            #"extra.yaml:6:7: error: spec.rules[0]: missing required key "level""#,
+        ]),
+        MalformedCase("a level that is not one", .extra(Template.policy, "level: advisory", "level: advisorry"), [
+            #"extra.yaml:7:46: error: spec.rules[1].level: "advisorry" is not allowed; did you mean "advisory"?"#,
+        ]),
+        MalformedCase("a cost limit that is not a number", .extra(Template.policy, "maxMonthlyCost: 250000", "maxMonthlyCost: lots"), [
+            "extra.yaml:6:25: error: spec.rules[0].maxMonthlyCost must be a number, found a string (lots)",
+        ]),
+        MalformedCase("a negative cost increase", .extra(Template.policy, "maxMonthlyCost: 250000", "maxCostIncrease: -5"), [
+            "extra.yaml:6:26: error: spec.rules[0].maxCostIncrease must not be negative, found -5",
+        ]),
+        MalformedCase("denyDelete with nothing to deny", .extra(Template.policy, "maxMonthlyCost: 250000", "denyDelete: {}"), [
+            "extra.yaml:6:21: error: spec.rules[0].denyDelete needs kinds or addresses (or both)",
+        ]),
+        MalformedCase("denyDelete of a kind mcloud does not render", .extra(Template.policy, "maxMonthlyCost: 250000", "denyDelete: { kinds: [Databse, Volume] }"), [
+            #"extra.yaml:6:31: error: spec.rules[0].denyDelete.kinds[0]: "Databse" is not a kind mcloud renders; did you mean "Database"?"#,
+        ]),
+        MalformedCase("denyMove from a cloud that does not exist", .extra(Template.policy, "from: [vk-msk]", "from: [vk-mks]"), [
+            #"extra.yaml:7:28: error: spec.rules[1].denyMove.from[0]: no Cloud named "vk-mks"; did you mean "vk-msk"?"#,
+        ]),
+        MalformedCase("requireResidency for an audience that does not exist", .extra(Template.policy, "maxMonthlyCost: 250000", "requireResidency: { data: personal, audience: rus, allowed: [RU] }"), [
+            #"extra.yaml:6:55: error: spec.rules[0].requireResidency.audience: no audience named "rus"; did you mean "ru"?"#,
+        ]),
+        MalformedCase("requireResidency without allowed", .extra(Template.policy, "maxMonthlyCost: 250000", "requireResidency: { data: personal, audience: ru }"), [
+            #"extra.yaml:6:27: error: spec.rules[0].requireResidency: missing required key "allowed""#,
+        ]),
+        MalformedCase("a Policy without rules", .extra(Template.policy, "  rules:\n    - { maxMonthlyCost: 250000, level: mandatory }\n    - { denyMove: { from: [vk-msk] }, level: advisory }\n", "  rules: []\n"), [
+            "extra.yaml:5:10: error: spec.rules must list at least one rule",
+        ]),
+        MalformedCase("two Policies with one name", [.add("extra.yaml", Template.policy + "---\n" + Template.policy)], [
+            #"extra.yaml:11:19: error: metadata.name: Policy "guardrails" is already defined at extra.yaml:3:19"#,
+        ]),
+    ]
 }

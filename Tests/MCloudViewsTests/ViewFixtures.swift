@@ -45,7 +45,17 @@ enum ViewFixtures {
         lastApplied.monthly += 100
         lastApplied.byCloud["vk-msk"] = 100
         let cost = CostDiff(recorded: lastApplied, after: report.cost, currency: model.application.currency, rate: model.application.rate(for:))
-        return PlanDocument(deployment: plan, placement: report, cost: cost)
+        let policy = PolicyReport(verdicts: [
+            .init(
+                policy: "guardrails", index: 0, rule: "maxMonthlyCost", level: .advisory, source: SourceLocation(file: "a:b/policy.yaml", line: 6, column: 7),
+                passed: false, message: "the monthly cost after this plan is above the limit", offenders: [.init(name: "vk-msk", detail: "100.00 EUR a month")]
+            ),
+            .init(
+                policy: "guardrails", index: 1, rule: "denyMove", level: .mandatory, source: SourceLocation(file: "a:b/policy.yaml", line: 7, column: 7),
+                passed: true, message: "no cell leaves vk-msk", offenders: []
+            ),
+        ])
+        return PlanDocument(deployment: plan, placement: report, cost: cost, policy: policy)
     }
 
     struct Failure: Error {

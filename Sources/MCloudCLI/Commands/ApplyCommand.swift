@@ -60,6 +60,7 @@ struct ApplyCommand: Command {
                 return .failure
             }
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
+            guard PlanRunner.enforce(made.document.policy, consequence: "nothing was changed", context) else { return .failure }
             guard made.document.deployment.hasChanges else {
                 return await ApplyRunner.recordUnchanged(made.document, state: stored.state, backend: backend, context) ? .success : .failure
             }
@@ -82,6 +83,8 @@ struct ApplyCommand: Command {
             context.stderr.write("error: \(error.description)\n")
             return .failure
         }
+        // plan --out saves no plan that fails a mandatory rule; a file that says otherwise was not made so.
+        guard PlanRunner.enforce(document.policy, consequence: "\(file) is not applied", context) else { return .failure }
         let plan = document.deployment
         let current = DeploymentPlan.StateReference(state)
         guard current == plan.state else {

@@ -40,6 +40,7 @@ struct DestroyCommand: Command {
                 return .failure
             }
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
+            guard PlanRunner.enforce(made.document.policy, consequence: "nothing was destroyed", context) else { return .failure }
             guard made.document.deployment.hasChanges else {
                 return await ApplyRunner.recordUnchanged(made.document, state: stored.state, backend: backend, context) ? .success : .failure
             }
