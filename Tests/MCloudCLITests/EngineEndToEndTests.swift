@@ -67,8 +67,13 @@ import Testing
     /// next plan shows against that record, and the apply of that plan records the new cost; destroy clears it.
     @Test func applyRecordsThePlacementAndItsCostForTheNextPlansCostDiff() async throws {
         let workspace = try EngineWorkspace()
-        #expect(await workspace.run("apply", ["--auto-approve"]).exitCode == 0)
         let backend = FileStateBackend(path: workspace.statePath)
+        // A targeted apply makes part of the placement: it records none.
+        let part = await workspace.run("apply", ["--auto-approve", "--target", "kubernetes.lab.v1.Namespace"])
+        #expect(part.exitCode == 0, "\(part.stderr)")
+        #expect(try backend.read()?.resources.count == 1)
+        #expect(try backend.read()?.placement == nil)
+        #expect(await workspace.run("apply", ["--auto-approve"]).exitCode == 0)
         let applied = try #require(try backend.read())
         // 730 h x (2 x (0.1 vCPU x 0.02 + 0.125 GiB x 0.005) + 3 x (0.25 x 0.02 + 0.25 x 0.005)) EUR
         #expect(applied.placement?.cost == AppliedPlacement.Cost(
