@@ -25,7 +25,7 @@ public enum PolicyChecker {
     }
 
     /// A rule's outcome before it is named: passed, why, and what a failure is about.
-    struct Result {
+    struct Finding {
         var passed: Bool
         var message: String
         var offenders: [PolicyReport.Offender] = []
@@ -38,7 +38,7 @@ public enum PolicyChecker {
 
         var currency: String { model.application.currency }
 
-        func evaluate(_ rule: Policy.Rule) -> Result {
+        func evaluate(_ rule: Policy.Rule) -> Finding {
             switch rule {
             case .maxMonthlyCost(let limit): return maxMonthlyCost(limit)
             case .maxCostIncrease(let percent): return maxCostIncrease(percent)
@@ -52,23 +52,23 @@ public enum PolicyChecker {
 
         var after: CostDiff.Amounts { document.cost?.after ?? .zero }
 
-        func maxMonthlyCost(_ limit: Double) -> Result {
+        func maxMonthlyCost(_ limit: Double) -> Finding {
             let cost = after.monthly
             guard cost > limit else {
-                return Result(passed: true, message: "the monthly cost after this plan, \(money(cost)), is within the limit of \(money(limit))")
+                return Finding(passed: true, message: "the monthly cost after this plan, \(money(cost)), is within the limit of \(money(limit))")
             }
             // Where the money goes, the largest first.
             let clouds = after.byCloud.sorted { ($0.amount, $1.name) > ($1.amount, $0.name) }
-            return Result(
+            return Finding(
                 passed: false, message: "the monthly cost after this plan, \(money(cost)), is above the limit of \(money(limit)) by \(money(cost - limit))",
                 offenders: clouds.map { .init(name: $0.name, detail: "\(money($0.amount)) a month") }
             )
         }
 
-        func maxCostIncrease(_ percent: Double) -> Result {
+        func maxCostIncrease(_ percent: Double) -> Finding {
             let limit = "+\(NumberText.format(percent))%"
             guard let diff = document.cost, let before = diff.before, let delta = diff.delta else {
-                return Result(passed: true, message: "no cost was recorded at the last apply to compare with")
+                return Finding(passed: true, message: "no cost was recorded at the last apply to compare with")
             }
             let risen = (delta.byCell.map { (name: $0.name, amount: $0.amount) } + delta.byCDN.map { (name: "\($0.name) (CDN)", amount: $0.amount) })
                 .filter { $0.amount > 0 }.sorted { ($0.amount, $1.name) > ($1.amount, $0.name) }
@@ -76,7 +76,7 @@ public enum PolicyChecker {
             let change = "\(Money.decimals(before.monthly, places: 2)) -> \(money(diff.after.monthly))"
             guard let rise = diff.percentChange else {
                 let passed = diff.after.monthly <= 0
-                return Result(
+                return Finding(
                     passed: passed, message: passed ? "the monthly cost stays at \(money(0))" : "the monthly cost rises from nothing (\(change)), more than \(limit)",
                     offenders: passed ? [] : risen
                 )
@@ -85,9 +85,9 @@ public enum PolicyChecker {
             let shownRise = (rise * 100).rounded() / 100
             let shown = (shownRise > 0 ? "+" : "") + Money.decimals(shownRise, places: 2) + "%"
             guard shownRise > percent else {
-                return Result(passed: true, message: "the monthly cost changes by \(shown) (\(change)), within \(limit)")
+                return Finding(passed: true, message: "the monthly cost changes by \(shown) (\(change)), within \(limit)")
             }
-            return Result(passed: false, message: "the monthly cost rises by \(shown) (\(change)), more than \(limit)", offenders: risen)
+            return Finding(passed: false, message: "the monthly cost rises by \(shown) (\(change)), more than \(limit)", offenders: risen)
         }
 
         private func money(_ amount: Double) -> String {
@@ -96,7 +96,7 @@ public enum PolicyChecker {
 
         // MARK: Deletes
 
-        func denyDelete(kinds: [String], addresses: [String]) -> Result {
+        func denyDelete(kinds: [String], addresses: [String]) -> Finding {
             let what = (kinds.map { "kind \($0)" } + addresses.map { "address \($0)" }).joined(separator: ", ")
             let offenders = document.deployment.changes.filter { change in
                 guard change.action == .delete || change.action == .replace else { return false }
@@ -104,8 +104,8 @@ public enum PolicyChecker {
                 return kinds.contains(change.type.rawValue) || workload.map(kinds.contains) == true
                     || addresses.contains { Self.matches(change.address.rawValue, pattern: $0) }
             }.map { PolicyReport.Offender(name: $0.address.rawValue, detail: "\($0.action.rawValue): \($0.reason)") }
-            guard !offenders.isEmpty else { return Result(passed: true, message: "no resource of \(what) is deleted or replaced") }
-            return Result(passed: false, message: "\(count(offenders.count, "resource")) of \(what) would be deleted or replaced", offenders: offenders)
+            guard !offenders.isEmpty else { return Finding(passed: true, message: "no resource of \(what) is deleted or replaced") }
+            return Finding(passed: false, message: "\(count(offenders.count, "resource")) of \(what) would be deleted or replaced", offenders: offenders)
         }
 
         /// The kind of workload a resource was rendered for, from its body's labels: a Kubernetes object of a cell
@@ -143,9 +143,9 @@ public enum PolicyChecker {
 
         // MARK: Moves
 
-        func denyMove(_ clouds: [String]) -> Result {
+        func denyMove(_ clouds: [String]) -> Finding {
             let named = clouds.joined(separator: " or ")
-            guard let recorded else { return Result(passed: true, message: "no placement was recorded at the last apply to compare with") }
+            guard let recorded else { return Finding(passed: true, message: "no placement was recorded at the last apply to compare with") }
             let now = Dictionary((document.placement?.cells ?? []).map { ($0.name, $0.site) }, uniquingKeysWith: { first, _ in first })
             var offenders: [PolicyReport.Offender] = []
             for (cell, before) in recorded.cells.sorted(by: { $0.key < $1.key }) {
@@ -156,8 +156,8 @@ public enum PolicyChecker {
                     offenders.append(.init(name: cell, detail: "leaves \(cloud): \(Self.describe(before)) -> \(Self.describe(after))"))
                 }
             }
-            guard !offenders.isEmpty else { return Result(passed: true, message: "no cell leaves \(named)") }
-            return Result(passed: false, message: "\(count(Set(offenders.map(\.name)).count, "cell")) would leave \(named)", offenders: offenders)
+            guard !offenders.isEmpty else { return Finding(passed: true, message: "no cell leaves \(named)") }
+            return Finding(passed: false, message: "\(count(Set(offenders.map(\.name)).count, "cell")) would leave \(named)", offenders: offenders)
         }
 
         static func clouds(_ site: PlacementReport.Site) -> [String] {
@@ -185,7 +185,7 @@ public enum PolicyChecker {
 
         /// Restated on its own, so a residency rule edited in the Application cannot move the data unseen: every
         /// cloud a matching cell uses (replicas, primary, backup) needs a tag in `allowed`. CDNs hold no cell data.
-        func requireResidency(data: String, audience: String, allowed: [String]) -> Result {
+        func requireResidency(data: String, audience: String, allowed: [String]) -> Finding {
             let classes = Dictionary(model.services.map { ($0.name, $0.data) } + model.databases.map { ($0.name, $0.data) }, uniquingKeysWith: { first, _ in first })
             let jurisdictions = Dictionary(model.clouds.map { ($0.name, $0.jurisdiction) }, uniquingKeysWith: { first, _ in first })
             let sites = Dictionary((document.placement?.cells ?? []).map { ($0.name, $0.site) }, uniquingKeysWith: { first, _ in first })
@@ -207,9 +207,9 @@ public enum PolicyChecker {
             }
             let fence = "[\(allowed.joined(separator: ", "))]"
             guard !offenders.isEmpty else {
-                return Result(passed: true, message: cells.isEmpty ? "no cell holds \(subject)" : "every cell with \(subject) runs only in \(fence)")
+                return Finding(passed: true, message: cells.isEmpty ? "no cell holds \(subject)" : "every cell with \(subject) runs only in \(fence)")
             }
-            return Result(passed: false, message: "\(count(Set(offenders.map(\.name)).count, "cell")) with \(subject) would run outside \(fence)", offenders: offenders)
+            return Finding(passed: false, message: "\(count(Set(offenders.map(\.name)).count, "cell")) with \(subject) would run outside \(fence)", offenders: offenders)
         }
 
         private func count(_ number: Int, _ noun: String) -> String {
