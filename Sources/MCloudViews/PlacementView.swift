@@ -55,20 +55,18 @@ public enum PlacementView {
         Money.decimals(value, places: 2)
     }
 
-    /// Columns padded to their widest cell; numbers line up on the right: those of the last column, or of the
-    /// columns given (their headers too).
-    static func table(_ rows: [[String]], rightAligned: Set<Int>? = nil) -> String {
+    /// Columns padded to their widest cell; numbers in the last column, or in every column of `rightAligned`
+    /// (headers included), line up on the right.
+    static func table(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
         guard let header = rows.first else { return "" }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            var line = "  " + row.enumerated().map { index, cell in
+            "  " + row.enumerated().map { index, cell in
                 let padding = String(repeating: " ", count: widths[index] - cell.count)
-                let right = rightAligned.map { $0.contains(index) }
-                    ?? (index > 0 && cell.first.map { $0.isNumber || $0 == "-" } == true && row != header && index == row.count - 1)
+                let numeric = index > 0 && cell.first.map { $0.isNumber || $0 == "-" } == true && row != header
+                let right = rightAligned.contains(index) || (numeric && index == row.count - 1)
                 return right ? padding + cell : cell + (index == row.count - 1 ? "" : padding)
             }.joined(separator: "  ")
-            while line.last == " " { line.removeLast() }
-            return line
         }.joined(separator: "\n") + "\n"
     }
 }

@@ -15,13 +15,19 @@ public struct PlanDocument: Sendable {
     public var deployment: DeploymentPlan?
     /// Nil for destroy, which places nothing.
     public var placement: PlacementReport?
+    /// The monthly cost recorded at the last apply against the cost after this plan.
+    public var cost: CostDiff?
+    /// Every policy rule's verdict on this plan.
+    public var policy: PolicyReport?
     /// Why a placement-only plan has no deployment, in a sentence the views print.
     public var placementOnlyNote: String?
 
-    public init(deployment: DeploymentPlan, placement: PlacementReport?) {
+    public init(deployment: DeploymentPlan, placement: PlacementReport?, cost: CostDiff? = nil, policy: PolicyReport? = nil) {
         application = deployment.application
         self.deployment = deployment
         self.placement = placement
+        self.cost = cost
+        self.policy = policy
     }
 
     public init(placementOnly placement: PlacementReport, application: String, note: String) {

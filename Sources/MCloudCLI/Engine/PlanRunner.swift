@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudEngine
 import MCloudManifest
+import MCloudPolicy
 import MCloudProvider
 import MCloudState
 import MCloudViews
@@ -38,7 +39,7 @@ enum PlanRunner {
                 inputDigest: DeploymentInputs.digest(manifests), targets: TargetSelection(targets)
             )
             let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            return await make(request, clouds: clouds, placement: nil, context)
+            return await make(request, model: model, clouds: clouds, state: state, placement: nil, context)
         }
     }
 
@@ -48,7 +49,7 @@ enum PlanRunner {
             operation: .apply, application: inputs.model.application.name, desired: inputs.desired, state: state, refresh: refresh,
             inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
         )
-        let made = await make(request, clouds: inputs.clouds, placement: PlacementReport(inputs.placementPlan), context)
+        let made = await make(request, model: inputs.model, clouds: inputs.clouds, state: state, placement: PlacementReport(inputs.placementPlan), context)
         let bare = inputs.cloudsWithoutEndpoints
         if made == nil, !bare.isEmpty {
             context.stderr.write("hint: \(PlacementOnly.list(bare)) no endpoints in the catalog; 'mcloud plan --placement-only' shows where everything would run without endpoints or credentials\n")
@@ -56,14 +57,32 @@ enum PlanRunner {
         return made
     }
 
-    private static func make(_ request: PlanMaker.Request, clouds: [String: Cloud], placement: PlacementReport?, _ context: CommandContext) async -> Made? {
+    private static func make(
+        _ request: PlanMaker.Request, model: Model, clouds: [String: Cloud], state: State?, placement: PlacementReport?, _ context: CommandContext
+    ) async -> Made? {
+        // After a destroy nothing runs, so it costs nothing.
+        let application = model.application
+        let cost = CostDiff(recorded: state?.placement?.cost, after: placement?.cost, currency: application.currency, rate: application.rate(for:))
         do throws(EngineError) {
             let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
-            return Made(document: PlanDocument(deployment: plan, placement: placement), deployment: plan, clouds: clouds)
+            var document = PlanDocument(deployment: plan, placement: placement, cost: cost)
+            document.policy = PolicyChecker.check(model, document: document, recorded: state?.placement)
+            return Made(document: document, deployment: plan, clouds: clouds)
         } catch {
             context.stderr.write("error: \(error.message)\n")
             return nil
         }
+    }
+
+    /// Prints every failed policy rule on stderr, an error for a mandatory one and a warning for an advisory one, and
+    /// whether the plan may go on: false when a mandatory rule failed, after saying what that means (`consequence`).
+    static func enforce(_ policy: PolicyReport?, consequence: String, _ context: CommandContext) -> Bool {
+        guard let policy else { return true }
+        for verdict in policy.failed { context.stderr.write(verdict.diagnostic + "\n") }
+        let broken = policy.failed.filter { $0.level == .mandatory }.count
+        guard broken > 0 else { return true }
+        context.stderr.write("error: the plan breaks \(broken) mandatory policy rule\(broken == 1 ? "" : "s"); \(consequence)\n")
+        return false
     }
 
     /// The validated model without placing it; nil after printing the diagnostics.
