@@ -35,7 +35,7 @@ import Testing
         let run = try runBinary(["validate"], in: repositoryRoot)
         #expect(run.stderr == "")
         #expect(run.stdout == """
-            Manifests/retail-bank: Valid: 9 clouds, application retail-bank, 8 services, 5 databases, 2 CDNs; 24 cells in 10 files.
+            Manifests/retail-bank: Valid: 9 clouds, application retail-bank, 8 services, 5 databases, 2 CDNs, 1 policy with 6 rules; 24 cells in 11 files.
             Manifests/shop: Valid: 9 clouds, application shop, 5 services, 2 databases, 1 CDN; 7 cells in 10 files.
             Manifests/telemed: Valid: 9 clouds, application telemed, 9 services, 3 databases, 1 CDN; 21 cells in 10 files.
 
