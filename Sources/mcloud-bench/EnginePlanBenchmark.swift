@@ -177,7 +177,7 @@ enum EnginePlanBenchmark {
         var state = State(lineage: stored?.lineage ?? State().lineage, serial: stored?.serial ?? 0, resources: resources).nextSerial()
         state.application = stored?.application
         try backend.write(state)
-        return state.serialized().utf8.count
+        return state.serializedBytes().count
     }
 
     @inline(never)
@@ -196,7 +196,7 @@ enum EnginePlanBenchmark {
     /// The saved plan's bytes, as `plan --out` writes them.
     @inline(never)
     static func documentPhase(_ plan: DeploymentPlan) -> [UInt8] {
-        Array(PlanDocument(deployment: plan, placement: nil).json.serialized().utf8)
+        PlanDocument(deployment: plan, placement: nil).json.serializedBytes()
     }
 
     /// Reads a saved plan back, as `apply PLANFILE` and `show` do; returns its number of changes.

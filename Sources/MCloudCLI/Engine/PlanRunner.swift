@@ -84,7 +84,7 @@ enum PlanRunner {
     static func save(_ document: JSONValue, to path: String, _ context: CommandContext) -> Bool {
         let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
         do {
-            try Data((document.serialized() + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
+            try Data(document.serializedBytes() + [UInt8(ascii: "\n")]).write(to: URL(fileURLWithPath: temporary))
             if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary)) }
             else { try FileManager.default.moveItem(atPath: temporary, toPath: path) }
             return true
