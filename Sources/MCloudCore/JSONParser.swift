@@ -1,5 +1,13 @@
 /// Parses JSON (RFC 8259) into a `JSONValue`, keeping object keys in document order. Written out rather than
 /// taken from Foundation, whose number and boolean bridging differs between platforms.
+///
+/// It works on the bytes: a string becomes a `String` once, from its bytes (through a scratch buffer only when it
+/// holds an escape), and a number is read from its digits, falling back to the standard library's reading only for
+/// a number of more digits than a `Double` holds exactly. What it accepts and the errors it gives (offset and
+/// message) are those of the `String`-based parser it replaced, with two bugs fixed: a `\u` escape takes exactly
+/// four hex digits (not `+041`), and a high surrogate escape followed by an escape that is not a low surrogate is
+/// U+FFFD followed by what that escape is on its own (it crashed). Invalid UTF-8 inside a string becomes U+FFFD, as
+/// `String(decoding:as:)` repairs it; a state or plan that mcloud wrote never holds any.
 public struct JSONParser {
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         public var offset: Int
@@ -10,6 +18,8 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// Reused by every string with an escape, so decoding one costs no allocation of its own.
+    private var scratch: [UInt8] = []
     private static let maxDepth = 512
 
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
@@ -34,12 +44,19 @@ public struct JSONParser {
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func skipSpace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
     }
 
-    private mutating func expect(_ literal: String, _ value: JSONValue) throws(Failure) -> JSONValue {
-        for byte in literal.utf8 {
-            guard current == byte else { throw failure("expected \(literal)") }
+    private static let trueBytes = Array("true".utf8), falseBytes = Array("false".utf8), nullBytes = Array("null".utf8)
+
+    private mutating func expect(_ literal: [UInt8], _ value: JSONValue) throws(Failure) -> JSONValue {
+        for byte in literal {
+            guard current == byte else { throw failure("expected \(String(decoding: literal, as: UTF8.self))") }
             index += 1
         }
         return value
@@ -51,9 +68,9 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): return try expect("true", .bool(true))
-        case UInt8(ascii: "f"): return try expect("false", .bool(false))
-        case UInt8(ascii: "n"): return try expect("null", .null)
+        case UInt8(ascii: "t"): return try expect(Self.trueBytes, .bool(true))
+        case UInt8(ascii: "f"): return try expect(Self.falseBytes, .bool(false))
+        case UInt8(ascii: "n"): return try expect(Self.nullBytes, .null)
         default: return try number()
         }
     }
@@ -113,74 +130,195 @@ public struct JSONParser {
         }
     }
 
+    /// The string starting at the opening quote. Without an escape, one `String` straight from the bytes between
+    /// the quotes; with one, the runs and the escapes' UTF-8 gathered in `scratch` first.
     private mutating func string() throws(Failure) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
         var run = index
-        func flush(_ end: Int) {
-            if end > run { scalars.append(contentsOf: String(decoding: bytes[run..<end], as: UTF8.self).unicodeScalars) }
-        }
+        var escaped = false
         while true {
-            guard let byte = current else { throw failure("unterminated string") }
+            guard index < bytes.count else { throw failure("unterminated string") }
+            let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flush(index)
+                let text: String
+                if escaped {
+                    scratch.append(contentsOf: bytes[run..<index])
+                    text = String(decoding: scratch, as: UTF8.self)
+                } else {
+                    text = String(decoding: bytes[run..<index], as: UTF8.self)
+                }
                 index += 1
-                return String(scalars)
+                return text
             }
             guard byte >= 0x20 else { throw failure("control character in a string") }
             guard byte == UInt8(ascii: "\\") else {
                 index += 1
                 continue
             }
-            flush(index)
+            if !escaped {
+                scratch.removeAll(keepingCapacity: true)
+                escaped = true
+            }
+            scratch.append(contentsOf: bytes[run..<index])
             index += 1
             guard let escape = current else { throw failure("unterminated escape") }
             index += 1
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
-            case UInt8(ascii: "u"):
-                var code = try hex4()
-                if (0xD800...0xDBFF).contains(code), current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
-                    index += 2
-                    let low = try hex4()
-                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-                }
-                scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escape)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "r"): scratch.append(0x0D)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"): try unicodeEscape()
             default: throw failure("bad escape")
             }
             run = index
         }
     }
 
+    /// After `\u`: four hex digits, and a low surrogate's escape after a high surrogate's. A surrogate without its
+    /// other half is U+FFFD; an escape after a high surrogate that is not a low one is read again on its own.
+    private mutating func unicodeEscape() throws(Failure) {
+        var code = try hex4()
+        if (0xD800...0xDBFF).contains(code), current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") {
+            index += 2
+            let low = try hex4()
+            if (0xDC00...0xDFFF).contains(low) {
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+            } else {
+                index -= 6
+            }
+        }
+        appendUTF8(Unicode.Scalar(code).map(\.value) ?? 0xFFFD)
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case ..<0x80:
+            scratch.append(UInt8(scalar))
+        case ..<0x800:
+            scratch.append(0xC0 | UInt8(scalar >> 6))
+            scratch.append(0x80 | UInt8(scalar & 0x3F))
+        case ..<0x10000:
+            scratch.append(0xE0 | UInt8(scalar >> 12))
+            scratch.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            scratch.append(0x80 | UInt8(scalar & 0x3F))
+        default:
+            scratch.append(0xF0 | UInt8(scalar >> 18))
+            scratch.append(0x80 | UInt8((scalar >> 12) & 0x3F))
+            scratch.append(0x80 | UInt8((scalar >> 6) & 0x3F))
+            scratch.append(0x80 | UInt8(scalar & 0x3F))
+        }
+    }
+
     private mutating func hex4() throws(Failure) -> UInt32 {
-        guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
-            throw failure("bad \\u escape")
+        guard index + 4 <= bytes.count else { throw failure("bad \\u escape") }
+        var value: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("bad \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
         }
         index += 4
         return value
     }
 
+    /// A number: the bytes that may belong to one (digits, `.`, `e`, `E`, `+`, `-`), read as an `Int` when they
+    /// hold no `.` or exponent and fit, else as a `Double`. JSON's own forms are read here from their digits; any
+    /// other run of those bytes (`01`, `+1`, `.5`, more digits than a `Double` holds) goes to the standard library,
+    /// as it always did, so what is accepted stays the same.
     private mutating func number() throws(Failure) -> JSONValue {
         let start = index
-        var isInteger = true
-        if current == UInt8(ascii: "-") { index += 1 }
-        while let byte = current, (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
-            || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
-            if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { isInteger = false }
-            index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+                index += 1
+            default:
+                return try number(start..<index)
+            }
         }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        return try number(start..<index)
+    }
+
+    private func number(_ range: Range<Int>) throws(Failure) -> JSONValue {
+        if let value = Self.exactNumber(bytes, range) { return value }
+        let text = String(decoding: bytes[range], as: UTF8.self)
+        let isInteger = !text.utf8.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
         if isInteger, let int = Int(text) { return .int(int) }
         guard !text.isEmpty, let double = Double(text) else { throw failure("expected a value") }
         return .number(double)
     }
+
+    /// A number in JSON's grammar (`-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`) that its digits give exactly:
+    /// an integer of at most 18 digits, or at most 15 significant digits scaled by at most 10^22, which a `Double`
+    /// holds exactly, so one multiplication or division rounds as the standard library's reading does. Nil for
+    /// anything else.
+    static func exactNumber(_ bytes: [UInt8], _ range: Range<Int>) -> JSONValue? {
+        var position = range.lowerBound
+        let end = range.upperBound
+        func isDigit(_ at: Int) -> Bool { at < end && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9") }
+        let negative = position < end && bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+        guard isDigit(position) else { return nil }
+        if bytes[position] == UInt8(ascii: "0"), isDigit(position + 1) { return nil }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        while isDigit(position) {
+            mantissa = mantissa &* 10 &+ UInt64(bytes[position] - UInt8(ascii: "0"))
+            digits += 1
+            position += 1
+        }
+        if position == end {
+            guard digits <= 18 else { return nil }
+            return .int(negative ? -Int(mantissa) : Int(mantissa))
+        }
+        var exponent = 0
+        if bytes[position] == UInt8(ascii: ".") {
+            position += 1
+            guard isDigit(position) else { return nil }
+            while isDigit(position) {
+                mantissa = mantissa &* 10 &+ UInt64(bytes[position] - UInt8(ascii: "0"))
+                digits += 1
+                exponent -= 1
+                position += 1
+            }
+        }
+        if position < end, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            position += 1
+            var exponentNegative = false
+            if position < end, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                exponentNegative = bytes[position] == UInt8(ascii: "-")
+                position += 1
+            }
+            guard isDigit(position) else { return nil }
+            var written = 0
+            var exponentDigits = 0
+            while isDigit(position) {
+                written = written * 10 + Int(bytes[position] - UInt8(ascii: "0"))
+                exponentDigits += 1
+                guard exponentDigits <= 4 else { return nil }
+                position += 1
+            }
+            exponent += exponentNegative ? -written : written
+        }
+        guard position == end, digits <= 15, (-22...22).contains(exponent) else { return nil }
+        var value = Double(mantissa)
+        if exponent < 0 {
+            value /= powersOfTen[-exponent]
+        } else {
+            value *= powersOfTen[exponent]
+        }
+        return .number(negative ? -value : value)
+    }
+
+    /// 10^0 to 10^22, each exactly a `Double`.
+    private static let powersOfTen: [Double] = (0...22).map { power in (0..<power).reduce(1.0) { value, _ in value * 10 } }
 }
 
 extension JSONValue {

@@ -66,74 +66,116 @@ public indirect enum JSONValue: Hashable, Sendable {
     }
 
     public func serialized(pretty: Bool = true) -> String {
-        var output = ""
+        String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
+    }
+
+    /// The UTF-8 of `serialized(pretty:)`, written straight into one buffer: what files and request bodies take.
+    public func serializedBytes(pretty: Bool = true) -> [UInt8] {
+        var output: [UInt8] = []
         write(into: &output, indent: pretty ? 0 : nil)
         return output
     }
 
-    private func write(into output: inout String, indent: Int?) {
+    /// Appends the document to `output`, as `serializedBytes` writes it.
+    public func write(into output: inout [UInt8], pretty: Bool = true) {
+        write(into: &output, indent: pretty ? 0 : nil)
+    }
+
+    private func write(into output: inout [UInt8], indent: Int?) {
         switch self {
-        case .null: output += "null"
-        case .bool(let value): output += value ? "true" : "false"
-        case .int(let value): output += String(value)
+        case .null: output.append(contentsOf: Self.nullBytes)
+        case .bool(let value): output.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+        case .int(let value): Self.writeInteger(value, into: &output)
         case .number(let value):
-            if value.isFinite {
-                output += value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
+            if !value.isFinite {
+                output.append(contentsOf: Self.nullBytes)
+            } else if value == value.rounded() && abs(value) < 1e15 {
+                Self.writeInteger(Int(value), into: &output)
             } else {
-                output += "null"
+                output.append(contentsOf: "\(value)".utf8)
             }
         case .string(let value): Self.writeString(value, into: &output)
         case .array(let items):
-            guard !items.isEmpty else { output += "[]"; return }
-            output += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { output += "," }
-                Self.newline(&output, indent.map { $0 + 1 })
-                item.write(into: &output, indent: indent.map { $0 + 1 })
+            Self.writeContainer(items, open: UInt8(ascii: "["), close: UInt8(ascii: "]"), into: &output, indent: indent) { item, output, inner in
+                item.write(into: &output, indent: inner)
             }
-            Self.newline(&output, indent)
-            output += "]"
         case .object(let pairs):
-            guard !pairs.isEmpty else { output += "{}"; return }
-            output += "{"
-            for (index, pair) in pairs.enumerated() {
-                if index > 0 { output += "," }
-                Self.newline(&output, indent.map { $0 + 1 })
+            Self.writeContainer(pairs, open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), into: &output, indent: indent) { pair, output, inner in
                 Self.writeString(pair.0, into: &output)
-                output += indent == nil ? ":" : ": "
-                pair.1.write(into: &output, indent: indent.map { $0 + 1 })
+                output.append(UInt8(ascii: ":"))
+                if inner != nil { output.append(UInt8(ascii: " ")) }
+                pair.1.write(into: &output, indent: inner)
             }
-            Self.newline(&output, indent)
-            output += "}"
         }
     }
 
-    private static func newline(_ output: inout String, _ indent: Int?) {
-        guard let indent else { return }
-        output += "\n" + String(repeating: "  ", count: indent)
-    }
-
-    private static func writeString(_ value: String, into output: inout String) {
-        output += "\""
-        // Most strings need no escape: append them whole rather than scalar by scalar.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            output += value
-            output += "\""
+    /// An array's or object's brackets, commas and line breaks around its elements; `[]` and `{}` when empty.
+    private static func writeContainer<Element>(
+        _ elements: [Element], open: UInt8, close: UInt8, into output: inout [UInt8], indent: Int?,
+        _ writeElement: (Element, inout [UInt8], Int?) -> Void
+    ) {
+        output.append(open)
+        guard !elements.isEmpty else {
+            output.append(close)
             return
         }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
+        let inner = indent.map { $0 + 1 }
+        for (index, element) in elements.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            newline(&output, inner)
+            writeElement(element, &output, inner)
+        }
+        newline(&output, indent)
+        output.append(close)
+    }
+
+    private static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
+
+    private static func newline(_ output: inout [UInt8], _ indent: Int?) {
+        guard let indent else { return }
+        output.append(UInt8(ascii: "\n"))
+        output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    }
+
+    /// The decimal digits, written in reverse and turned around in place: no `String` per number.
+    private static func writeInteger(_ value: Int, into output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        let start = output.count
+        var rest = value.magnitude
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        output[start...].reverse()
+    }
+
+    private static func writeString(_ value: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: append their bytes whole rather than one by one.
+        let utf8 = value.utf8
+        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output.append(contentsOf: utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                output.append(UInt8(ascii: "\\"))
+                output.append(byte)
+            case UInt8(ascii: "\n"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case ..<0x20:
+                // \u00XX, lower-case hex.
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default: output.append(byte)
             }
         }
-        output += "\""
+        output.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

@@ -35,7 +35,7 @@ public struct FileStateBackend: StateBackend {
     public func lock(operation: String) throws(StateError) -> LockInfo {
         try POSIXFile.createFolder(POSIXFile.folder(of: path))
         let mine = LockInfo(operation: operation, identity: identity)
-        let contents = Array((mine.json.serialized() + "\n").utf8)
+        let contents = mine.json.serializedBytes() + [UInt8(ascii: "\n")]
         // Twice: the holder may release the lock between our attempt and our reading of it.
         for _ in 0..<2 {
             if try POSIXFile.createExclusively(lockPath, with: contents) { return mine }

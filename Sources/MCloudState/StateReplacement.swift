@@ -17,7 +17,7 @@ struct StateReplacement {
         }
         let storedSerial = stored?.serial ?? 0
         guard state.serial > storedSerial else { throw .staleSerial(path: source, stored: storedSerial, writing: state.serial) }
-        let bytes = Array(state.serialized().utf8)
+        let bytes = state.serializedBytes()
         // A state built with a bad lineage or an empty field would be stored fine and then never read again.
         do throws(StateError) {
             _ = try State.parse(bytes, source: source)

@@ -10,7 +10,8 @@ import MCloudPlanner
 //   swift run -c release mcloud-bench render [OBJECTS]   rendering throughput (default 100,000 Kubernetes objects)
 //   swift run -c release mcloud-bench kube-apply [--objects N] [--concurrency N] [--kubeconfig F] [--context C]
 //       server-side applies N objects to a real API server (the test bed's by default): objects/s, peak memory
-//   swift run -c release mcloud-bench engine-plan [RESOURCES]    plan --no-refresh over a state of N resources (default 10,000)
+//   swift run -c release mcloud-bench engine-plan [RESOURCES] [--backend file|postgres] [--state URL] [--runs N]
+//       plan --no-refresh over a state of N resources (default 10,000): read, desired, diff, plan JSON written and read
 //   swift run -c release mcloud-bench refresh [--objects N] [--namespaces N]   refresh N objects from the test API server
 //   swift run -c release mcloud-bench synthetic [--clouds N] [--services N] [--databases N] [--seed N] [--budget STEPS] [--bound-evaluations N]
 //       plans a generated input (default 200 clouds, 5,000 service and 800 database cells): time and peak memory
@@ -30,9 +31,9 @@ case "render":
 case "kube-apply":
     await KubeApplyBenchmark.run(Array(arguments.dropFirst()))
 case "engine-plan":
-    EngineBenchmark.plan(resources: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000)
+    await EnginePlanBenchmark.run(Array(arguments.dropFirst()))
 case "refresh":
-    await EngineBenchmark.refresh(Array(arguments.dropFirst()))
+    await RefreshBenchmark.run(Array(arguments.dropFirst()))
 case "generate":
     InstanceGenerator.run(Array(arguments.dropFirst()))
 case "openstack-servers":
@@ -42,6 +43,6 @@ case "validate":
 case nil:
     ValidationBenchmark.run(documents: 10_000)
 default:
-    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N] | generate --out DIR [--clouds N]")
+    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] [--backend file|postgres] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N] | generate --out DIR [--clouds N]")
     exit(1)
 }

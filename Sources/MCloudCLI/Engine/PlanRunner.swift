@@ -97,6 +97,6 @@ enum PlanRunner {
 
     /// Writes the plan's JSON for `apply PLANFILE`, atomically.
     static func save(_ document: JSONValue, to path: String, _ context: CommandContext) -> Bool {
-        AtomicFile.write(Data((document.serialized() + "\n").utf8), to: path, what: "the plan", context)
+        AtomicFile.write(Data(document.serializedBytes() + [UInt8(ascii: "\n")]), to: path, what: "the plan", context)
     }
 }

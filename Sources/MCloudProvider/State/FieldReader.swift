@@ -35,11 +35,11 @@ package struct FieldReader {
     }
 
     /// Refuses fields not in `names` and fields given twice: the format is versioned, so an unknown field is damage.
-    package func allowOnly(_ names: Set<String>) throws(Failure) {
-        var seen: Set<String> = []
-        for (name, _) in pairs {
+    /// Linear scans, no sets: an object here has a handful of fields, and every resource of a state is checked.
+    package func allowOnly(_ names: [String]) throws(Failure) {
+        for (index, (name, _)) in pairs.enumerated() {
             guard names.contains(name) else { throw failure(name, "unknown field") }
-            guard seen.insert(name).inserted else { throw failure(name, "given twice") }
+            guard !pairs[..<index].contains(where: { $0.0 == name }) else { throw failure(name, "given twice") }
         }
     }
 

@@ -21,7 +21,12 @@ public enum SecretRedaction {
     /// Whether an attribute called `name` holds a secret. On bytes: a plan checks every key of every resource.
     public static func isSecret(_ name: String) -> Bool {
         var folded: [UInt8] = []
-        folded.reserveCapacity(name.utf8.count)
+        return isSecret(name, folding: &folded)
+    }
+
+    /// `isSecret`, folding the name into `folded`, a buffer the caller reuses from one name to the next.
+    static func isSecret(_ name: String, folding folded: inout [UInt8]) -> Bool {
+        folded.removeAll(keepingCapacity: true)
         for byte in name.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): folded.append(byte)
@@ -49,18 +54,54 @@ public enum SecretRedaction {
         }
     }
 
-    /// `value` with the value of every secret-looking key, at any depth, replaced by `marker`.
+    /// `value` with the value of every secret-looking key, at any depth, replaced by `marker`; `value` itself, not a
+    /// copy, when that changes nothing (a state's attributes, read back, were redacted when recorded).
     public static func redact(_ value: JSONValue) -> JSONValue {
+        var folded: [UInt8] = []
+        return isRedacted(value, &folded) ? value : redact(value, &folded)
+    }
+
+    private static func redact(_ value: JSONValue, _ folded: inout [UInt8]) -> JSONValue {
         switch value {
         case .object(let pairs):
-            // A name-value pair, as in a container's env list: `{name: DB_PASSWORD, value: ...}`.
-            let namedSecret = pairs.first { $0.0 == "name" }?.1.stringValue.map(isSecret) ?? false
+            let namedSecret = isNamedSecret(pairs, &folded)
             return .object(pairs.map { key, value in
-                let secret = (isSecret(key) || (namedSecret && key == "value")) && canHoldSecret(value)
-                return (key, secret ? marker : redact(value))
+                (key, isSecret(key, value, named: namedSecret, &folded) ? marker : redact(value, &folded))
             })
-        case .array(let items): return .array(items.map(redact))
+        case .array(let items): return .array(items.map { redact($0, &folded) })
         default: return value
         }
+    }
+
+    /// Whether `redact(value)` is `value`: every secret-looking key's value is the marker already. `folded` is
+    /// `isSecret`'s buffer.
+    static func isRedacted(_ value: JSONValue, _ folded: inout [UInt8]) -> Bool {
+        switch value {
+        case .object(let pairs):
+            let namedSecret = isNamedSecret(pairs, &folded)
+            for (key, value) in pairs {
+                if isSecret(key, value, named: namedSecret, &folded) {
+                    guard value == marker else { return false }
+                } else if !isRedacted(value, &folded) {
+                    return false
+                }
+            }
+            return true
+        case .array(let items):
+            for item in items where !isRedacted(item, &folded) { return false }
+            return true
+        default:
+            return true
+        }
+    }
+
+    /// A name-value pair, as in a container's env list: `{name: DB_PASSWORD, value: ...}`.
+    private static func isNamedSecret(_ pairs: [(String, JSONValue)], _ folded: inout [UInt8]) -> Bool {
+        guard let name = pairs.first(where: { $0.0 == "name" })?.1.stringValue else { return false }
+        return isSecret(name, folding: &folded)
+    }
+
+    private static func isSecret(_ key: String, _ value: JSONValue, named namedSecret: Bool, _ folded: inout [UInt8]) -> Bool {
+        canHoldSecret(value) && (isSecret(key, folding: &folded) || (namedSecret && key == "value"))
     }
 }

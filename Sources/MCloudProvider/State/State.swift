@@ -60,6 +60,11 @@ public struct State: Sendable, Hashable {
 
     /// Deterministic JSON: fixed field order, resources sorted by address, attribute keys sorted, a final newline.
     public func serialized() -> String {
+        String(decoding: serializedBytes(), as: UTF8.self)
+    }
+
+    /// The UTF-8 of `serialized()`, written into one buffer: what the backends store.
+    public func serializedBytes() -> [UInt8] {
         let document = JSONValue.object([
             ("format_version", .int(Self.formatVersion)),
             ("lineage", .string(lineage)),
@@ -67,7 +72,9 @@ public struct State: Sendable, Hashable {
         ] + (application.map { [("application", JSONValue.string($0))] } ?? []) + (placement.map { [("placement", $0.json)] } ?? []) + [
             ("resources", .array(resources.map(\.json))),
         ])
-        return document.serialized() + "\n"
+        var bytes = document.serializedBytes()
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
     }
 
     /// Reads a serialized state; `source` names it in errors (a file path, `state push FILE`).
@@ -93,7 +100,7 @@ public struct State: Sendable, Hashable {
         guard (1...formatVersion).contains(version) else {
             throw reader.failure("format_version", "\(version) is not a state format (this mcloud reads 1 to \(formatVersion))")
         }
-        try reader.allowOnly(Set(["format_version", "lineage", "serial", "application", "resources"] + (version >= 2 ? ["placement"] : [])))
+        try reader.allowOnly(["format_version", "lineage", "serial", "application", "resources"] + (version >= 2 ? ["placement"] : []))
         let lineage = try reader.string("lineage")
         guard UUID(uuidString: lineage) != nil else { throw reader.failure("lineage", "\"\(lineage)\" is not a UUID") }
         let serial = try reader.int("serial")

@@ -1,0 +1,66 @@
+import MCloudCore
+import Testing
+
+/// The writer's bytes, recorded from the `String`-based writer before it: states, saved plans and digests depend
+/// on them staying the same.
+@Suite struct JSONValueTests {
+    @Test(arguments: [
+        (JSONValue.null, "null"), (.bool(true), "true"), (.bool(false), "false"), (.int(0), "0"), (.int(-1), "-1"),
+        (.int(.min), "-9223372036854775808"), (.int(.max), "9223372036854775807"), (.number(-0.0), "0"), (.number(0.5), "0.5"),
+        (.number(2), "2"), (.number(999_999_999_999_999), "999999999999999"), (.number(1e15), "1000000000000000.0"),
+        (.number(-1e15), "-1000000000000000.0"), (.number(1e-7), "1e-07"), (.number(1.5e300), "1.5e+300"), (.number(123.456), "123.456"),
+        (.number(.infinity), "null"), (.number(.nan), "null"), (.string(""), #""""#),
+        (.string("a\"b\\c\n\r\t\u{08}\u{0C}\u{00}\u{1F}\u{7F}é😀/"), #""a\"b\\c\n\r\t\u0008\u000c\u0000\u001f\#u{7F}é😀/""#),
+        (.array([]), "[]"), (.object([]), "{}"),
+    ])
+    func scalarsAndEmptiesAreWrittenAsBefore(_ value: JSONValue, _ text: String) {
+        #expect(value.serialized(pretty: false) == text)
+        #expect(value.serialized() == text)
+        #expect(value.serializedBytes() == Array(text.utf8))
+    }
+
+    @Test func nestedValuesAreIndentedByTwoSpacesOrWrittenCompact() {
+        let value = JSONValue.object([
+            ("a", .array([.int(1), .string("x")])), ("b\n", .object([("c", .null)])), ("", .bool(false)),
+            ("d", .array([.int(1), .array([]), .object([("k", .object([]))])])),
+        ])
+        #expect(value.serialized(pretty: false) == #"{"a":[1,"x"],"b\n":{"c":null},"":false,"d":[1,[],{"k":{}}]}"#)
+        #expect(value.serialized() == """
+            {
+              "a": [
+                1,
+                "x"
+              ],
+              "b\\n": {
+                "c": null
+              },
+              "": false,
+              "d": [
+                1,
+                [],
+                {
+                  "k": {}
+                }
+              ]
+            }
+            """)
+    }
+
+    @Test func writingAfterOtherBytesAppends() {
+        var output = Array("x=".utf8)
+        JSONValue.array([.int(1)]).write(into: &output, pretty: false)
+        #expect(output == Array("x=[1]".utf8))
+    }
+
+    @Test func generatedDocumentsReadBackAsWritten() throws {
+        var generator = DocumentGenerator(seed: 53, longNumbers: true)
+        for _ in 0..<300 {
+            let value = try JSONParser.parse(generator.document())
+            for pretty in [true, false] {
+                let bytes = value.serializedBytes(pretty: pretty)
+                #expect(try JSONParser.parse(bytes).serializedBytes(pretty: pretty) == bytes)
+                #expect(bytes == Array(value.serialized(pretty: pretty).utf8))
+            }
+        }
+    }
+}
