@@ -15,8 +15,6 @@ public struct AWSResourceProvider: ResourceProvider {
 
     /// What the catalog and the environment say beyond credentials.
     public struct Settings: Sendable {
-        /// `MCLOUD_AWS_IMAGE_ID`: the image of database VMs; else the newest Canonical Ubuntu LTS image.
-        public var imageID: String?
         /// `MCLOUD_AWS_INSTANCE_PROFILE`: the IAM instance profile database VMs back up with (no keys on the VM).
         public var instanceProfile: String?
         /// `MCLOUD_AWS_CLUSTER_CIDR_<CLOUD>` (the cloud name upper-cased, `-` as `_`): where a cluster's traffic
@@ -28,11 +26,10 @@ public struct AWSResourceProvider: ResourceProvider {
         public var environment: [String: String]
 
         public init(
-            imageID: String? = nil, instanceProfile: String? = nil, clusterCIDRs: [String: String] = [:], timeout: Double = 1800,
+            instanceProfile: String? = nil, clusterCIDRs: [String: String] = [:], timeout: Double = 1800,
             environment: [String: String] = [:]
         ) {
             self.environment = environment
-            self.imageID = imageID
             self.instanceProfile = instanceProfile
             self.clusterCIDRs = clusterCIDRs
             self.timeout = timeout
@@ -44,7 +41,7 @@ public struct AWSResourceProvider: ResourceProvider {
                 cidrs[String(key.dropFirst("MCLOUD_AWS_CLUSTER_CIDR_".count))] = value
             }
             self.init(
-                imageID: environment["MCLOUD_AWS_IMAGE_ID"], instanceProfile: environment["MCLOUD_AWS_INSTANCE_PROFILE"], clusterCIDRs: cidrs,
+                instanceProfile: environment["MCLOUD_AWS_INSTANCE_PROFILE"], clusterCIDRs: cidrs,
                 environment: environment
             )
         }

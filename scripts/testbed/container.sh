@@ -21,6 +21,8 @@
 #   scripts/testbed/container.sh port NAME PORT         the host port published for the container's PORT
 #   scripts/testbed/container.sh logs NAME [console|cloud-init|journal]
 #   scripts/testbed/container.sh destroy NAME           stop NAME and delete its overlay, disk and logs
+#   scripts/testbed/container.sh schema FILE...         cloud-init schema --config-file of each FILE, with the root's
+#                                                       cloud-init (Debian 12's): exit 0 when every one is valid
 #
 # Environment: MCLOUD_CACHE_DIR (default /var/cache/mcloud; the root and the mirror go to
 # $MCLOUD_CACHE_DIR/container), MCLOUD_TESTBED_CONTAINER_DIR (default /tmp/mcloud-testbed/container),
@@ -42,7 +44,8 @@ readonly ROOT_PACKAGES=(systemd systemd-sysv dbus cloud-init locales sudo cron i
 # by this list.
 readonly MIRROR_PACKAGES=(postgresql postgresql-15 postgresql-client-15 mariadb-server mariadb-client
   redis-server redis-tools clickhouse-server clickhouse-client awscli jq gzip zstd xz-utils)
-readonly HOST_PACKAGES=(debootstrap systemd-container socat dpkg-dev iproute2 procps)
+# Debian's shellcheck checks the scripts of the database user data that the bed cannot boot (vendor repositories).
+readonly HOST_PACKAGES=(debootstrap systemd-container socat dpkg-dev iproute2 procps shellcheck)
 # Where the mirror appears inside a container, read-only.
 readonly MIRROR_MOUNT=/srv/mcloud-apt
 readonly PATH_INSIDE=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -761,6 +764,34 @@ cmd_destroy() {
   log "destroyed $name"
 }
 
+# The user data of recipes the bed cannot boot is checked this way: the root's own cloud-init, in a throwaway
+# overlay, without network; one Python for all files, through the function `cloud-init schema --config-file` calls.
+readonly SCHEMA_CHECK='
+import sys
+from cloudinit.config.schema import SchemaValidationError, get_schema, validate_cloudconfig_file
+schema, failed = get_schema(), False
+for index, name in enumerate(sys.argv[1:]):
+    try:
+        validate_cloudconfig_file("/mnt/mcloud-schema-%d" % index, schema)
+        print("Valid cloud-config: %s" % name)
+    except SchemaValidationError as error:
+        failed = True
+        print("%s: invalid\n%s" % (name, error))
+sys.exit(1 if failed else 0)'
+
+cmd_schema() {
+  [ $# -gt 0 ] || die "usage: schema FILE..."
+  require_root
+  ensure_built
+  local binds=() i=0 file
+  for file; do
+    [[ -r "$file" && ! -d "$file" ]] || die "schema: cannot read $file"
+    binds+=("--bind-ro=$(realpath "$file"):/mnt/mcloud-schema-$i")
+    i=$((i + 1))
+  done
+  build_nspawn "$ROOTFS" --volatile=overlay --private-network "${binds[@]}" python3 -c "$SCHEMA_CHECK" "$@"
+}
+
 # ---------------------------------------------------------------- the bed
 
 write_env() {
@@ -888,8 +919,9 @@ case "$command" in
   port) cmd_port "$@" ;;
   logs) cmd_logs "$@" ;;
   destroy) cmd_destroy "$@" ;;
+  schema) cmd_schema "$@" ;;
   *)
-    echo "usage: $0 build|start|status [NAME]|env|stop [NAME]|reset|boot NAME --user-data FILE [...]|wait NAME|exec NAME -- COMMAND...|port NAME PORT|logs NAME|destroy NAME" >&2
+    echo "usage: $0 build|start|status [NAME]|env|stop [NAME]|reset|boot NAME --user-data FILE [...]|wait NAME|exec NAME -- COMMAND...|port NAME PORT|logs NAME|destroy NAME|schema FILE..." >&2
     exit 2
     ;;
 esac
