@@ -1,3 +1,5 @@
+public import MCloudCore
+
 /// Whether a DR leg's backups still run: the status object against the schedule. A backup counts as missed when the
 /// schedule fired more than `grace` before now (the run's own time) and no success is as recent as that firing.
 public enum BackupHealth {
@@ -18,5 +20,31 @@ public enum BackupHealth {
         let since = status.lastSuccess.map { "the last success was at \(BackupStatus.text($0))" } ?? "none has succeeded"
         let failure = status.error.map { ", the last attempt (\(status.lastAttempt.map(BackupStatus.text) ?? "unknown time")) failed: \($0)" } ?? ""
         return "backups stopped: \(since)\(failure); schedule \"\(schedule)\" was due at \(BackupStatus.text(due))"
+    }
+}
+
+extension BackupHealth {
+    /// What a BackupBucket's refresh reads: the status object its source VM writes, by the rendered body's
+    /// `spec.source` (a DatabaseServer address; a managed database's backups are its cloud's) and `spec.schedule`.
+    public struct Watch: Sendable, Hashable {
+        public var server: String
+        public var key: String
+        public var schedule: String
+
+        /// Nil for a bucket whose source is not a database VM, or without a schedule.
+        public init?(bucket body: JSONValue) {
+            let parts = body.value(at: ["spec", "source"])?.stringValue?.split(separator: ".", maxSplits: 3).map(String.init) ?? []
+            guard parts.count == 4, parts[2] == "DatabaseServer", let schedule = body.value(at: ["spec", "schedule"])?.stringValue else { return nil }
+            server = parts[3]
+            key = DatabaseUserData.statusKey(server: server)
+            self.schedule = schedule
+        }
+
+        /// The warning for the status object's bytes (nil: none there) at `now`.
+        public func problem(statusObject bytes: [UInt8]?, now: Int) -> String? {
+            let status = bytes.flatMap { BackupStatus(json: String(decoding: $0, as: UTF8.self)) }
+            if bytes != nil, status == nil { return "the backup status object \(key) is not one mcloud's backup job writes" }
+            return BackupHealth.problem(server: server, status: status, schedule: schedule, now: now)
+        }
     }
 }

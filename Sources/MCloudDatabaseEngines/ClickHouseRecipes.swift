@@ -69,6 +69,7 @@ enum ClickHouseRecipes {
                 // The package does not take over a folder that exists; the server exits 78 without it.
                 "chown clickhouse:clickhouse /var/lib/clickhouse",
                 """
+                install -d -m 755 /etc/clickhouse-server/config.d
                 cat >/etc/clickhouse-server/config.d/60-mcloud.xml <<EOF
                 <\(root)>
                     <tcp_port>$PORT</tcp_port>

@@ -229,7 +229,8 @@ public enum DatabaseUserData {
           if listing=$(s3 s3api list-objects-v2 --bucket "$MCLOUD_BACKUP_BUCKET" --prefix "$MCLOUD_SERVER/" --query 'Contents[].[Key, LastModified]' --output text); then
             while read -r old; do
               s3 s3api delete-object --bucket "$MCLOUD_BACKUP_BUCKET" --key "$old" >/dev/null || error=${error:-"deleting $old failed"}
-            done < <(awk -v cutoff="$cutoff" -v keep="$MCLOUD_SERVER/status.json" '$1 != keep && $1 != "None" && $2 < cutoff { print $1 }' <<<"$listing")
+            done < <(awk -v cutoff="$cutoff" -v keep="$MCLOUD_SERVER/status.json" -v current="$key" \
+              '$1 != keep && $1 != current && $1 != "None" && $2 < cutoff { print $1 }' <<<"$listing")
           else
             error=${error:-"listing the DR bucket failed"}
           fi

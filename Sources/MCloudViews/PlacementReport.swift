@@ -34,11 +34,14 @@ public struct PlacementReport: Sendable, Hashable {
         public var site: Site
         /// One sentence on why the cell went where it did.
         public var why: String?
+        /// What a refresh found wrong with the cell's resources (a DR leg whose backups stopped).
+        public var warnings: [String]
 
-        public init(name: String, site: Site, why: String?) {
+        public init(name: String, site: Site, why: String?, warnings: [String] = []) {
             self.name = name
             self.site = site
             self.why = why
+            self.warnings = warnings
         }
     }
 

@@ -11,57 +11,42 @@ public struct Command: Sendable {
     public var output: String { stdout + stderr }
 
     /// `executable` with `arguments`, `input` on its standard input, in the test's environment plus `environment`.
+    /// Output goes through files, not pipes: a program that leaves a daemon behind (the container bed's boot) must
+    /// not keep the test waiting for the daemon's end.
     public static func run(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) async throws -> Command {
+        let folder = NSTemporaryDirectory() + "mcloud-command-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paths = (out: folder + "/out", err: folder + "/err", input: folder + "/in")
+        for path in [paths.out, paths.err] { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe(), inputPipe = Pipe()
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.out))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.err))
+        defer {
+            try? out.close()
+            try? err.close()
+        }
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
-        let collected = Collected()
+        if let input {
+            try input.write(to: URL(fileURLWithPath: paths.input))
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: paths.input))
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let group = DispatchGroup()
-            for (pipe, isError) in [(out, false), (err, true)] {
-                group.enter()
-                DispatchQueue.global().async {
-                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                    collected.append(data, error: isError)
-                    group.leave()
-                }
-            }
-            process.terminationHandler = { _ in
-                group.notify(queue: .global()) { continuation.resume() }
-            }
+            process.terminationHandler = { _ in continuation.resume() }
             do {
                 try process.run()
             } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
-                return
-            }
-            if let input {
-                DispatchQueue.global().async {
-                    inputPipe.fileHandleForWriting.write(input)
-                    try? inputPipe.fileHandleForWriting.close()
-                }
             }
         }
-        return Command(exitCode: process.terminationStatus, stdout: collected.text(error: false), stderr: collected.text(error: true))
-    }
-
-    private final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var out = Data()
-        private var err = Data()
-
-        func append(_ data: Data, error: Bool) {
-            lock.withLock { if error { err.append(data) } else { out.append(data) } }
-        }
-
-        func text(error: Bool) -> String {
-            lock.withLock { String(decoding: error ? err : out, as: UTF8.self) }
-        }
+        func text(_ path: String) -> String { String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) }
+        return Command(exitCode: process.terminationStatus, stdout: text(paths.out), stderr: text(paths.err))
     }
 }

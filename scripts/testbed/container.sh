@@ -452,6 +452,17 @@ pick_host_port() {
   die "no free port found in 20000-32767"
 }
 
+# A daemon keeps none of its caller's descriptors beyond the standard three: a caller that waits for the end of
+# its pipes or sockets (a $(...) around boot, a test runner watching its child) would otherwise wait for the
+# daemon's end.
+close_inherited_fds() {
+  local fd
+  for fd in /proc/"$BASHPID"/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+  done
+}
+
 # spawn_forwarder NAME LABEL COMMAND...: a socat in the background, in the instance's devices cgroup (so that
 # stopping the instance ends it), its PID in forward/LABEL.pid.
 spawn_forwarder() {
@@ -460,6 +471,7 @@ spawn_forwarder() {
   dir=$(inst_dir "$name")
   (
     join_cgroup "$(machine_name "$name")" "$BASHPID" devices
+    close_inherited_fds
     exec setsid "$@"
   ) </dev/null >>"$dir/forward.log" 2>&1 8>&- 9>&- &
   echo $! >"$dir/forward/$label.pid"
@@ -631,6 +643,7 @@ cmd_boot() {
   echo "---- $(date -u +%Y-%m-%dT%H:%M:%SZ) boot" >>"$dir/console.log"
   (
     join_cgroup "$machine" "$BASHPID"
+    close_inherited_fds
     exec setsid systemd-nspawn --directory="$dir/root" --machine="$machine" --hostname="$name" --register=no \
       --keep-unit --boot --console=pipe --private-network --resolv-conf=off --timezone=off --link-journal=no "${binds[@]}"
   ) </dev/null >>"$dir/console.log" 2>&1 8>&- 9>&- &

@@ -43,7 +43,7 @@ enum PlanRunner {
         }
         do throws(EngineError) {
             let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
-            return (PlanDocument(deployment: plan, placement: placement), clouds)
+            return (PlanDocument(deployment: plan, placement: placement?.withWarnings(from: plan.changes)), clouds)
         } catch {
             context.stderr.write("error: \(error.message)\n")
             return nil
