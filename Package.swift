@@ -61,7 +61,7 @@ let package = Package(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
-        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews"]),
+        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudDatabaseEngines", "MCloudCore"]),
         .testTarget(
             name: "MCloudViewsTests",
             dependencies: ["MCloudViews", "MCloudEngine", "MCloudProvider", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]

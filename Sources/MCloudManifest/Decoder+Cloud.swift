@@ -111,7 +111,7 @@ extension Decoder {
             var standard = VMImage.standard(for: api)
             standard.family = family
             if family != "debian-12" {
-                error(imageNode.location, "spec.vm.image: a \(family) image needs id, name\(api == .openstack ? " or properties" : "") to be found; only Debian 12 has a standard one")
+                error(imageNode.location, "spec.vm.image: a \(family) image needs \(api == .openstack ? "id, name or properties" : "id, or name and owner") to be found; only Debian 12 has a standard one")
                 return nil
             }
             return standard
