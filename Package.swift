@@ -13,78 +13,102 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
+        // The vocabulary and the wrappers of the C libraries.
         .target(name: "MCloudCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "MCloudYAML", dependencies: ["MCloudCore", "CYAML"], linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "MCloudHTTP", dependencies: ["MCloudCore", "CCurl", "COpenSSL"]),
-        .target(name: "MCloudDatabaseEngines", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudHTTP", dependencies: ["CCurl", "COpenSSL"]),
+        // Manifests in, a placement out; the planner is pure.
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML", "MCloudDatabaseEngines"]),
         .target(name: "MCloudPlanner", dependencies: ["MCloudCore", "MCloudDatabaseEngines"]),
+        // The engine catalog: which database engine runs how on which VM image, and its cloud-init; pure.
+        .target(name: "MCloudDatabaseEngines", dependencies: ["MCloudCore"]),
+        // The contract between rendering, the engine and the providers, and the state backends.
         .target(name: "MCloudProvider", dependencies: ["MCloudCore"]),
-        .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
-        .target(name: "MCloudKubernetesProvider", dependencies: ["MCloudCore", "MCloudProvider", "MCloudKubernetes"]),
-        .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudYAML", "MCloudDatabaseEngines"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore", "MCloudProvider", "CPostgres"]),
+        // Each cloud's client, then the provider built on it (a provider may use another cloud's client, never another provider).
+        .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
-        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines"]),
         .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudAWS"]),
+        .target(name: "MCloudKubernetesProvider", dependencies: ["MCloudCore", "MCloudProvider", "MCloudKubernetes"]),
+        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudOpenStack", "MCloudAWS", "MCloudDatabaseEngines"]),
+        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines"]),
         .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
-        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS", "MCloudProvider", "MCloudDatabaseEngines"]),
+        // Placement to resources, resources to changes, changes to what people read.
+        .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudDatabaseEngines"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider"]),
         .target(name: "MCloudViews", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudEngine"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
-                "MCloudCore", "MCloudYAML", "MCloudManifest", "MCloudHTTP", "MCloudPlanner", "MCloudRender", "MCloudState", "MCloudProvider",
-                "MCloudEngine", "MCloudViews", "MCloudKubernetesProvider", "MCloudAWSProvider", "MCloudCDNProvider", "MCloudOpenStackProvider",
+                "MCloudCore", "MCloudYAML", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudRender",
+                "MCloudEngine", "MCloudViews", "MCloudKubernetesProvider", "MCloudOpenStackProvider", "MCloudAWSProvider", "MCloudCDNProvider",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
         .executableTarget(
             name: "mcloud-bench",
-            dependencies: ["MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudKubernetes", "MCloudKubernetesProvider", "MCloudRender", "MCloudEngine", "MCloudViews", "MCloudProvider", "MCloudState", "MCloudOpenStack"]
+            dependencies: [
+                "MCloudCore", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudKubernetes",
+                "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews",
+            ]
         ),
 
         // What the integration tests share: test bed env files and the python helpers they start.
         .target(name: "MCloudTestSupport", path: "Tests/MCloudTestSupport"),
+        // Holds the module graph to docs/architecture.md: reads Package.swift, the import lines and the drawing.
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudDatabaseEnginesTests", dependencies: ["MCloudDatabaseEngines", "MCloudCore", "MCloudYAML", "MCloudTestSupport"]),
-        .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML"]),
+        .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML", "MCloudCore"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudProviderTests", dependencies: ["MCloudProvider", "MCloudCore"]),
         .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState", "MCloudProvider", "MCloudCore"]),
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState", "MCloudProvider"], path: "Tests/StateLockHolder"),
-        .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML", "MCloudCore"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport", "MCloudDatabaseEngines"]),
         .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudAWS", "MCloudAWSProvider", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
-        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudDatabaseEngines", "MCloudCore"]),
+        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudCore", "MCloudDatabaseEngines"]),
         .testTarget(
             name: "MCloudViewsTests",
             dependencies: ["MCloudViews", "MCloudEngine", "MCloudProvider", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
-        .testTarget(name: "MCloudKubernetesTests", dependencies: ["MCloudTestSupport", "MCloudKubernetes", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudRender"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "MCloudKubernetesTests",
+            dependencies: ["MCloudTestSupport", "MCloudKubernetes", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudRender", "MCloudCore"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "MCloudManifestTests",
-            dependencies: ["MCloudManifest", "MCloudYAML"],
+            dependencies: ["MCloudManifest", "MCloudYAML", "MCloudCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "MCloudRenderTests",
-            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML"],
+            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML", "MCloudCore"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudCDNProvider", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"]),
         .testTarget(
             name: "MCloudCLITests",
-            dependencies: ["MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudCore", "MCloudHTTP", "MCloudOpenStack", "MCloudAWS"],
+            dependencies: [
+                "MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudProvider", "MCloudCore", "MCloudHTTP", "MCloudOpenStack",
+                "MCloudAWS",
+            ],
             exclude: ["Golden", "Fixtures"]
         ),
     ]
 )
+
+// Every module under Sources/ has a README.md of its contract, which is not a source file.
+for target in package.targets where target.type != .system && target.type != .test && target.path == nil {
+    target.exclude.append("README.md")
+}
 
 // One place for the compiler settings every Swift target shares.
 for target in package.targets where target.type != .system {

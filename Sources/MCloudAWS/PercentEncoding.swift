@@ -1,4 +1,5 @@
 import Foundation
+
 /// RFC 3986 percent-encoding as AWS signs it: only `A-Z a-z 0-9 - _ . ~` stay as they are, and hex digits are upper case.
 enum PercentEncoding {
     static func isUnreserved(_ byte: UInt8) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+
 /// A URL split the way SigV4 reads it: the path and query exactly as written, so nothing is re-encoded by accident.
 struct URLParts: Sendable, Hashable {
     var scheme: String

@@ -12,7 +12,7 @@ public struct AWSResourceProvider: ResourceProvider {
     public let name = ProviderName.aws
     public let cloud: String
     let settings: Settings
-    private let clients: AWSClientSource
+    private let sessions: OnFirstUse<AWSSession, ProviderError>
 
     /// What the catalog and the environment say beyond credentials.
     public struct Settings: Sendable {
@@ -59,10 +59,10 @@ public struct AWSResourceProvider: ResourceProvider {
     public init(cloud: String, settings: Settings = Settings(), connect: @escaping @Sendable () throws(ProviderError) -> AWSClient) {
         self.cloud = cloud
         self.settings = settings
-        clients = AWSClientSource(connect: connect)
+        sessions = OnFirstUse { () throws(ProviderError) in AWSSession(client: try connect()) }
     }
 
-    func session() async throws(ProviderError) -> AWSSession { try await clients.session() }
+    func session() async throws(ProviderError) -> AWSSession { try await sessions.value() }
 
     public func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
         let session = try await session()
@@ -246,21 +246,5 @@ struct AWSSession: Sendable {
         ec2 = EC2Client(client: client)
         rds = RDSClient(client: client)
         s3 = S3Client(client: client)
-    }
-}
-
-private actor AWSClientSource {
-    private let connect: @Sendable () throws(ProviderError) -> AWSClient
-    private var made: AWSSession?
-
-    init(connect: @escaping @Sendable () throws(ProviderError) -> AWSClient) {
-        self.connect = connect
-    }
-
-    func session() throws(ProviderError) -> AWSSession {
-        if let made { return made }
-        let session = AWSSession(client: try connect())
-        made = session
-        return session
     }
 }

@@ -7,16 +7,16 @@ public import MCloudProvider
 public struct CDNResourceProvider: ResourceProvider {
     public let name = ProviderName.cdn
     public let cloud: String
-    private let services: ServiceSource
+    private let services: OnFirstUse<any CDNService, ProviderError>
 
     /// `connect` makes the CDN client on first use, so a plan that reads nothing from this CDN needs no credentials.
     public init(cloud: String, connect: @escaping @Sendable () throws(ProviderError) -> any CDNService) {
         self.cloud = cloud
-        services = ServiceSource(connect: connect)
+        services = OnFirstUse(connect)
     }
 
     public func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
-        let service = try await services.service()
+        let service = try await services.value()
         let deployments: [CDNDeployment]
         do throws(CDNError) {
             deployments = try await service.list()
@@ -49,7 +49,7 @@ public struct CDNResourceProvider: ResourceProvider {
     }
 
     public func delete(_ resource: ResourceState) async throws(ProviderError) {
-        let service = try await services.service()
+        let service = try await services.value()
         do throws(CDNError) {
             var id = resource.providerID
             if id.isEmpty, let found = try await service.list().first(where: { $0.marker?.address == resource.address.rawValue }) { id = found.id }
@@ -61,7 +61,7 @@ public struct CDNResourceProvider: ResourceProvider {
     }
 
     private func ensure(_ resource: DesiredResource, id: String?) async throws(ProviderError) -> ObservedResource {
-        let service = try await services.service()
+        let service = try await services.value()
         do throws(CDNError) {
             let body = try CDNResourceBody(resource.body, address: resource.address)
             let deployment = try await service.ensure(body.spec(cloud: cloud), id: id)
@@ -85,22 +85,5 @@ public struct CDNResourceProvider: ResourceProvider {
         case .configuration: return ProviderError(.unavailable, error.description)
         case .notFound, .failed: return ProviderError(.failed, error.description)
         }
-    }
-}
-
-/// Makes the CDN client once, on first use, and hands the same one to every caller.
-private actor ServiceSource {
-    private let connect: @Sendable () throws(ProviderError) -> any CDNService
-    private var made: (any CDNService)?
-
-    init(connect: @escaping @Sendable () throws(ProviderError) -> any CDNService) {
-        self.connect = connect
-    }
-
-    func service() throws(ProviderError) -> any CDNService {
-        if let made { return made }
-        let service = try connect()
-        made = service
-        return service
     }
 }

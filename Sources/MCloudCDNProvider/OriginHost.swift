@@ -1,4 +1,5 @@
 import Foundation
+
 /// The host name under which the CDN reaches an origin's Ingress. Rendered Ingresses name no host (any host
 /// reaches them, see IngressBuilder), so the name is derived from the Ingress address alone, the same way every
 /// time: `kubernetes.<cloud>.networking.k8s.io/v1.Ingress.<namespace>.<name>` gives

@@ -1,4 +1,5 @@
 import MCloudProvider
+
 /// The order of an apply: which change waits for which. Creates and updates wait for what they depend on; a delete
 /// goes before the delete (or replace) of what the deleted resource depended on, so dependents leave first.
 struct ApplyGraph {

@@ -1,4 +1,5 @@
 import Foundation
+
 /// Keeps secrets out of logs and errors: credential headers, and signatures or tokens in query strings.
 public enum Redaction {
     static let secretHeaders: Set<String> = [

@@ -7,7 +7,7 @@ public import MCloudProvider
 public struct KubernetesResourceProvider: ResourceProvider {
     public let name = ProviderName.kubernetes
     public let cloud: String
-    private let clients: ClientSource
+    private let clients: OnFirstUse<KubernetesClient, ProviderError>
     /// How long a delete waits for finalizers before it fails.
     private let deleteTimeout: Double
 
@@ -15,11 +15,11 @@ public struct KubernetesResourceProvider: ResourceProvider {
     public init(cloud: String, deleteTimeout: Double = 300, connect: @escaping @Sendable () throws(ProviderError) -> KubernetesClient) {
         self.cloud = cloud
         self.deleteTimeout = deleteTimeout
-        clients = ClientSource(connect: connect)
+        clients = OnFirstUse(connect)
     }
 
     public func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
-        let client = try await clients.client()
+        let client = try await clients.value()
         // The address each known object goes by, keyed without the API version, which the cluster may serve older.
         var known: [String: (address: ResourceAddress, apiVersion: String)] = [:]
         var lists = Set<ListKey>()
@@ -126,7 +126,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
     /// Server-side apply creates or updates alike, and takes over the fields the manifests declare even when someone
     /// changed them by hand (the manifests are the truth, as with Argo CD and Flux).
     private func applied(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
-        let client = try await clients.client()
+        let client = try await clients.value()
         do throws(KubernetesError) {
             let live = try await client.apply(resource.body, force: true)
             return ObservedResource(
@@ -141,7 +141,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
         guard let identity = Identity(resource.attributes) else {
             throw ProviderError(.failed, "\(resource.address): the state does not say which object it is (apiVersion, kind, metadata.name)")
         }
-        let client = try await clients.client()
+        let client = try await clients.value()
         do throws(KubernetesError) {
             let served = try await client.servedVersion(apiVersion: identity.apiVersion, kind: identity.kind)
             let reference = ObjectReference(apiVersion: served, kind: identity.kind, namespace: identity.namespace, name: identity.name)
@@ -216,22 +216,5 @@ public struct KubernetesResourceProvider: ResourceProvider {
             let group = apiVersion.contains("/") ? String(apiVersion.split(separator: "/")[0]) : ""
             return "\(group)|\(kind)|\(namespace)|\(name)"
         }
-    }
-}
-
-/// Makes the cluster client once, on first use, and hands the same one to every caller.
-private actor ClientSource {
-    private let connect: @Sendable () throws(ProviderError) -> KubernetesClient
-    private var made: KubernetesClient?
-
-    init(connect: @escaping @Sendable () throws(ProviderError) -> KubernetesClient) {
-        self.connect = connect
-    }
-
-    func client() throws(ProviderError) -> KubernetesClient {
-        if let made { return made }
-        let client = try connect()
-        made = client
-        return client
     }
 }

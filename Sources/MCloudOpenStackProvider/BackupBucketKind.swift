@@ -13,7 +13,8 @@ import MCloudProvider
 struct BackupBucketKind: Sendable {
     static let kind = ResourceKind.backupBucket
     let cloud: String
-    let storage: ObjectStorage
+    /// The S3 client of the cloud's object storage, made on first use: a plan that touches no bucket needs no keys.
+    let storage: OnFirstUse<S3Client, AWSError>
     /// Seconds since 1970: when the status object is judged.
     var now: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
 
@@ -25,7 +26,7 @@ struct BackupBucketKind: Sendable {
     }
 
     func observe(application: String, bases: [ResourceAddress: ResourceBody]) async throws(AWSError) -> [ObservedResource] {
-        let s3 = try await storage.client()
+        let s3 = try await storage.value()
         var observed: [ObservedResource] = []
         for bucket in try await s3.listBuckets(prefix: "mcloud-", tags: OwnershipKeys.filter(application: application)) {
             let tags = try await s3.tags(bucket)
@@ -52,7 +53,7 @@ struct BackupBucketKind: Sendable {
     func apply(_ body: ResourceBody) async throws(AWSError) -> ObservedResource {
         let bucket = body.string("bucketName") ?? Self.bucketName(body.name)
         let days = body.int("retentionDays")
-        try await storage.client().ensureBucket(S3Client.BucketSpec(
+        try await storage.value().ensureBucket(S3Client.BucketSpec(
             name: bucket, expireAfterDays: days, noncurrentExpireAfterDays: days,
             tags: [OwnershipKeys.managedBy: "mcloud", "application": body.application, "cell": body.cell ?? body.name, OwnershipKeys.address: body.address.rawValue]
         ))
@@ -61,23 +62,6 @@ struct BackupBucketKind: Sendable {
 
     /// Deletes every object version, then the bucket.
     func delete(_ recorded: ResourceState) async throws(AWSError) {
-        try await storage.client().deleteBucket(recorded.providerID)
-    }
-}
-
-/// The S3 client of a cloud's object storage, made on first use: a plan that touches no bucket needs no keys.
-actor ObjectStorage {
-    private let connect: @Sendable () throws(AWSError) -> S3Client
-    private var made: S3Client?
-
-    init(connect: @escaping @Sendable () throws(AWSError) -> S3Client) {
-        self.connect = connect
-    }
-
-    func client() throws(AWSError) -> S3Client {
-        if let made { return made }
-        let client = try connect()
-        made = client
-        return client
+        try await storage.value().deleteBucket(recorded.providerID)
     }
 }

@@ -12,7 +12,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
     public let cloud: String
     private let connection: OpenStackConnection
     private let poller: Poller
-    private let storage: ObjectStorage
+    private let storage: OnFirstUse<S3Client, AWSError>
     private let environment: [String: String]
 
     /// `connect` opens the session on first use; `objectStorage` makes the S3 client on the first bucket operation;
@@ -25,7 +25,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
         self.environment = environment
         self.poller = poller
         connection = OpenStackConnection(poller: poller, connect: connect)
-        storage = ObjectStorage(connect: objectStorage)
+        storage = OnFirstUse(objectStorage)
     }
 
     private var volumes: VolumeKind { VolumeKind(cloud: cloud, connection: connection) }

@@ -1,19 +1,11 @@
 /// A resource's name across runs, unique in a deployment and known before anything exists, so bodies refer to
 /// each other by it: `<provider>.<cloud>.` then what the provider needs (docs/engine.md). The address formats of
 /// the built-in providers are written here once: rendering makes them, providers make them for what they find.
-public struct ResourceAddress: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringInterpolation {
+public struct ResourceAddress: TypedName, ExpressibleByStringInterpolation {
     public let rawValue: String
 
     public init(rawValue: String) {
         self.rawValue = rawValue
-    }
-
-    public init(_ rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    public init(stringLiteral value: String) {
-        rawValue = value
     }
 
     public init(stringInterpolation: DefaultStringInterpolation) {
@@ -32,10 +24,6 @@ public struct ResourceAddress: RawRepresentable, Hashable, Comparable, Sendable,
         return ResourceAddress("\(ProviderName.kubernetes.rawValue).\(cloud).\(apiVersion).\(kind.rawValue).\(tail)")
     }
 
-    public var description: String { rawValue }
-
-    public static func < (lhs: ResourceAddress, rhs: ResourceAddress) -> Bool { lhs.rawValue < rhs.rawValue }
-
     private var parts: [Substring] { rawValue.split(separator: ".", omittingEmptySubsequences: false) }
 
     /// The first part.
@@ -44,8 +32,8 @@ public struct ResourceAddress: RawRepresentable, Hashable, Comparable, Sendable,
     /// The second part.
     public var cloud: String { parts.dropFirst().first.map(String.init) ?? "" }
 
-    /// For a Kubernetes object the first part after the API version that starts with a capital (an API group such
-    /// as `networking.k8s.io` holds dots); for any other provider the third part.
+    /// For a Kubernetes object the first part that starts with a capital letter (an API group such as
+    /// `networking.k8s.io` holds dots, so the kind has no fixed place); for any other provider the third part.
     public var kind: ResourceKind {
         if provider == .kubernetes { return ResourceKind(parts.first { $0.first?.isUppercase == true }.map(String.init) ?? "") }
         return ResourceKind(parts.count > 2 ? String(parts[2]) : "")

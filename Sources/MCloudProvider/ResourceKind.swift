@@ -1,23 +1,11 @@
 /// What a resource is: a body's `kind`. Kubernetes kinds as Kubernetes names them; the infrastructure kinds of
 /// docs/gitops.md, which rendering writes and the IaaS and CDN providers implement, are named here once.
-public struct ResourceKind: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct ResourceKind: TypedName {
     public let rawValue: String
 
     public init(rawValue: String) {
         self.rawValue = rawValue
     }
-
-    public init(_ rawValue: String) {
-        self.rawValue = rawValue
-    }
-
-    public init(stringLiteral value: String) {
-        rawValue = value
-    }
-
-    public var description: String { rawValue }
-
-    public static func < (lhs: ResourceKind, rhs: ResourceKind) -> Bool { lhs.rawValue < rhs.rawValue }
 
     // Infrastructure (`infrastructure.mcloud.io/v1`).
     public static let volume: ResourceKind = "Volume"

@@ -1,4 +1,5 @@
 import MCloudCore
+
 /// The HorizontalPodAutoscaler of a cell in one cluster, with this cloud's part of the cell's min and max; nil
 /// when the workload does not autoscale.
 enum AutoscalerBuilder {

@@ -1,4 +1,5 @@
 import MCloudCore
+
 /// One service cell as one cluster sees it: the cell, the cloud, how many replicas it runs there, and its labels.
 struct CellOnCloud {
     let topology: Topology

@@ -1,4 +1,5 @@
 import MCloudCore
+
 /// Every Kubernetes object of one cluster: per namespace its Namespace and default-deny policy, per cell placed on
 /// the cloud its Deployment and what goes with it. Namespaces in name order, cells in name order within them.
 enum ClusterRenderer {

@@ -1,4 +1,5 @@
 import MCloudCore
+
 /// The ConfigMap with the endpoints of the databases a cell uses, read by its pods as environment variables:
 /// `ACCOUNTS_DB_HOST` and `ACCOUNTS_DB_PORT`; a global cell that uses a perAudience database gets one pair per
 /// audience (`ACCOUNTS_DB_RU_HOST`). Nil when the cell uses no database.

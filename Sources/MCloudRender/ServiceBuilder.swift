@@ -1,4 +1,5 @@
 import MCloudCore
+
 /// The Service in front of a cell's pods in one cluster; nil when the workload declares no ports.
 enum ServiceBuilder {
     static func build(_ context: CellOnCloud) -> KubernetesObject? {

@@ -1,4 +1,5 @@
 import MCloudProvider
+
 /// The checks every backend makes before a write replaces the stored state, so all backends refuse the same
 /// writes with the same errors: the stored state must read (a damaged or newer-format one is never overwritten),
 /// be of the same lineage and have a lower serial, and the new state must read back.

@@ -3,16 +3,12 @@ public import MCloudPlanner
 
 /// Where each cell runs and why, what it costs and how far that can be from the cheapest placement: the
 /// `placement` and `explanations` of the plan document. Amounts are kept as the document writes them (to six
-/// decimals), so a plan read back from its file shows the same numbers.
+/// decimals), so a plan read back from its file shows the same numbers. Built from a `PlacementPlan`, or read back
+/// from a saved plan.
 public struct PlacementReport: Sendable, Hashable {
     public struct CloudCount: Sendable, Hashable {
         public var cloud: String
         public var count: Int
-
-        public init(cloud: String, count: Int) {
-            self.cloud = cloud
-            self.count = count
-        }
     }
 
     /// A service cell's replicas per cloud (only clouds with one or more), or a database cell's primary and backup.
@@ -35,35 +31,18 @@ public struct PlacementReport: Sendable, Hashable {
         /// One sentence on why the cell went where it did.
         public var why: String?
         /// What a refresh found wrong with the cell's resources (a DR leg whose backups stopped).
-        public var warnings: [String]
-
-        public init(name: String, site: Site, why: String?, warnings: [String] = []) {
-            self.name = name
-            self.site = site
-            self.why = why
-            self.warnings = warnings
-        }
+        public var warnings: [String] = []
     }
 
     public struct CDN: Sendable, Hashable {
         public var name: String
         public var cloud: String
-
-        public init(name: String, cloud: String) {
-            self.name = name
-            self.cloud = cloud
-        }
     }
 
     /// An amount of money for a cloud, cell or CDN, by its name.
     public struct Amount: Sendable, Hashable {
         public var name: String
         public var amount: Double
-
-        public init(name: String, amount: Double) {
-            self.name = name
-            self.amount = amount
-        }
     }
 
     /// Monthly cost in the application's currency.
@@ -77,16 +56,6 @@ public struct PlacementReport: Sendable, Hashable {
         public var lowerBound: Double
         /// How far from the optimum this placement can at most be, as a fraction of its cost.
         public var gap: Double
-
-        public init(currency: String, monthly: Double, byCloud: [Amount], byCell: [Amount], byCDN: [Amount], lowerBound: Double, gap: Double) {
-            self.currency = currency
-            self.monthly = monthly
-            self.byCloud = byCloud
-            self.byCell = byCell
-            self.byCDN = byCDN
-            self.lowerBound = lowerBound
-            self.gap = gap
-        }
     }
 
     /// Every cloud one cell does not use, with every reason.
@@ -94,20 +63,10 @@ public struct PlacementReport: Sendable, Hashable {
         public struct Rejection: Sendable, Hashable {
             public var cloud: String
             public var reasons: [String]
-
-            public init(cloud: String, reasons: [String]) {
-                self.cloud = cloud
-                self.reasons = reasons
-            }
         }
 
         public var cell: String
         public var rejected: [Rejection]
-
-        public init(cell: String, rejected: [Rejection]) {
-            self.cell = cell
-            self.rejected = rejected
-        }
     }
 
     /// Sorted by name.
@@ -117,13 +76,13 @@ public struct PlacementReport: Sendable, Hashable {
     /// In the planner's order: by cell name.
     public var explanations: [Explanation]
 
-    public init(cells: [Cell], cdns: [CDN], cost: Cost, explanations: [Explanation]) {
-        self.cells = cells
-        self.cdns = cdns
-        self.cost = cost
-        self.explanations = explanations
+    /// As the document writes it: six decimals, so float noise never reaches it.
+    static func rounded(_ value: Double) -> Double {
+        JSONValue.rounded(value).doubleValue ?? value
     }
+}
 
+extension PlacementReport {
     public init(_ plan: PlacementPlan) {
         let why = Dictionary(plan.explanations.map { ($0.cell, $0.why) }, uniquingKeysWith: { first, _ in first })
         var cells = plan.services.map { service in
@@ -145,10 +104,5 @@ public struct PlacementReport: Sendable, Hashable {
                 Explanation(cell: explanation.cell, rejected: explanation.rejected.map { .init(cloud: $0.cloud, reasons: $0.reasons.map(\.description)) })
             }
         )
-    }
-
-    /// As the document writes it: six decimals, so float noise never reaches it.
-    static func rounded(_ value: Double) -> Double {
-        JSONValue.rounded(value).doubleValue ?? value
     }
 }
