@@ -135,6 +135,62 @@ remove_tree() {
   rm -rf --one-file-system "$1"
 }
 
+# ---------------------------------------------------------------- a plain chroot
+
+# In a plain chroot (../shared/tools/fresh-machine.sh) the root is no mount, so systemd-nspawn cannot make it a
+# slave, and the kernel refuses user namespaces to chrooted processes (redis-server's unit needs one). The bed then
+# runs in a mount namespace of its own whose root is the chroot's directory, bind-mounted onto itself and
+# pivot_root'ed into: made once by a holder process started from outside the chroot, entered by every later call,
+# and ended with the chroot's session, its instances stopped first.
+in_plain_chroot() {
+  [ -z "${MCLOUD_CONTAINER_NAMESPACE:-}" ] || return 1
+  ! mountpoint -q / || ! unshare --user true 2>/dev/null
+}
+
+parent_of() { awk '/^PPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# Whether process $1 has this process's root.
+shares_root() { [ "$(stat -Lc %d:%i "/proc/$1/root/" 2>/dev/null)" = "$(stat -Lc %d:%i /)" ]; }
+
+# Runs outside the chroot, in a new mount namespace: $1 the chroot's directory there, $2 the state folder, $3 the
+# session to outlive, $4 this script.
+# shellcheck disable=SC2016 # expanded by the bash inside
+readonly NAMESPACE_HOLDER='set -e
+root=$1 state=$2 session=$3 script=$4
+mount --rbind "$root" "$root"
+cd "$root"
+mkdir -p .mcloud-old-root
+pivot_root . .mcloud-old-root
+cd /
+umount -l /.mcloud-old-root
+rmdir /.mcloud-old-root || true
+echo $$ >"$state/namespace.pid"
+while kill -0 "$session" 2>/dev/null; do sleep 2; done
+MCLOUD_CONTAINER_NAMESPACE=1 "$script" stop >/dev/null 2>&1 || true
+rm -f "$state/namespace.pid"'
+
+# Re-runs this command in the bed's mount namespace, making it first if needed.
+enter_bed_namespace() {
+  local holder parent pid=$$ outside=1 root i
+  mkdir -p "$STATE"
+  holder=$(cat "$STATE/namespace.pid" 2>/dev/null || true)
+  if [ -z "$holder" ] || ! kill -0 "$holder" 2>/dev/null; then
+    # The outermost process of this chroot's session, and the first one outside it.
+    while parent=$(parent_of "$pid") && [ -n "$parent" ] && [ "$parent" -gt 1 ]; do
+      if shares_root "$parent"; then pid=$parent; else outside=$parent; break; fi
+    done
+    root=$(nsenter --target "$outside" --mount --root -- readlink "/proc/$$/root") ||
+      die "in a chroot, and its directory cannot be found from outside it (is /proc mounted?)"
+    log "in a chroot ($root): making the bed's own mount namespace there"
+    rm -f "$STATE/namespace.pid"
+    nsenter --target "$outside" --mount --root -- unshare --mount --propagation private --fork -- \
+      setsid bash -c "$NAMESPACE_HOLDER" holder "$root" "$STATE" "$pid" "$SCRIPT" </dev/null >/dev/null 2>&1 8>&- 9>&- &
+    for ((i = 0; i < 100; i++)); do [ -s "$STATE/namespace.pid" ] && break; sleep 0.1; done
+    holder=$(cat "$STATE/namespace.pid" 2>/dev/null) || die "the bed's mount namespace did not come up"
+  fi
+  exec nsenter --target "$holder" --mount --root --wd="$PWD" -- env MCLOUD_CONTAINER_NAMESPACE=1 "$SCRIPT" "$@"
+}
+
 # ---------------------------------------------------------------- cgroups
 
 # The cgroup of one container (or build run) in every hierarchy: nspawn registers no unit, so it keeps the cgroup
@@ -917,6 +973,7 @@ cmd_status() {
   return $rc
 }
 
+if [ "$(id -u)" -eq 0 ] && in_plain_chroot; then enter_bed_namespace "$@"; fi
 command=${1:-}
 [ $# -eq 0 ] || shift
 case "$command" in
