@@ -50,7 +50,9 @@ let package = Package(
             name: "mcloud-bench",
             dependencies: [
                 "MCloudCore", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudKubernetes",
-                "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews",
+                "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews", "MCloudDatabaseEngines", "MCloudAWS",
+                // The container and moto beds, as the tests reach them: database-vms boots on them.
+                "MCloudTestSupport",
             ]
         ),
 

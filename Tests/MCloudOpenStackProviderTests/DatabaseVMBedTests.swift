@@ -17,43 +17,9 @@ import Testing
 /// the catalog's restore command and must hold the same rows. The bucket's secret key may appear only in root-only
 /// files. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start).
 @Suite(.timeLimit(.minutes(30))) struct DatabaseVMBedTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        var engine: String
-        var version: String
-        var port: Int
-        /// Shell run in the instance: writes the known rows or keys.
-        var write: String
-        /// Shell run in the instance: prints a checksum of those rows.
-        var checksum: String
-        var testDescription: String { "\(engine) \(version)" }
-    }
+    typealias Case = EngineSample
 
-    static let cases: [Case] = [
-        Case(
-            engine: "postgresql", version: "15", port: 5433,
-            write: #"runuser -u postgres -- psql -X -q -p 5433 -v ON_ERROR_STOP=1 -c "CREATE TABLE accounts (id int PRIMARY KEY, owner text, balance numeric); INSERT INTO accounts SELECT g, md5(g::text), g * 1.5 FROM generate_series(1, 1000) g""#,
-            checksum: #"runuser -u postgres -- psql -X -Atq -p 5433 -c "SELECT count(*) || ':' || md5(string_agg(id || '/' || owner || '/' || balance, ',' ORDER BY id)) FROM accounts""#
-        ),
-        Case(
-            engine: "mysql", version: "10.11", port: 3307,
-            write: #"mariadb -e "CREATE DATABASE shop; USE shop; CREATE TABLE shop.orders (id INT PRIMARY KEY, item TEXT) ENGINE=InnoDB; INSERT INTO shop.orders SELECT seq, MD5(seq) FROM seq_1_to_1000""#,
-            checksum: #"mariadb -N -e "SET SESSION group_concat_max_len = 1000000; SELECT CONCAT(COUNT(*), ':', MD5(GROUP_CONCAT(id, '/', item ORDER BY id))) FROM shop.orders""#
-        ),
-        Case(
-            engine: "redis", version: "7.0", port: 6380,
-            write: #"for i in $(seq 1 1000); do echo "SET key:$i value-$i"; done | redis-cli -p 6380 >/dev/null"#,
-            checksum: #"echo "$(redis-cli -p 6380 dbsize):$(redis-cli -p 6380 --raw MGET $(seq -f 'key:%g' 1 1000) | md5sum | cut -d ' ' -f 1)""#
-        ),
-        Case(
-            engine: "clickhouse", version: "18.16", port: 9001,
-            write: """
-                clickhouse-client --port 9001 --query "CREATE DATABASE shop"
-                clickhouse-client --port 9001 --query "CREATE TABLE shop.events (d Date, id UInt64, note Nullable(String)) ENGINE = MergeTree() PARTITION BY toYYYYMM(d) ORDER BY id"
-                clickhouse-client --port 9001 --query "INSERT INTO shop.events SELECT toDate('2026-01-01') + number % 60, number, if(number % 7 = 0, NULL, concat('tab\\there ', toString(number))) FROM system.numbers LIMIT 1000"
-                """,
-            checksum: #"clickhouse-client --port 9001 --format TSV --query "SELECT count(), sum(id), sum(length(ifNull(note, ''))), countIf(note IS NULL), min(d), max(d) FROM shop.events""#
-        ),
-    ]
+    static let cases = EngineSample.debian12
 
     @Test("boots from the provider's user data, backs up to the other cloud's bucket, restores in a fresh instance", arguments: cases)
     func bootBackupRestore(_ test: Case) async throws {

@@ -6,6 +6,10 @@ public import Foundation
 public struct ContainerBed: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     public let script: String
