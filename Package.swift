@@ -38,11 +38,13 @@ let package = Package(
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudDatabaseEngines"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider"]),
         .target(name: "MCloudViews", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudEngine"]),
+        .target(name: "MCloudPolicy", dependencies: ["MCloudCore", "MCloudProvider", "MCloudEngine", "MCloudViews"]),
         .target(
             name: "MCloudCLI",
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudRender",
-                "MCloudEngine", "MCloudViews", "MCloudKubernetesProvider", "MCloudOpenStackProvider", "MCloudAWSProvider", "MCloudCDNProvider",
+                "MCloudEngine", "MCloudViews", "MCloudPolicy", "MCloudKubernetesProvider", "MCloudOpenStackProvider", "MCloudAWSProvider",
+                "MCloudCDNProvider",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
@@ -79,6 +81,10 @@ let package = Package(
         .testTarget(
             name: "MCloudViewsTests",
             dependencies: ["MCloudViews", "MCloudEngine", "MCloudProvider", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
+        ),
+        .testTarget(
+            name: "MCloudPolicyTests",
+            dependencies: ["MCloudPolicy", "MCloudViews", "MCloudEngine", "MCloudProvider", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
         .testTarget(
             name: "MCloudKubernetesTests",

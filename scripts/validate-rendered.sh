@@ -30,7 +30,7 @@ failed=0
 for application in Manifests/*/; do
   name=$(basename "$application")
   out="$work/$name"
-  "$mcloud" render -f "$application" --providers Providers --out "$out" >/dev/null 2>"$work/$name.stderr" || {
+  "$mcloud" render -f "$application" --providers Providers --out "$out" --repo "https://git.example/platform/$name-deploy.git" >/dev/null 2>"$work/$name.stderr" || {
     cat "$work/$name.stderr" >&2
     echo "$name: mcloud render failed" >&2
     failed=1

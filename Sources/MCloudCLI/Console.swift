@@ -50,6 +50,6 @@ public struct CommandContext: Sendable {
 public enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1
-    /// Only with `plan --detailed-exitcode`: the plan has changes.
+    /// Only with `plan --detailed-exitcode`: the plan has changes; and `render --check`: the directory differs.
     case changes = 2
 }

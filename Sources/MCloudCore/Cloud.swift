@@ -66,6 +66,15 @@ public struct Cloud: Hashable, Sendable {
         /// The addresses (CIDRs) the cluster's traffic leaves from: a database's security group admits its
         /// engine port from these only.
         public var kubernetesEgressCIDRs: [String]
+        /// The cluster's API server URL: Argo CD's `destination.server` for it.
+        public var kubernetesServer: String?
+        /// The name the cluster is registered under in Argo CD: its `destination.name` (by default the cloud's
+        /// name, unless `kubernetesServer` is set).
+        public var argocdCluster: String?
+        /// The Secret, next to Flux's Kustomizations, holding the kubeconfig of the cluster (by default
+        /// `<cloud>-kubeconfig`), and its key (by default Flux's own, `value`).
+        public var fluxKubeConfigSecret: String?
+        public var fluxKubeConfigKey: String?
         public var cdnURL: String?
         public var cdnTokenEnv: String?
         public var objectStorageURL: String?
@@ -73,9 +82,14 @@ public struct Cloud: Hashable, Sendable {
 
         public init(
             openstackCloud: String? = nil, kubernetesContext: String? = nil, kubeconfig: String? = nil, cdnURL: String? = nil,
-            cdnTokenEnv: String? = nil, objectStorageURL: String? = nil, awsProfile: String? = nil, kubernetesEgressCIDRs: [String] = []
+            cdnTokenEnv: String? = nil, objectStorageURL: String? = nil, awsProfile: String? = nil, kubernetesEgressCIDRs: [String] = [],
+            kubernetesServer: String? = nil, argocdCluster: String? = nil, fluxKubeConfigSecret: String? = nil, fluxKubeConfigKey: String? = nil
         ) {
             self.kubernetesEgressCIDRs = kubernetesEgressCIDRs
+            self.kubernetesServer = kubernetesServer
+            self.argocdCluster = argocdCluster
+            self.fluxKubeConfigSecret = fluxKubeConfigSecret
+            self.fluxKubeConfigKey = fluxKubeConfigKey
             self.openstackCloud = openstackCloud
             self.kubernetesContext = kubernetesContext
             self.kubeconfig = kubeconfig

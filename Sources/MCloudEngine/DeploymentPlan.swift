@@ -31,11 +31,15 @@ public struct DeploymentPlan: Sendable {
     /// SHA-256 of the manifests and catalog the plan was made from.
     public var inputDigest: String
     public var refreshed: Bool
+    /// Made with `--target`: it covers part of the application, so applying it does not make its placement the
+    /// one the state records.
+    public var targeted: Bool
 
     public init(
         operation: Operation, application: String, changes: [ResourceChange], moves: [PlacementMove], state: StateReference,
-        inputDigest: String, refreshed: Bool
+        inputDigest: String, refreshed: Bool, targeted: Bool = false
     ) {
+        self.targeted = targeted
         self.operation = operation
         self.application = application
         self.changes = changes

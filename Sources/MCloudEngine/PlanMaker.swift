@@ -54,7 +54,7 @@ public enum PlanMaker {
         )
         return DeploymentPlan(
             operation: request.operation, application: request.application, changes: changes, moves: moves, state: .init(request.state),
-            inputDigest: request.inputDigest, refreshed: request.refresh
+            inputDigest: request.inputDigest, refreshed: request.refresh, targeted: !request.targets.isEverything
         )
     }
 

@@ -30,6 +30,13 @@ public actor StateRecorder {
         try await persist()
     }
 
+    /// Records where the application now runs and what it costs (nil after a destroy), once an apply is complete.
+    public func record(placement: AppliedPlacement?) async throws(StateError) {
+        guard state.placement != placement else { return }
+        state.placement = placement
+        try await persist()
+    }
+
     /// Returns once a write that includes the latest recording is stored.
     private func persist() async throws(StateError) {
         recorded += 1

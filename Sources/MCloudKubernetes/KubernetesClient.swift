@@ -185,8 +185,10 @@ public actor KubernetesClient {
     // MARK: Objects
 
     /// Server-side apply as field manager `mcloud`. Applying the same object again changes nothing on the server.
-    /// `force` takes over fields another manager owns (kubectl's `--force-conflicts`); never done unasked.
-    public func apply(_ original: JSONValue, force: Bool = false) async throws(KubernetesError) -> JSONValue {
+    /// `force` takes over fields another manager owns (kubectl's `--force-conflicts`); never done unasked. With
+    /// `dryRun` the server validates, defaults and prunes the object as it would store it, and stores nothing
+    /// (`dryRun=All`); the answer is the object it would have stored.
+    public func apply(_ original: JSONValue, force: Bool = false, dryRun: Bool = false) async throws(KubernetesError) -> JSONValue {
         guard var reference = ObjectReference(object: original) else {
             throw .invalidObject("an object needs apiVersion, kind and metadata.name")
         }
@@ -200,6 +202,7 @@ public actor KubernetesClient {
         let operation = "apply \(reference)"
         var query = [("fieldManager", Self.fieldManager)]
         if force { query.append(("force", "true")) }
+        if dryRun { query.append(("dryRun", "All")) }
         // Server-side apply is idempotent by design, so a throttled or dropped apply may be sent again.
         let response = try await send(
             .PATCH, try await objectPath(reference), query: query, body: Array(object.serialized(pretty: false).utf8),

@@ -173,10 +173,12 @@ extension Decoder {
         if let openstack = entry("openstack", ["cloud"], required: ["cloud"]) {
             endpoints.openstackCloud = openstack["cloud"].flatMap { nonEmptyString($0, openstack.path("cloud")) }
         }
-        if let kubernetes = entry("kubernetes", ["context", "kubeconfig", "egressCIDRs"], required: ["context"]) {
+        let kubernetesKeys = ["context", "kubeconfig", "egressCIDRs", "server", "argocdCluster", "fluxKubeConfigSecret", "fluxKubeConfigKey"]
+        if let kubernetes = entry("kubernetes", kubernetesKeys, required: ["context"]) {
             endpoints.kubernetesContext = kubernetes["context"].flatMap { nonEmptyString($0, kubernetes.path("context")) }
             endpoints.kubeconfig = kubernetes["kubeconfig"].flatMap { nonEmptyString($0, kubernetes.path("kubeconfig")) }
             endpoints.kubernetesEgressCIDRs = kubernetes["egressCIDRs"].flatMap { cidrs($0, kubernetes.path("egressCIDRs")) } ?? []
+            gitOpsReferences(kubernetes, into: &endpoints)
         }
         if let cdn = entry("cdn", ["url", "tokenEnv"], required: ["url"]) {
             endpoints.cdnURL = cdn["url"].flatMap { url($0, cdn.path("url")) }
@@ -189,6 +191,30 @@ extension Decoder {
             endpoints.awsProfile = aws["profile"].flatMap { nonEmptyString($0, aws.path("profile")) }
         }
         return endpoints
+    }
+
+    /// How Argo CD and Flux name the cluster (docs/gitops.md, "Bootstrap"): Argo CD's destination is a server URL or
+    /// a registered name, never both; Flux reads a kubeconfig Secret.
+    private func gitOpsReferences(_ kubernetes: Fields, into endpoints: inout Cloud.Endpoints) {
+        endpoints.kubernetesServer = kubernetes["server"].flatMap { url($0, kubernetes.path("server")) }
+        endpoints.argocdCluster = kubernetes["argocdCluster"].flatMap { nonEmptyString($0, kubernetes.path("argocdCluster")) }
+        if let server = kubernetes["server"], kubernetes["argocdCluster"] != nil {
+            error(server.location, "\(kubernetes.path("server")): set server or argocdCluster, not both; an Argo CD destination names its cluster by one of them")
+        }
+        if let node = kubernetes["fluxKubeConfigSecret"], let name = string(node, kubernetes.path("fluxKubeConfigSecret")) {
+            if Names.isSubdomain(name) {
+                endpoints.fluxKubeConfigSecret = name
+            } else {
+                error(node.location, "\(kubernetes.path("fluxKubeConfigSecret")): \"\(name)\" is not a Secret name: use lower-case letters, digits, '-' and '.', at most 253 characters")
+            }
+        }
+        if let node = kubernetes["fluxKubeConfigKey"], let key = string(node, kubernetes.path("fluxKubeConfigKey")) {
+            if Names.isSecretKey(key) {
+                endpoints.fluxKubeConfigKey = key
+            } else {
+                error(node.location, "\(kubernetes.path("fluxKubeConfigKey")): \"\(key)\" is not a key of a Secret: use letters, digits, '-', '_' and '.'")
+            }
+        }
     }
 
     func url(_ node: YAMLNode, _ path: String) -> String? {

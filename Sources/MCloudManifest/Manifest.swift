@@ -8,12 +8,14 @@ enum Manifest {
     case service(Service)
     case database(Database)
     case cdn(CDN)
+    case policy(Policy)
 
     enum Kind: String, CaseIterable {
         case Application
         case CDN
         case Cloud
         case Database
+        case Policy
         case Service
     }
 
@@ -69,6 +71,7 @@ extension Decoder {
         case .Service: return service(spec, metadata).map(Manifest.service)
         case .Database: return database(spec, metadata).map(Manifest.database)
         case .CDN: return cdn(spec, metadata).map(Manifest.cdn)
+        case .Policy: return policy(spec, metadata).map(Manifest.policy)
         }
     }
 

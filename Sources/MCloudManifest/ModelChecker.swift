@@ -35,6 +35,7 @@ struct ModelChecker {
         var services: [Service] = []
         var databases: [Database] = []
         var cdns: [CDN] = []
+        var policies: [Policy] = []
         for manifest in manifests {
             switch manifest {
             case .application(let application): applications.append(application)
@@ -42,11 +43,13 @@ struct ModelChecker {
             case .service(let service): services.append(service)
             case .database(let database): databases.append(database)
             case .cdn(let cdn): cdns.append(cdn)
+            case .policy(let policy): policies.append(policy)
             }
         }
         checkUnique(clouds.map { ($0.name, $0.location, "Cloud") })
         checkUnique(services.map { ($0.name, $0.location, "Service") } + databases.map { ($0.name, $0.location, "Database") })
         checkUnique(cdns.map { ($0.name, $0.location, "CDN") })
+        checkUnique(policies.map { ($0.name, $0.location, "Policy") })
         let applicationDocuments = seen.filter { $0.kind == .Application }.sorted { $0.location < $1.location }
         if let first = applicationDocuments.first {
             let firstName = first.name.map { "\"\($0)\" is defined" } ?? "the first is"
@@ -65,6 +68,7 @@ struct ModelChecker {
         let application = applications.first { $0.location == applicationDocuments.first?.location }
         checkServices(services, databases: databases, cdns: cdns, application: application)
         checkCDNs(cdns, services: services, databases: databases, application: application)
+        checkPolicies(policies, clouds: clouds, application: application)
         if let application {
             checkApplication(application, clouds: clouds)
             checkDatabases(databases, application: application)
@@ -73,7 +77,7 @@ struct ModelChecker {
         }
         guard let application else { return nil }
         guard !diagnostics.hasErrors else { return nil }
-        return Model(application: application, clouds: clouds, services: services, databases: databases, cdns: cdns)
+        return Model(application: application, clouds: clouds, services: services, databases: databases, cdns: cdns, policies: policies)
     }
 
     private mutating func checkUnique(_ entries: [(name: String, location: SourceLocation, kind: String)]) {
@@ -103,6 +107,31 @@ struct ModelChecker {
                 place("Cloud/\(cloud.name)", "spec.pricing.currency", cloud.location),
                 "spec.pricing.currency: \(cloud.pricing.currency) has no exchange rate; add it to spec.exchangeRates of Application \"\(application.name)\" (\(application.location))"
             )
+        }
+    }
+
+    /// A rule naming a cloud or an audience that does not exist would never fire: a guard that silently guards nothing.
+    private mutating func checkPolicies(_ policies: [Policy], clouds: [Cloud], application: Application?) {
+        let cloudNames = clouds.map(\.name)
+        let broken = brokenNames([.Cloud], decoded: Set(cloudNames))
+        let audiences = application?.audiences.map(\.name)
+        for policy in policies {
+            let document = "Policy/\(policy.name)"
+            for (index, entry) in policy.rules.enumerated() {
+                switch entry.rule {
+                case .denyMove(let from):
+                    for (position, cloud) in from.enumerated() where !cloudNames.contains(cloud) && !broken.contains(cloud) {
+                        let path = "spec.rules[\(index)].denyMove.from[\(position)]"
+                        error(place(document, path, entry.location), "\(path): no Cloud named \"\(cloud)\"" + Suggestion.didYouMean(cloud, in: cloudNames))
+                    }
+                case .requireResidency(_, let audience, _):
+                    guard let audiences, !audiences.contains(audience) else { continue }
+                    let path = "spec.rules[\(index)].requireResidency.audience"
+                    error(place(document, path, entry.location), "\(path): no audience named \"\(audience)\"" + Suggestion.didYouMean(audience, in: audiences))
+                default:
+                    continue
+                }
+            }
         }
     }
 

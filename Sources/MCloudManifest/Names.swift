@@ -17,6 +17,18 @@ enum Names {
         return nil
     }
 
+    /// A Kubernetes object name such as a Secret's (RFC 1123 subdomain): DNS labels joined by dots, at most 253.
+    static func isSubdomain(_ value: String) -> Bool {
+        value.utf8.count <= 253 && !value.isEmpty
+            && value.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { dnsLabelProblem(String($0)) == nil }
+    }
+
+    /// A key of a Secret's data: `[-._a-zA-Z0-9]+`, at most 253 characters.
+    static func isSecretKey(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 253 && value != "." && value != ".."
+            && value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-._".unicodeScalars.contains($0) }
+    }
+
     static func isTag(_ value: String) -> Bool {
         guard let first = value.unicodeScalars.first, ("A"..."Z").contains(first), value.count <= 32 else { return false }
         return value.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }

@@ -5,14 +5,14 @@ public enum Planner {
     public struct Options: Sendable {
         /// Local-search work in cells placed; nil sizes it to the problem.
         public var budget: Int?
-        /// Subgradient iterations for the lower bound.
-        public var boundIterations: Int
+        /// Evaluations of the dual function for the lower bound; nil sizes them to the problem.
+        public var boundEvaluations: Int?
         /// Every cell's reasons for every unused cloud; a benchmark of the search alone can leave them out.
         public var explanations: Bool
 
-        public init(budget: Int? = nil, boundIterations: Int = 60, explanations: Bool = true) {
+        public init(budget: Int? = nil, boundEvaluations: Int? = nil, explanations: Bool = true) {
             self.budget = budget
-            self.boundIterations = boundIterations
+            self.boundEvaluations = boundEvaluations
             self.explanations = explanations
         }
     }
@@ -44,23 +44,38 @@ public enum Planner {
         // prices on every bench instance, and fewer on the largest keep them within a fraction of a second.
         var relaxation = Relaxation(problem)
         let guide = relaxation.guide(upperBound: bestCost, iterations: min(400, max(300, 6 * budget / max(1, cellCount))))
+        // The lower bound, from those prices and the greedy's primaries. Its capacity prices, the LP's, rank the
+        // primary moves below; its fractional primaries rounded make a worse start than the relaxation's counts
+        // (half the LP's databases split between two clouds), so the start stays the relaxation's.
+        var dual = LagrangianBound(problem)
+        let startDual = dual.start(prices: guide.prices, primary: best.primary)
+        let lp = dual.solve(from: startDual, upperBound: bestCost, evaluations: options.boundEvaluations ?? dual.defaultEvaluations)
 
         // Primaries where the relaxation put them, services annealed around them: the start that matters, since
         // no local move trades a cheap cloud's services for a database and back at the scale that start does.
         if let start = guide.start(problem, order: order) {
             var guided = PenaltySearch(problem: problem, start: start, seed: seed &+ 2, targets: optimizer.cheapestClouds)
-            guided.anneal(moves: 3 * budget)
+            guided.anneal(moves: 2 * budget)
             steps += guided.steps
             if guided.isFeasible, guided.cost < bestCost - Optimizer.tolerance(bestCost) {
                 best = guided.placement
                 bestCost = guided.cost
             }
         }
+        // The greedy's placement (or the guided one, if better) annealed too: where the relaxation's primaries are
+        // wrong, the greedy's may be right and only its services need to move.
+        var polished = PenaltySearch(problem: problem, start: best, seed: seed &+ 4, targets: optimizer.cheapestClouds)
+        polished.anneal(moves: budget)
+        steps += polished.steps
+        if polished.isFeasible, polished.cost < bestCost - Optimizer.tolerance(bestCost) {
+            best = polished.placement
+            bestCost = polished.cost
+        }
         // Then primaries one at a time, each move judged once the services have settled around it; each settling
         // covers every service a hundred times over, within bounds that keep a try a few milliseconds.
         var refined = PenaltySearch(problem: problem, start: best, seed: seed &+ 3, targets: optimizer.cheapestClouds)
         let settle = max(50_000, min(100_000, 100 * problem.services.count))
-        refined.refinePrimaries(prices: guide.prices, tries: 4 * budget / settle, moves: settle)
+        refined.refinePrimaries(prices: lp.prices, tries: 4 * budget / settle, moves: settle)
         steps += refined.steps
         if refined.isFeasible, refined.cost < bestCost - Optimizer.tolerance(bestCost) {
             best = refined.placement
@@ -77,10 +92,8 @@ public enum Planner {
             best = search.state
             bestCost = search.totalCost
         }
-        // The bound last: the steps aim below the best cost found, a far closer target than the greedy's.
-        let bound = LagrangianBound.compute(&relaxation, from: guide.prices, upperBound: bestCost, iterations: options.boundIterations)
         optimizer.adopt(best)
         optimizer.recountUsage()
-        return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(bound, bestCost), steps: steps).plan(explanations: options.explanations))
+        return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(lp.value, bestCost), steps: steps).plan(explanations: options.explanations))
     }
 }

@@ -5,7 +5,7 @@
 /// Which primary each database takes, counted over the later iterations, estimates the fractional choice of the
 /// LP relaxation. Rounded, that is a far better start than any greedy: a greedy cannot see that a cheap, roomy
 /// cloud is worth more to a memory-heavy database than to the CPU-heavy services that would fill it first.
-/// With egress left out and every cell on its own, the same prices give a valid lower bound (`separateValue`).
+/// Its prices are where the lower bound (`LagrangianBound`) starts.
 struct Relaxation {
     let problem: PlanningProblem
     let clouds: Int
@@ -212,51 +212,6 @@ struct Relaxation {
             step(&prices, usage: usage, value: value, upperBound: upperBound, scale: scale)
         }
         return Guide(frequency: frequency, prices: bestPrices)
-    }
-
-    // MARK: The separate relaxation, a valid bound
-
-    /// Every cell on its own at `prices`, egress left out: a lower bound on the cheapest placement once the egress
-    /// no placement avoids is added, and what each cloud would hold.
-    mutating func separateValue(_ prices: [ResourceVector], usage: inout [ResourceVector]) -> Double {
-        for cloud in 0..<clouds { usage[cloud] = .zero }
-        var value = 0.0
-        for database in 0..<problem.databases.count {
-            var bestCloud = -1
-            var bestCost = Double.infinity
-            for option in primaryStart[database]..<primaryStart[database + 1] {
-                let cost = primaryCost[option] + Self.price(prices[primaryCloud[option]], demand[database])
-                if cost < bestCost { (bestCost, bestCloud) = (cost, primaryCloud[option]) }
-            }
-            guard bestCloud >= 0 else { continue }
-            value += bestCost
-            usage[bestCloud] = usage[bestCloud] + demand[database]
-        }
-        sortShapes(prices)
-        let none = [Double](repeating: 0, count: clouds)
-        for service in 0..<problem.services.count {
-            value += place(service, prices, none, [])
-            for slot in slotStart[service]..<(slotStart[service] + slotUsed[service]) {
-                usage[slotCloud[slot]] = usage[slotCloud[slot]] + slotCount[slot] * unit[service]
-            }
-        }
-        return value - capacityValue(prices)
-    }
-
-    /// The egress no placement avoids: the share of replicas maxShare keeps out of any one cloud, at the lowest
-    /// egress of the database's primaries; and the cheapest CDN clouds.
-    func unavoidableCost() -> Double {
-        var total = problem.cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
-        for service in problem.services {
-            let kept = Double(max(0, service.replicas - service.maxPerCloud)) / Double(service.replicas)
-            for edge in service.edges {
-                let cheapest = problem.databases[edge.cell].allowedPrimaries.map { primary in
-                    problem.clouds[primary].egressGiB * (service.replicaCost[primary].isFinite ? kept : 1)
-                }.min() ?? 0
-                total += edge.trafficGiBMonth * cheapest
-            }
-        }
-        return total
     }
 
     // MARK: Shared steps

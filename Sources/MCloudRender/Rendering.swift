@@ -36,4 +36,9 @@ public struct Rendering: Sendable {
         }
         return RenderedTree(files: files.sorted { $0.path < $1.path })
     }
+
+    /// Everything `render` writes but the marker: `tree` and the bootstrap objects, sorted by path.
+    public func tree(with bootstrap: Bootstrap) -> RenderedTree {
+        RenderedTree(files: (tree.files + bootstrap.files).sorted { $0.path < $1.path })
+    }
 }

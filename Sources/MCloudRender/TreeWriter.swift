@@ -2,31 +2,26 @@ import Foundation
 
 /// Writes a rendered tree into an output directory that `mcloud render` owns.
 ///
-/// Ownership: the directory holds a marker file once mcloud has written it. A directory that is missing, empty or
-/// marked is written; any other is refused unless forced. mcloud replaces `clusters/`, `infrastructure/` and the
-/// marker whole, so files of cells no longer placed disappear, and leaves every other entry alone (a `.git`, a
-/// README, a team's own Argo CD files).
+/// Ownership: the directory holds a marker file (`RenderMarker`) once mcloud has written it. A directory that is
+/// missing, empty or marked is written; any other is refused unless forced. mcloud replaces `bootstrap/`,
+/// `clusters/`, `infrastructure/` and the marker whole, so files of cells no longer placed disappear, and leaves
+/// every other entry alone (a `.git`, a README, a team's own Argo CD files).
 ///
 /// Atomicity: the new tree is written in full to a staging folder first, inside the directory (so the final renames
 /// never cross file systems) or next to it when it does not exist yet. Only then are the entries swapped in by
 /// renames, undone if one fails; an error never leaves a half-written tree.
 public enum TreeWriter {
-    public static let marker = ".mcloud-render"
-    static let markerContents = """
-        # Written by `mcloud render`. mcloud owns clusters/ and infrastructure/ here and replaces them whole on
-        # every render; edit the manifests and render again instead of editing these files.
-        format: 1
-
-        """
+    public static let marker = RenderMarker.file
     /// What a render replaces; the marker last, so a directory is only marked once its tree is in place.
-    static let managedEntries = ["clusters", "infrastructure", marker]
+    public static let managedEntries = ["bootstrap", "clusters", "infrastructure", marker]
     static let staging = ".mcloud-render.staging"
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
     }
 
-    public static func write(_ tree: RenderedTree, to directory: String, force: Bool) throws(Failure) {
+    /// Writes `tree` (every file but the marker) and `marker` into `directory`.
+    public static func write(_ tree: RenderedTree, marker: RenderMarker, to directory: String, force: Bool) throws(Failure) {
         let files = FileManager.default
         var isDirectory: ObjCBool = false
         let exists = files.fileExists(atPath: directory, isDirectory: &isDirectory)
@@ -37,9 +32,13 @@ public enum TreeWriter {
         if exists {
             let entries = try attempt("read the directory", directory) { try files.contentsOfDirectory(atPath: directory) }
                 .filter { $0 != staging }.sorted()
-            if !entries.isEmpty, !entries.contains(marker), !force {
+            if !entries.isEmpty, !entries.contains(Self.marker), !force {
                 let shown = entries.prefix(5).joined(separator: ", ") + (entries.count > 5 ? ", ..." : "")
-                throw Failure(description: "\(directory) is not empty and was not written by mcloud render (it holds \(shown)); render into an empty or new directory, or pass --force to let mcloud own it (it replaces clusters/ and infrastructure/ there and leaves everything else)")
+                throw Failure(description: "\(directory) is not empty and was not written by mcloud render (it holds \(shown)); render into an empty or new directory, or pass --force to let mcloud own it (it replaces bootstrap/, clusters/ and infrastructure/ there and leaves everything else)")
+            }
+            // A directory rendered before mcloud wrote bootstrap/ may hold one of the team's own.
+            if entries.contains("bootstrap"), !force, let old = try RenderMarker.read(directory: directory), old.format < 2 {
+                throw Failure(description: "\(directory)/bootstrap was not written by mcloud render (the directory was rendered by an mcloud that wrote no bootstrap/), and a render now replaces it; move it elsewhere, or pass --force to let mcloud replace it")
             }
             stage = directory + "/" + staging
         } else {
@@ -53,7 +52,7 @@ public enum TreeWriter {
             try attempt("remove the leftover staging folder", stage) { try files.removeItem(atPath: stage) }
         }
         do throws(Failure) {
-            try writeFiles(tree.files + [RenderedTree.File(path: marker, contents: markerContents)], under: stage)
+            try writeFiles(tree.files + [marker.treeFile], under: stage)
         } catch {
             try? files.removeItem(atPath: stage)
             throw error

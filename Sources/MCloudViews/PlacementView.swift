@@ -62,15 +62,17 @@ public enum PlacementView {
         Money.decimals(value, places: 2)
     }
 
-    /// Columns padded to their widest cell; numbers line up on the right.
-    static func table(_ rows: [[String]]) -> String {
+    /// Columns padded to their widest cell; numbers in the last column, or in every column of `rightAligned`
+    /// (headers included), line up on the right.
+    static func table(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
         guard let header = rows.first else { return "" }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             "  " + row.enumerated().map { index, cell in
                 let padding = String(repeating: " ", count: widths[index] - cell.count)
                 let numeric = index > 0 && cell.first.map { $0.isNumber || $0 == "-" } == true && row != header
-                return numeric && index == row.count - 1 ? padding + cell : cell + (index == row.count - 1 ? "" : padding)
+                let right = rightAligned.contains(index) || (numeric && index == row.count - 1)
+                return right ? padding + cell : cell + (index == row.count - 1 ? "" : padding)
             }.joined(separator: "  ")
         }.joined(separator: "\n") + "\n"
     }

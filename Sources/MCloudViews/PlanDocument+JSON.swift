@@ -15,6 +15,8 @@ extension PlanDocument {
         if let placement {
             fields += [("placement", placement.placementJSON), ("explanations", placement.explanationsJSON)]
         }
+        if let cost { fields.append(("cost", cost.json)) }
+        if let policy { fields.append(("policy", policy.json)) }
         fields += [
             ("placement_moves", .array(deployment.moves.map(Self.json))),
             ("resource_changes", .array(deployment.changes.map(Self.json))),
@@ -23,6 +25,7 @@ extension PlanDocument {
             ("input_digest", .string(deployment.inputDigest)),
             ("refreshed", .bool(deployment.refreshed)),
         ]
+        if deployment.targeted { fields.append(("targeted", .bool(true))) }
         return .object(fields)
     }
 
@@ -92,5 +95,35 @@ extension PlacementReport {
         .object(explanations.map { explanation in
             (explanation.cell, .object(explanation.rejected.map { ($0.cloud, .array($0.reasons.map(JSONValue.string))) }))
         })
+    }
+}
+
+extension CostDiff {
+    /// `cost`: `{ currency, before, after, delta }`, each side `{ monthly, byCloud, byCell, byCDN }` with names
+    /// sorted; `before` and `delta` null when the state records no cost.
+    public var json: JSONValue {
+        func amounts(_ side: Amounts?) -> JSONValue {
+            guard let side else { return .null }
+            func map(_ list: [PlacementReport.Amount]) -> JSONValue { .object(list.map { ($0.name, .rounded($0.amount)) }) }
+            return .object([("monthly", .rounded(side.monthly)), ("byCloud", map(side.byCloud)), ("byCell", map(side.byCell)), ("byCDN", map(side.byCDN))])
+        }
+        return .object([("currency", .string(currency)), ("before", amounts(before)), ("after", amounts(after)), ("delta", amounts(delta))])
+    }
+}
+
+extension PolicyReport {
+    /// `policy`: the outcome (`pass`, `warn`, `fail`) and every rule's verdict, in order.
+    public var json: JSONValue {
+        .object([
+            ("outcome", .string(outcome.rawValue)),
+            ("rules", .array(verdicts.map { verdict in
+                .object([
+                    ("policy", .string(verdict.policy)), ("index", .int(verdict.index)), ("rule", .string(verdict.rule)),
+                    ("level", .string(verdict.level.rawValue)), ("source", .string(verdict.source.description)),
+                    ("verdict", .string(verdict.passed ? "pass" : "fail")), ("message", .string(verdict.message)),
+                    ("offenders", .array(verdict.offenders.map { .object([("name", .string($0.name)), ("detail", .string($0.detail))]) })),
+                ])
+            })),
+        ])
     }
 }

@@ -40,9 +40,12 @@ extension PlanDocument {
         }
         let deployment = DeploymentPlan(
             operation: operation, application: application, changes: changes, moves: moves,
-            state: .init(lineage: lineage, serial: serial), inputDigest: digest, refreshed: document["refreshed"] == .bool(true)
+            state: .init(lineage: lineage, serial: serial), inputDigest: digest, refreshed: document["refreshed"] == .bool(true),
+            targeted: document["targeted"] == .bool(true)
         )
-        return PlanDocument(deployment: deployment, placement: placement)
+        let cost = try document["cost"].map { (cost) throws(Failure) in try CostDiff(json: cost, fail: fail) }
+        let policy = try document["policy"].map { (policy) throws(Failure) in try PolicyReport(json: policy, fail: fail) }
+        return PlanDocument(deployment: deployment, placement: placement, cost: cost, policy: policy)
     }
 
     private static func change(_ item: JSONValue, at index: Int, fail: (String) -> Failure) throws(Failure) -> ResourceChange {
@@ -115,5 +118,47 @@ extension PlacementReport {
                 Explanation(cell: cell, rejected: rejected.objectPairs.map { .init(cloud: $0.0, reasons: $0.1.arrayItems.compactMap(\.stringValue)) })
             }
         )
+    }
+}
+
+extension CostDiff {
+    /// A saved plan's `cost`; `delta` follows from the two sides.
+    init(json: JSONValue, fail: (String) -> PlanDocument.Failure) throws(PlanDocument.Failure) {
+        guard let currency = json["currency"]?.stringValue else { throw fail("cost.currency is missing") }
+        func amounts(_ key: String) throws(PlanDocument.Failure) -> Amounts? {
+            guard let side = json[key], side != .null else { return nil }
+            guard let monthly = side["monthly"]?.doubleValue else { throw fail("cost.\(key).monthly is missing") }
+            func list(_ name: String) -> [PlacementReport.Amount] {
+                (side[name]?.objectPairs ?? []).map { PlacementReport.Amount(name: $0.0, amount: $0.1.doubleValue ?? 0) }
+            }
+            return Amounts(monthly: monthly, byCloud: list("byCloud"), byCell: list("byCell"), byCDN: list("byCDN"))
+        }
+        guard let after = try amounts("after") else { throw fail("cost.after is missing") }
+        self.init(currency: currency, before: try amounts("before"), after: after)
+    }
+}
+
+extension PolicyReport {
+    /// A saved plan's `policy`; the outcome follows from the verdicts.
+    init(json: JSONValue, fail: (String) -> PlanDocument.Failure) throws(PlanDocument.Failure) {
+        var verdicts: [Verdict] = []
+        for (index, item) in (json["rules"]?.arrayItems ?? []).enumerated() {
+            let path = "policy.rules[\(index)]"
+            guard let policy = item["policy"]?.stringValue, let position = item["index"]?.intValue, let rule = item["rule"]?.stringValue,
+                  let level = item["level"]?.stringValue.flatMap(Policy.Level.init(rawValue:)), let source = item["source"]?.stringValue,
+                  let verdict = item["verdict"]?.stringValue, let message = item["message"]?.stringValue
+            else { throw fail("\(path) needs policy, index, rule, level, source, verdict and message") }
+            // FILE:LINE:COL, the file possibly holding colons of its own.
+            let parts = source.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count >= 3, let line = Int(parts[parts.count - 2]), let column = Int(parts[parts.count - 1]) else {
+                throw fail("\(path).source \"\(source)\" is not FILE:LINE:COL")
+            }
+            let location = SourceLocation(file: parts.dropLast(2).joined(separator: ":"), line: line, column: column)
+            let offenders = (item["offenders"]?.arrayItems ?? []).map { Offender(name: $0["name"]?.stringValue ?? "", detail: $0["detail"]?.stringValue ?? "") }
+            verdicts.append(Verdict(
+                policy: policy, index: position, rule: rule, level: level, source: location, passed: verdict == "pass", message: message, offenders: offenders
+            ))
+        }
+        self.init(verdicts: verdicts)
     }
 }

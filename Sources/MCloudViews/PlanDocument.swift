@@ -13,10 +13,16 @@ public struct PlanDocument: Sendable {
     public var deployment: DeploymentPlan
     /// Nil for destroy, which places nothing.
     public var placement: PlacementReport?
+    /// The monthly cost recorded at the last apply against the cost after this plan.
+    public var cost: CostDiff?
+    /// Every policy rule's verdict on this plan.
+    public var policy: PolicyReport?
 
-    public init(deployment: DeploymentPlan, placement: PlacementReport?) {
+    public init(deployment: DeploymentPlan, placement: PlacementReport?, cost: CostDiff? = nil, policy: PolicyReport? = nil) {
         self.deployment = deployment
         self.placement = placement
+        self.cost = cost
+        self.policy = policy
     }
 
     public var application: String { deployment.application }

@@ -5,10 +5,11 @@ import MCloudPlanner
 import MCloudViews
 
 /// Plans each bench instance (a folder with Providers/, Manifests/ and reference.json) and compares the cost with
-/// the reference: the proven optimum, the best known placement, or a naive greedy's. With `--check PYTHON CHECK.PY` each placement goes to the
-/// independent checker and its verdict is a column. With `--out DIR` it writes
-/// each placement in the checker's normalized form, for `check.py INSTANCE DIR/NAME.json`. Peak MiB is the
-/// process's peak resident memory so far, so run one instance alone to read its own.
+/// the reference: the proven optimum, the best known placement, or a naive greedy's; and the plan's lower bound
+/// (gap: how far above it the cost is, as a share of the cost) with the reference's own bound where it has one.
+/// With `--check PYTHON CHECK.PY` each placement goes to the independent checker and its verdict is a column. With
+/// `--out DIR` it writes each placement in the checker's normalized form, for `check.py INSTANCE DIR/NAME.json`.
+/// Peak MiB is the process's peak resident memory so far, so run one instance alone to read its own.
 enum PlannerBenchmark {
     struct Reference: Decodable {
         var kind: String
@@ -30,8 +31,8 @@ enum PlannerBenchmark {
             } else if arguments[index] == "--check", index + 2 < arguments.count {
                 checker = (arguments[index + 1], arguments[index + 2])
                 index += 3
-            } else if arguments[index] == "--bound-iterations", index + 1 < arguments.count {
-                options.boundIterations = Int(arguments[index + 1]) ?? options.boundIterations
+            } else if arguments[index] == "--bound-evaluations", index + 1 < arguments.count {
+                options.boundEvaluations = Int(arguments[index + 1])
                 index += 2
             } else if arguments[index] == "--budget", index + 1 < arguments.count {
                 options.budget = Int(arguments[index + 1])
@@ -41,7 +42,10 @@ enum PlannerBenchmark {
                 index += 1
             }
         }
-        var table = Table(header: ["instance", "cells", "cost", "reference", "kind", "ratio", "target", "bound", "gap", "steps", "seconds", "cpu s", "peak MiB", "checker"])
+        var table = Table(header: [
+            "instance", "cells", "cost", "reference", "kind", "ratio", "target", "bound", "gap", "ref bound", "bound/ref", "steps", "seconds", "cpu s",
+            "peak MiB", "checker",
+        ])
         var missed = 0
         for directory in directories {
             let name = URL(fileURLWithPath: directory).lastPathComponent
@@ -83,6 +87,8 @@ enum PlannerBenchmark {
                 reference.map { String(format: "%.2f", $0.cost) } ?? "-", reference?.kind ?? "-",
                 ratio.map { String(format: "%.4f", $0) } ?? "-", target.map { String(format: "<= %.2f", $0) } ?? "-",
                 String(format: "%.2f", plan.cost.lowerBound), String(format: "%.2f%%", plan.cost.gap * 100),
+                reference?.bound.map { String(format: "%.2f", $0) } ?? "-",
+                reference?.bound.map { String(format: "%.4f", plan.cost.lowerBound / $0) } ?? "-",
                 String(plan.steps), String(format: "%.2f", seconds), String(format: "%.2f", cpuSeconds),
                 String(format: "%.0f", ResourceUsage.peakMiB()), verdict,
             ])

@@ -23,6 +23,8 @@ enum SyntheticBenchmark {
     static func run(_ arguments: [String]) {
         var size = Size()
         var seed: UInt64 = 1
+        var boundEvaluations: Int?
+        var budget: Int?
         var index = 0
         while index + 1 < arguments.count {
             let value = Int(arguments[index + 1]) ?? 0
@@ -31,6 +33,8 @@ enum SyntheticBenchmark {
             case "--services": size.services = max(1, value)
             case "--databases": size.databases = max(1, value)
             case "--seed": seed = UInt64(max(0, value))
+            case "--bound-evaluations": boundEvaluations = max(1, value)
+            case "--budget": budget = max(1, value)
             default: break
             }
             index += 2
@@ -48,7 +52,7 @@ enum SyntheticBenchmark {
         }
         let start = DispatchTime.now().uptimeNanoseconds
         let cpuStart = ResourceUsage.cpuSeconds()
-        let result = Planner.plan(model)
+        let result = Planner.plan(model, options: Planner.Options(budget: budget, boundEvaluations: boundEvaluations))
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let cpuSeconds = ResourceUsage.cpuSeconds() - cpuStart
         var table = Table(header: ["clouds", "service cells", "database cells", "cost", "bound", "gap", "steps", "seconds", "cpu s", "peak MiB"])

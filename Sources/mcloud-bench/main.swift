@@ -5,13 +5,14 @@ import MCloudPlanner
 
 // Benchmarks that print tables; nothing here asserts a time.
 //   swift run -c release mcloud-bench validate [DOCUMENTS]     validation throughput (default 10,000 documents)
-//   swift run -c release mcloud-bench plan DIR... [--out DIR] [--check PYTHON CHECK.PY] [--budget STEPS]  planner cost against each instance's reference.json
+//   swift run -c release mcloud-bench plan DIR... [--out DIR] [--check PYTHON CHECK.PY] [--budget STEPS] [--bound-evaluations N]
+//       planner cost and lower bound against each instance's reference.json
 //   swift run -c release mcloud-bench render [OBJECTS]   rendering throughput (default 100,000 Kubernetes objects)
 //   swift run -c release mcloud-bench kube-apply [--objects N] [--concurrency N] [--kubeconfig F] [--context C]
 //       server-side applies N objects to a real API server (the test bed's by default): objects/s, peak memory
 //   swift run -c release mcloud-bench engine-plan [RESOURCES]    plan --no-refresh over a state of N resources (default 10,000)
 //   swift run -c release mcloud-bench refresh [--objects N] [--namespaces N]   refresh N objects from the test API server
-//   swift run -c release mcloud-bench synthetic [--clouds N] [--services N] [--databases N] [--seed N]
+//   swift run -c release mcloud-bench synthetic [--clouds N] [--services N] [--databases N] [--seed N] [--budget STEPS] [--bound-evaluations N]
 //       plans a generated input (default 200 clouds, 5,000 service and 800 database cells): time and peak memory
 //   swift run -c release mcloud-bench openstack-servers [--servers N] [--parallelism N] [--cloud NAME]
 //       creates and deletes N servers (default 20, 10 at once) on the OpenStack test bed: wall time vs the sum of waits

@@ -7,7 +7,7 @@ import Testing
 @Suite struct ModuleGraphTests {
     /// The layers of docs/architecture.md, and the layers each may import.
     enum Layer: String, CaseIterable {
-        case vocabulary, wrapper, cLibrary, catalog, input, planner, contract, client, provider, stateBackends, rendering, engine, views, commandLine
+        case vocabulary, wrapper, cLibrary, catalog, input, planner, contract, client, provider, stateBackends, rendering, engine, views, policy, commandLine
         case shim, bench
 
         var mayImport: Set<Layer> {
@@ -24,6 +24,7 @@ import Testing
             case .rendering: return [.vocabulary, .planner, .contract, .catalog]
             case .engine: return [.vocabulary, .contract]
             case .views: return [.vocabulary, .planner, .contract, .engine]
+            case .policy: return [.vocabulary, .contract, .engine, .views]
             case .commandLine: return Set(Layer.allCases).subtracting([.commandLine, .shim, .bench, .cLibrary])
             case .shim: return [.commandLine]
             case .bench: return Set(Layer.allCases).subtracting([.commandLine, .shim, .bench, .cLibrary])
@@ -46,6 +47,7 @@ import Testing
         "MCloudRender": .rendering,
         "MCloudEngine": .engine,
         "MCloudViews": .views,
+        "MCloudPolicy": .policy,
         "MCloudCLI": .commandLine,
         "mcloud": .shim,
         "mcloud-bench": .bench,

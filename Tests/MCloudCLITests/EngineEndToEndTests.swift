@@ -63,6 +63,42 @@ import Testing
         #expect(await workspace.run("state", ["list"]).stdout.isEmpty)
     }
 
+    /// Apply records the placement it made and its cost; a price change alone changes no resource but the cost the
+    /// next plan shows against that record, and the apply of that plan records the new cost; destroy clears it.
+    @Test func applyRecordsThePlacementAndItsCostForTheNextPlansCostDiff() async throws {
+        let workspace = try EngineWorkspace()
+        let backend = FileStateBackend(path: workspace.statePath)
+        // A targeted apply makes part of the placement: it records none.
+        let part = await workspace.run("apply", ["--auto-approve", "--target", "kubernetes.lab.v1.Namespace"])
+        #expect(part.exitCode == 0, "\(part.stderr)")
+        #expect(try backend.read()?.resources.count == 1)
+        #expect(try backend.read()?.placement == nil)
+        #expect(await workspace.run("apply", ["--auto-approve"]).exitCode == 0)
+        let applied = try #require(try backend.read())
+        // 730 h x (2 x (0.1 vCPU x 0.02 + 0.125 GiB x 0.005) + 3 x (0.25 x 0.02 + 0.25 x 0.005)) EUR
+        #expect(applied.placement?.cost == AppliedPlacement.Cost(
+            currency: "EUR", monthly: 17.52, byCloud: ["lab": 17.52], byCell: ["api@eu": 13.6875, "web@eu": 3.8325], byCDN: [:]
+        ))
+        #expect(applied.placement?.cells == ["api@eu": .replicas(["lab": 3]), "web@eu": .replicas(["lab": 2])])
+
+        try workspace.editCatalog("vcpuHour: 0.02", "vcpuHour: 0.04")
+        let repriced = await workspace.run("plan", ["--detailed-exitcode"])
+        #expect(repriced.exitCode == 0, "\(repriced.stdout)\(repriced.stderr)")
+        #expect(repriced.stdout.contains("Monthly cost against the last apply (EUR): 17.52 -> 31.39, +13.87 (+79.17%)\n"))
+        #expect(repriced.stdout.contains("  api@eu   13.69  24.64  +10.95\n"), "\(repriced.stdout)")
+        let recorded = await workspace.run("apply", ["--auto-approve"])
+        #expect(recorded.exitCode == 0, "\(recorded.stderr)")
+        let after = try #require(try backend.read())
+        #expect(after.serial == applied.serial + 1)
+        #expect(after.placement?.cost.monthly == 31.39)
+        #expect(after.resources == applied.resources)
+        let steady = await workspace.run("plan")
+        #expect(steady.stdout.contains("Monthly cost against the last apply (EUR): 31.39 -> 31.39, 0.00 (0.00%)\n"))
+
+        #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
+        #expect(try backend.read()?.placement == nil)
+    }
+
     @Test func applyAsksForYesAndAnythingElseChangesNothing() async throws {
         let workspace = try EngineWorkspace()
         let refused = await workspace.run("apply", [], input: ["no"])

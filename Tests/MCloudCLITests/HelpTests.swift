@@ -39,7 +39,15 @@ import Testing
         Misuse(arguments: ["validate", "--providers", "a", "--providers", "b"], firstLine: "error: option '--providers' may be given only once"),
         Misuse(arguments: ["validate", "--help=yes"], firstLine: "error: option '--help' takes no value"),
         Misuse(arguments: ["version", "now"], firstLine: "error: unexpected argument 'now'"),
-        Misuse(arguments: ["render"], firstLine: "error: missing option --out DIR"),
+        Misuse(arguments: ["render"], firstLine: "error: render needs --out DIR (write the tree) or --check DIR (compare a directory with it)"),
+        Misuse(arguments: ["render", "--out", "a", "--check", "b"], firstLine: "error: give --out DIR to write the tree or --check DIR to compare with it, not both"),
+        Misuse(arguments: ["render", "--check", "a", "--force"], firstLine: "error: --force applies to --out; --check writes nothing"),
+        Misuse(
+            arguments: ["render", "--out", "a", "--repo", "git@git.example:org/deploy.git"],
+            firstLine: "error: --repo: \"git@git.example:org/deploy.git\" is an scp-style address, which Flux cannot read; write it as ssh://git@git.example/org/deploy.git"
+        ),
+        Misuse(arguments: ["render", "--out", "a", "--repo", "https://g/x.git", "--branch", "a..b"], firstLine: "error: --branch: \"a..b\" is not a Git branch name"),
+        Misuse(arguments: ["render", "--out", "a", "--flux-secret", "Git_Auth"], firstLine: "error: --flux-secret: \"Git_Auth\" is not a Secret name: use lower-case letters, digits, '-' and '.'"),
     ])
     func misuseIsAUsageErrorWithTheCommandsUsage(_ misuse: Misuse) async {
         let run = await mcloudRun(misuse.arguments)

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct ValidateCommandTests {
     @Test(arguments: [
-        ("retail-bank", "Valid: 9 clouds, application retail-bank, 8 services, 5 databases, 2 CDNs; 24 cells in 10 files.\n"),
+        ("retail-bank", "Valid: 9 clouds, application retail-bank, 8 services, 5 databases, 2 CDNs, 1 policy with 6 rules; 24 cells in 11 files.\n"),
         ("shop", "Valid: 9 clouds, application shop, 5 services, 2 databases, 1 CDN; 7 cells in 10 files.\n"),
         ("telemed", "Valid: 9 clouds, application telemed, 9 services, 3 databases, 1 CDN; 21 cells in 10 files.\n"),
     ])

@@ -47,7 +47,7 @@ extension MalformedCase {
     typealias Change = ManifestInput.Change
 
     static let all: [MalformedCase] = wrongTypes + missingKeys + badNames + badQuantities + unknownKeys + references
-        + documents + rules + yaml
+        + documents + rules + yaml + policies
 
     // MARK: Wrong types
 
@@ -332,7 +332,7 @@ extension MalformedCase {
             #"extra.yaml:2:7: error: kind "service" is not a kind mcloud knows; did you mean "Service"?"#,
         ]),
         MalformedCase("an unknown kind lists the kinds", .extra(Template.service, "kind: Service", "kind: Deployment"), [
-            #"extra.yaml:2:7: error: kind "Deployment" is not a kind mcloud knows (kinds: Application, CDN, Cloud, Database, Service)"#,
+            #"extra.yaml:2:7: error: kind "Deployment" is not a kind mcloud knows (kinds: Application, CDN, Cloud, Database, Policy, Service)"#,
         ]),
         MalformedCase("apiVersion of another version", .app("apiVersion: mcloud/v1\nkind: Application", "apiVersion: mcloud/v2\nkind: Application"), [
             #"app.yaml:1:13: error: apiVersion "mcloud/v2" is not supported; use mcloud/v1"#,
@@ -535,6 +535,15 @@ extension MalformedCase {
             #"clouds.yaml:28:67: error: spec.endpoints.kubernetes.egressCIDRs[1]: "10.0.0.256/24" is not an address range such as 203.0.113.0/24 or 2001:db8::/32"#,
             #"clouds.yaml:28:82: error: spec.endpoints.kubernetes.egressCIDRs[2]: "2001:db8::/129" is not an address range such as 203.0.113.0/24 or 2001:db8::/32"#,
         ]),
+        MalformedCase("GitOps names of a cluster that Argo CD and Flux cannot use", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, server: \"ftp://k8s\", fluxKubeConfigSecret: Kube_Config, fluxKubeConfigKey: \"a/b\" }"), [
+            #"clouds.yaml:28:49: error: spec.endpoints.kubernetes.server: "ftp://k8s" is not an http:// or https:// URL"#,
+            #"clouds.yaml:28:84: error: spec.endpoints.kubernetes.fluxKubeConfigSecret: "Kube_Config" is not a Secret name: use lower-case letters, digits, '-' and '.', at most 253 characters"#,
+            #"clouds.yaml:28:116: error: spec.endpoints.kubernetes.fluxKubeConfigKey: "a/b" is not a key of a Secret: use letters, digits, '-', '_' and '.'"#,
+        ]),
+        MalformedCase("an Argo CD destination by server and by name at once", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, server: \"https://10.0.0.1:6443\", argocdCluster: vk }"), [
+            "clouds.yaml:28:49: error: spec.endpoints.kubernetes.server: set server or argocdCluster, not both; an Argo CD destination names its cluster by one of them",
+        ]),
+        MalformedCase("GitOps names of a cluster are accepted", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, argocdCluster: in-cluster, fluxKubeConfigSecret: vk.kubeconfig, fluxKubeConfigKey: value.yaml }"), []),
         MalformedCase("an empty list of CDN audiences", .app("audiences: [ru, eu]", "audiences: []"), [
             "app.yaml:52:14: error: spec.audiences must not be empty",
         ]),
@@ -806,4 +815,51 @@ struct DirectoryCase: Sendable, CustomTestStringConvertible {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: path, contents: data))
     }
+}
+
+extension MalformedCase {
+    // MARK: Policies
+
+    static let policies: [MalformedCase] = [
+        MalformedCase("a Policy with two rules is accepted", [.add("extra.yaml", Template.policy)], []),
+        MalformedCase("a misspelt rule", .extra(Template.policy, "maxMonthlyCost: 250000", "maxMontlyCost: 250000"), [
+            #"extra.yaml:6:9: error: spec.rules[0]: unknown key "maxMontlyCost"; did you mean "maxMonthlyCost"?"#,
+        ]),
+        MalformedCase("two rules in one entry", .extra(Template.policy, "maxMonthlyCost: 250000,", "maxMonthlyCost: 250000, maxCostIncrease: 10,"), [
+            "extra.yaml:6:7: error: spec.rules[0]: a rule has exactly one of maxMonthlyCost, maxCostIncrease, denyDelete, denyMove, requireResidency; found maxMonthlyCost and maxCostIncrease",
+        ]),
+        MalformedCase("a rule without a level", .extra(Template.policy, "maxMonthlyCost: 250000, level: mandatory", "maxMonthlyCost: 250000"), [
+            #"extra.yaml:6:7: error: spec.rules[0]: missing required key "level""#,
+        ]),
+        MalformedCase("a level that is not one", .extra(Template.policy, "level: advisory", "level: advisorry"), [
+            #"extra.yaml:7:46: error: spec.rules[1].level: "advisorry" is not allowed; did you mean "advisory"?"#,
+        ]),
+        MalformedCase("a cost limit that is not a number", .extra(Template.policy, "maxMonthlyCost: 250000", "maxMonthlyCost: lots"), [
+            "extra.yaml:6:25: error: spec.rules[0].maxMonthlyCost must be a number, found a string (lots)",
+        ]),
+        MalformedCase("a negative cost increase", .extra(Template.policy, "maxMonthlyCost: 250000", "maxCostIncrease: -5"), [
+            "extra.yaml:6:26: error: spec.rules[0].maxCostIncrease must not be negative, found -5",
+        ]),
+        MalformedCase("denyDelete with nothing to deny", .extra(Template.policy, "maxMonthlyCost: 250000", "denyDelete: {}"), [
+            "extra.yaml:6:21: error: spec.rules[0].denyDelete needs kinds or addresses (or both)",
+        ]),
+        MalformedCase("denyDelete of a kind mcloud does not render", .extra(Template.policy, "maxMonthlyCost: 250000", "denyDelete: { kinds: [Databse, Volume] }"), [
+            #"extra.yaml:6:31: error: spec.rules[0].denyDelete.kinds[0]: "Databse" is not a kind mcloud renders; did you mean "Database"?"#,
+        ]),
+        MalformedCase("denyMove from a cloud that does not exist", .extra(Template.policy, "from: [vk-msk]", "from: [vk-mks]"), [
+            #"extra.yaml:7:28: error: spec.rules[1].denyMove.from[0]: no Cloud named "vk-mks"; did you mean "vk-msk"?"#,
+        ]),
+        MalformedCase("requireResidency for an audience that does not exist", .extra(Template.policy, "maxMonthlyCost: 250000", "requireResidency: { data: personal, audience: rus, allowed: [RU] }"), [
+            #"extra.yaml:6:55: error: spec.rules[0].requireResidency.audience: no audience named "rus"; did you mean "ru"?"#,
+        ]),
+        MalformedCase("requireResidency without allowed", .extra(Template.policy, "maxMonthlyCost: 250000", "requireResidency: { data: personal, audience: ru }"), [
+            #"extra.yaml:6:27: error: spec.rules[0].requireResidency: missing required key "allowed""#,
+        ]),
+        MalformedCase("a Policy without rules", .extra(Template.policy, "  rules:\n    - { maxMonthlyCost: 250000, level: mandatory }\n    - { denyMove: { from: [vk-msk] }, level: advisory }\n", "  rules: []\n"), [
+            "extra.yaml:5:10: error: spec.rules must list at least one rule",
+        ]),
+        MalformedCase("two Policies with one name", [.add("extra.yaml", Template.policy + "---\n" + Template.policy)], [
+            #"extra.yaml:11:19: error: metadata.name: Policy "guardrails" is already defined at extra.yaml:3:19"#,
+        ]),
+    ]
 }

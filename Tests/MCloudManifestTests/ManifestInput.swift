@@ -150,6 +150,18 @@ enum Template {
         """
     // 1 apiVersion | 2 kind | 3 metadata | 4 spec: | 5 origins | 6 trafficGiBMonth
 
+    static let policy = """
+        apiVersion: mcloud/v1
+        kind: Policy
+        metadata: { name: guardrails }
+        spec:
+          rules:
+            - { maxMonthlyCost: 250000, level: mandatory }
+            - { denyMove: { from: [vk-msk] }, level: advisory }
+
+        """
+    // 1 apiVersion | 2 kind | 3 metadata | 4 spec: | 5 rules: | 6 maxMonthlyCost | 7 denyMove
+
     static let application = """
         apiVersion: mcloud/v1
         kind: Application

@@ -4,14 +4,14 @@ import MCloudPlanner
 @testable import MCloudRender
 import Testing
 
-/// The whole tree of every bundled example against Golden/<app>/; `MCLOUD_RECORD_GOLDEN=1` re-records them.
+/// The whole tree of every bundled example, bootstrap objects included, against Golden/<app>/;
+/// `MCLOUD_RECORD_GOLDEN=1` re-records them.
 @Suite struct GoldenTreeTests {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden").path
 
     @Test(arguments: RenderFixtures.examples)
     func everyExampleRendersItsGoldenTree(_ name: String) throws {
-        let (model, plan) = try RenderFixtures.example(name)
-        let tree = Rendering(model: model, placement: Placement(plan)).tree
+        let tree = try RenderFixtures.exampleTree(name)
         let directory = Self.golden + "/" + name
         if ProcessInfo.processInfo.environment["MCLOUD_RECORD_GOLDEN"] == "1" {
             try? FileManager.default.removeItem(atPath: directory)
@@ -32,8 +32,7 @@ import Testing
 
     @Test(arguments: RenderFixtures.examples)
     func renderingTwiceGivesTheSameBytes(_ name: String) throws {
-        let (model, plan) = try RenderFixtures.example(name)
-        #expect(Rendering(model: model, placement: Placement(plan)).tree == Rendering(model: model, placement: Placement(plan)).tree)
+        #expect(try RenderFixtures.exampleTree(name) == RenderFixtures.exampleTree(name))
     }
 
     /// Every file under `directory`, by path relative to it, sorted.

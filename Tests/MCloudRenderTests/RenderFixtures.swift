@@ -16,6 +16,16 @@ enum RenderFixtures {
         try #require(planned[name], "the \(name) example does not validate or has no placement")
     }
 
+    /// The repository the examples' bootstrap objects name.
+    static let source = Bootstrap.Source(url: "https://git.example/platform/deploy.git", branch: "main")
+
+    /// What `render` writes for an example, the marker aside: its tree and its bootstrap objects.
+    static func exampleTree(_ name: String) throws -> RenderedTree {
+        let (model, plan) = try example(name)
+        let rendering = Rendering(model: model, placement: Placement(plan))
+        return rendering.tree(with: Bootstrap(model: model, rendering: rendering, source: source))
+    }
+
     /// Each example is planned once for all the tests: planning is the slow part.
     private static let planned: [String: (Model, PlacementPlan)] = Dictionary(uniqueKeysWithValues: examples.compactMap { name in
         let set = ManifestLoader.load(paths: ["\(root)/Manifests/\(name)"], providers: "\(root)/Providers")

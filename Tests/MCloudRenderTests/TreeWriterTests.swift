@@ -13,6 +13,7 @@ import Testing
         .init(path: "clusters/c2/app/api.deployment.yaml", contents: "kind: Deployment\n"),
         .init(path: "infrastructure/c1/app.db.manageddatabase.yaml", contents: "kind: ManagedDatabase\n"),
     ])
+    static let marker = RenderMarker(source: Bootstrap.Source(url: "https://git.example/deploy.git", branch: "main"))
     static let second = RenderedTree(files: [.init(path: "clusters/c1/app/web.deployment.yaml", contents: "kind: Deployment\nspec: {}\n")])
 
     func contents(_ directory: String) -> [String: String] {
@@ -35,14 +36,14 @@ import Testing
 
     func expected(_ tree: RenderedTree, plus extra: [String: String] = [:]) -> [String: String] {
         var files = Dictionary(uniqueKeysWithValues: tree.files.map { ($0.path, $0.contents) })
-        files[TreeWriter.marker] = TreeWriter.markerContents
+        files[TreeWriter.marker] = Self.marker.contents
         return files.merging(extra) { $1 }
     }
 
     @Test func aMissingDirectoryIsCreatedWithTheTreeAndTheMarker() throws {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let out = scratch + "/deploy/prod"
-        try TreeWriter.write(Self.first, to: out, force: false)
+        try TreeWriter.write(Self.first, marker: Self.marker, to: out, force: false)
         #expect(contents(out) == expected(Self.first))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch + "/deploy") == ["prod"])
     }
@@ -50,7 +51,7 @@ import Testing
     @Test func anEmptyDirectoryIsWritten() throws {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        try TreeWriter.write(Self.first, to: scratch, force: false)
+        try TreeWriter.write(Self.first, marker: Self.marker, to: scratch, force: false)
         #expect(contents(scratch) == expected(Self.first))
     }
 
@@ -58,7 +59,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try write(scratch + "/README.md", "ours\n")
         #expect {
-            try TreeWriter.write(Self.first, to: scratch, force: false)
+            try TreeWriter.write(Self.first, marker: Self.marker, to: scratch, force: false)
         } throws: { error in
             "\(error)".contains("was not written by mcloud render") && "\(error)".contains("--force") && "\(error)".contains("README.md")
         }
@@ -70,18 +71,18 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try write(scratch + "/README.md", "ours\n")
         try write(scratch + "/clusters/old/stale.yaml", "kind: Stale\n")
-        try TreeWriter.write(Self.first, to: scratch, force: true)
+        try TreeWriter.write(Self.first, marker: Self.marker, to: scratch, force: true)
         #expect(contents(scratch) == expected(Self.first, plus: ["README.md": "ours\n"]))
         // Marked now: the next render needs no force.
-        try TreeWriter.write(Self.second, to: scratch, force: false)
+        try TreeWriter.write(Self.second, marker: Self.marker, to: scratch, force: false)
         #expect(contents(scratch) == expected(Self.second, plus: ["README.md": "ours\n"]))
     }
 
     @Test func aRerenderRemovesFilesOfCellsNoLongerPlacedAndKeepsOtherEntries() throws {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try TreeWriter.write(Self.first, to: scratch, force: false)
+        try TreeWriter.write(Self.first, marker: Self.marker, to: scratch, force: false)
         try write(scratch + "/.git/config", "[core]\n")
-        try TreeWriter.write(Self.second, to: scratch, force: false)
+        try TreeWriter.write(Self.second, marker: Self.marker, to: scratch, force: false)
         #expect(contents(scratch) == expected(Self.second, plus: [".git/config": "[core]\n"]))
         #expect(!FileManager.default.fileExists(atPath: scratch + "/clusters/c2"))
         #expect(!FileManager.default.fileExists(atPath: scratch + "/infrastructure"))
@@ -93,10 +94,10 @@ import Testing
         let model = try RenderFixtures.shop()
         var moved = RenderFixtures.shopPlacement
         moved.services["reports"] = [(cloud: "c3", count: 3)]
-        try TreeWriter.write(Rendering(model: model, placement: RenderFixtures.shopPlacement).tree, to: scratch, force: false)
+        try TreeWriter.write(Rendering(model: model, placement: RenderFixtures.shopPlacement).tree, marker: Self.marker, to: scratch, force: false)
         #expect(FileManager.default.fileExists(atPath: scratch + "/clusters/c2/shop/reports.deployment.yaml"))
         let tree = Rendering(model: model, placement: moved).tree
-        try TreeWriter.write(tree, to: scratch, force: false)
+        try TreeWriter.write(tree, marker: Self.marker, to: scratch, force: false)
         #expect(contents(scratch) == expected(tree))
         #expect(!FileManager.default.fileExists(atPath: scratch + "/clusters/c2/shop"))
         #expect(FileManager.default.fileExists(atPath: scratch + "/clusters/c3/shop/reports.deployment.yaml"))
@@ -105,9 +106,9 @@ import Testing
     /// A file and a folder of the same name cannot both be written: the render fails before touching DIR.
     @Test func aFailedRenderLeavesThePreviousTreeAsItWas() throws {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try TreeWriter.write(Self.first, to: scratch, force: false)
+        try TreeWriter.write(Self.first, marker: Self.marker, to: scratch, force: false)
         let broken = RenderedTree(files: [.init(path: "clusters/c1/x", contents: "a\n"), .init(path: "clusters/c1/x/y.yaml", contents: "b\n")])
-        #expect(throws: TreeWriter.Failure.self) { try TreeWriter.write(broken, to: scratch, force: false) }
+        #expect(throws: TreeWriter.Failure.self) { try TreeWriter.write(broken, marker: Self.marker, to: scratch, force: false) }
         #expect(contents(scratch) == expected(Self.first))
         #expect(!FileManager.default.fileExists(atPath: scratch + "/" + TreeWriter.staging))
     }
@@ -115,7 +116,34 @@ import Testing
     @Test func aFileInPlaceOfTheDirectoryIsRefused() throws {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try write(scratch + "/deploy", "not a directory\n")
-        #expect(throws: TreeWriter.Failure.self) { try TreeWriter.write(Self.first, to: scratch + "/deploy", force: true) }
+        #expect(throws: TreeWriter.Failure.self) { try TreeWriter.write(Self.first, marker: Self.marker, to: scratch + "/deploy", force: true) }
         #expect(contents(scratch) == ["deploy": "not a directory\n"])
+    }
+
+    /// A directory rendered before bootstrap/ existed (marker format 1) may hold a bootstrap/ of the team's own.
+    @Test func aBootstrapFolderBesideAnOldMarkerIsRefusedUnlessForced() throws {
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try write(scratch + "/" + TreeWriter.marker, "# Written by `mcloud render`.\nformat: 1\n")
+        try write(scratch + "/bootstrap/ours.yaml", "kind: Ours\n")
+        #expect {
+            try TreeWriter.write(Self.first, marker: Self.marker, to: scratch, force: false)
+        } throws: { error in
+            "\(error)".contains("bootstrap was not written by mcloud render") && "\(error)".contains("--force")
+        }
+        #expect(contents(scratch)["bootstrap/ours.yaml"] == "kind: Ours\n")
+        try TreeWriter.write(Self.first, marker: Self.marker, to: scratch, force: true)
+        #expect(contents(scratch) == expected(Self.first))
+    }
+
+    @Test func theMarkerRemembersTheRepositoryItWasRenderedFor() throws {
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let marker = RenderMarker(source: Bootstrap.Source(url: "ssh://git@git.example/a b.git", branch: "release/1.2", fluxSecret: "git-auth"))
+        try TreeWriter.write(Self.first, marker: marker, to: scratch, force: false)
+        #expect(try RenderMarker.read(directory: scratch) == marker)
+        try write(scratch + "/" + TreeWriter.marker, "format: 1\n")
+        #expect(try RenderMarker.read(directory: scratch) == RenderMarker(format: 1, source: nil))
+        try write(scratch + "/" + TreeWriter.marker, "something else\n")
+        #expect(throws: TreeWriter.Failure.self) { try RenderMarker.read(directory: scratch) }
+        #expect(try RenderMarker.read(directory: scratch + "/none") == nil)
     }
 }

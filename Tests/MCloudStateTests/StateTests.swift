@@ -1,3 +1,4 @@
+import Foundation
 import MCloudCore
 import MCloudProvider
 import Testing
@@ -17,7 +18,7 @@ import Testing
     /// The documented example (docs/state.md): resources by address, attribute keys sorted.
     static let example = """
         {
-          "format_version": 1,
+          "format_version": 2,
           "lineage": "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f",
           "serial": 7,
           "resources": [
@@ -65,6 +66,62 @@ import Testing
         #expect(state.resources == [Self.deployment, Self.namespace])
     }
 
+    /// States written before the placement was recorded (format 1) still load, and are written as format 2.
+    @Test func aStateOfFormatOneLoadsAndIsWrittenAsFormatTwo() throws {
+        let old = Self.example.replacingOccurrences(of: "\"format_version\": 2", with: "\"format_version\": 1")
+        let state = try State.parse(Array(old.utf8), source: "state.json")
+        #expect(state.resources == [Self.deployment, Self.namespace])
+        #expect(state.placement == nil)
+        #expect(state.serialized() == Self.example)
+    }
+
+    static let placement = AppliedPlacement(
+        cells: ["accounts-db@ru": .database(primary: "sel-msk", backup: "vk-msk"), "web@ru": .replicas(["vk-msk": 2, "sel-msk": 1]), "cache": .database(primary: "vk-msk", backup: nil)],
+        cdns: ["static": "vk-msk"],
+        cost: .init(
+            currency: "RUB", monthly: 1500.1234567, byCloud: ["vk-msk": 1000.5, "sel-msk": 499.6234567], byCell: ["web@ru": 700, "accounts-db@ru": 600, "cache": 100.1234567],
+            byCDN: ["static": 100]
+        )
+    )
+
+    @Test func theAppliedPlacementIsWrittenSortedAndReadBack() throws {
+        var state = State(lineage: Self.lineage, serial: 3, resources: [])
+        state.application = "retail-bank"
+        state.placement = Self.placement
+        let text = state.serialized()
+        #expect(text.contains("""
+              "placement": {
+                "cells": {
+                  "accounts-db@ru": {
+                    "kind": "Database",
+                    "primary": "sel-msk",
+                    "backup": "vk-msk"
+                  },
+                  "cache": {
+                    "kind": "Database",
+                    "primary": "vk-msk"
+                  },
+                  "web@ru": {
+                    "kind": "Service",
+                    "replicas": {
+                      "sel-msk": 1,
+                      "vk-msk": 2
+                    }
+                  }
+                },
+                "cdn": {
+                  "static": "vk-msk"
+                },
+                "cost": {
+                  "currency": "RUB",
+                  "monthly": 1500.123457,
+            """))
+        let read = try State.parse(Array(text.utf8), source: "s")
+        #expect(read.serialized() == text)
+        #expect(read.placement?.cells == Self.placement.cells)
+        #expect(read.placement?.cost.monthly == 1500.123457)
+    }
+
     @Test func aNewStateHasAFreshLineageAndSerialZeroAndNextSerialCountsUp() throws {
         let first = State()
         let second = State()
@@ -89,12 +146,12 @@ import Testing
     }
 
     @Test func aStateOfANewerFormatIsRefusedWithUpgradeAdviceWhateverItsShape() {
-        let newer = #"{"format_version": 2, "lineage": 42, "whatever": []}"#
-        #expect(throws: StateError.newerFormat(source: ".mcloud/state.json", version: 2)) {
+        let newer = #"{"format_version": 3, "lineage": 42, "whatever": []}"#
+        #expect(throws: StateError.newerFormat(source: ".mcloud/state.json", version: 3)) {
             try State.parse(Array(newer.utf8), source: ".mcloud/state.json")
         }
-        let message = StateError.newerFormat(source: ".mcloud/state.json", version: 2).description
-        #expect(message == ".mcloud/state.json has state format 2, written by a newer mcloud; upgrade mcloud (this one reads format 1)")
+        let message = StateError.newerFormat(source: ".mcloud/state.json", version: 3).description
+        #expect(message == ".mcloud/state.json has state format 3, written by a newer mcloud; upgrade mcloud (this one reads format 2)")
     }
 
     static let valid = #""lineage": "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f", "serial": 1"#
@@ -107,7 +164,12 @@ import Testing
         ("[1, 2]", "the document: expected an object, found an array"),
         ("{\(valid), \"resources\": []}", "format_version: missing"),
         ("{\"format_version\": \"1\", \(valid), \"resources\": []}", "format_version: expected an integer, found a string"),
-        ("{\"format_version\": 0, \(valid), \"resources\": []}", "format_version: 0 is not a state format (this mcloud reads 1)"),
+        ("{\"format_version\": 0, \(valid), \"resources\": []}", "format_version: 0 is not a state format (this mcloud reads 1 to 2)"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [], \"placement\": {}}", "placement: unknown field"),
+        ("{\"format_version\": 2, \(valid), \"resources\": [], \"placement\": {\"cells\": {}, \"cdn\": {}}}", "placement.cost: missing"),
+        ("{\"format_version\": 2, \(valid), \"resources\": [], \"placement\": {\"cells\": {\"w\": {\"kind\": \"Pod\"}}, \"cdn\": {}, \"cost\": {}}}", "placement.cells.w.kind: \"Pod\" is not Service or Database"),
+        ("{\"format_version\": 2, \(valid), \"resources\": [], \"placement\": {\"cells\": {\"w\": {\"kind\": \"Service\", \"replicas\": {\"c\": 0}}}, \"cdn\": {}, \"cost\": {}}}", "placement.cells.w.replicas.c: expected a positive integer"),
+        ("{\"format_version\": 2, \(valid), \"resources\": [], \"placement\": {\"cells\": {}, \"cdn\": {}, \"cost\": {\"currency\": \"RUB\", \"monthly\": \"1\", \"byCloud\": {}, \"byCell\": {}, \"byCDN\": {}}}}", "placement.cost.monthly: expected a number, found a string"),
         ("{\"format_version\": 1, \(valid), \"resources\": [], \"extra\": 1}", "extra: unknown field"),
         ("{\"format_version\": 1, \(valid), \"serial\": 2, \"resources\": []}", "serial: given twice"),
         ("{\"format_version\": 1, \"serial\": 1, \"resources\": []}", "lineage: missing"),

@@ -39,7 +39,23 @@ enum ViewFixtures {
             operation: .apply, application: model.application.name, changes: changes, moves: [], state: .init(state), inputDigest: "sha256:0",
             refreshed: false
         )
-        return PlanDocument(deployment: plan, placement: PlacementReport(placement))
+        // The state's record of the last apply: the same placement with 100 EUR a month more on another cloud.
+        let report = PlacementReport(placement)
+        var lastApplied = report.applied.cost
+        lastApplied.monthly += 100
+        lastApplied.byCloud["vk-msk"] = 100
+        let cost = CostDiff(recorded: lastApplied, after: report.cost, currency: model.application.currency, rate: model.application.rate(for:))
+        let policy = PolicyReport(verdicts: [
+            .init(
+                policy: "guardrails", index: 0, rule: "maxMonthlyCost", level: .advisory, source: SourceLocation(file: "a:b/policy.yaml", line: 6, column: 7),
+                passed: false, message: "the monthly cost after this plan is above the limit", offenders: [.init(name: "vk-msk", detail: "100.00 EUR a month")]
+            ),
+            .init(
+                policy: "guardrails", index: 1, rule: "denyMove", level: .mandatory, source: SourceLocation(file: "a:b/policy.yaml", line: 7, column: 7),
+                passed: true, message: "no cell leaves vk-msk", offenders: []
+            ),
+        ])
+        return PlanDocument(deployment: plan, placement: report, cost: cost, policy: policy)
     }
 
     struct Failure: Error {

@@ -60,10 +60,13 @@ struct ApplyCommand: Command {
                 return .failure
             }
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
-            guard made.document.deployment.hasChanges else { return .success }
+            guard PlanRunner.enforce(made.document.policy, consequence: "nothing was changed", context) else { return .failure }
+            guard made.document.deployment.hasChanges else {
+                return await ApplyRunner.recordUnchanged(made.document, state: stored.state, backend: backend, context) ? .success : .failure
+            }
             guard ApplyRunner.confirmed("Do you want to perform these actions?", autoApprove: autoApprove, context) else { return .failure }
             return await ApplyRunner.execute(
-                made.document.deployment, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
+                made.document, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
             )
         }
     }
@@ -73,13 +76,16 @@ struct ApplyCommand: Command {
             context.stderr.write("error: cannot read the plan file \(file)\n")
             return .failure
         }
-        let plan: DeploymentPlan
+        var document: PlanDocument
         do throws(PlanDocument.Failure) {
-            plan = try PlanDocument.parse(Array(data), file: file).deployment
+            document = try PlanDocument.parse(Array(data), file: file)
         } catch {
             context.stderr.write("error: \(error.description)\n")
             return .failure
         }
+        // plan --out saves no plan that fails a mandatory rule; a file that says otherwise was not made so.
+        guard PlanRunner.enforce(document.policy, consequence: "\(file) is not applied", context) else { return .failure }
+        let plan = document.deployment
         let current = DeploymentPlan.StateReference(state)
         guard current == plan.state else {
             let made = plan.state.lineage == nil ? "no state" : "state serial \(plan.state.serial)"
@@ -94,7 +100,8 @@ struct ApplyCommand: Command {
         }
         let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         guard let complete = restoringRedactedValues(plan, file: file, context) else { return .failure }
-        return await ApplyRunner.execute(complete, clouds: clouds, state: state, backend: backend, lock: lock, parallelism: parallelism, context)
+        document.deployment = complete
+        return await ApplyRunner.execute(document, clouds: clouds, state: state, backend: backend, lock: lock, parallelism: parallelism, context)
     }
 
     /// A saved plan never holds a secret: a value under a secret-looking name (an env var `DB_PASSWORD`) is saved

@@ -7,7 +7,7 @@ struct PlanCommand: Command {
     static let spec = CommandSpec(
         name: "plan",
         abstract: "Place every service and database across the clouds at minimum cost and show what apply would change.",
-        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, and for every cell the reasons each other cloud was not used; then it refreshes what the state records from the clouds and lists each resource to create, update, replace or delete, with its reason and any change made outside mcloud. Exits 1 when the input is invalid or no placement meets every rule; with --detailed-exitcode, 2 when there are changes.",
+        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, and for every cell the reasons each other cloud was not used; then it refreshes what the state records from the clouds and lists each resource to create, update, replace or delete, with its reason and any change made outside mcloud. With a state, it shows the monthly cost recorded at the last apply against the cost after the plan. Every Policy rule gets a verdict; a failed mandatory one is an error and the plan is not saved. Exits 1 when the input is invalid, no placement meets every rule or a mandatory policy rule fails; with --detailed-exitcode, 2 when there are changes.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
@@ -57,6 +57,8 @@ struct PlanCommand: Command {
         } else {
             context.stdout.write(PlanView.render(made.document, explain: explain, color: context.usesColor))
         }
+        let consequence = out.map { "\($0) was not saved" } ?? "apply would refuse it"
+        guard PlanRunner.enforce(made.document.policy, consequence: consequence, context) else { return .failure }
         if let out, let encoded {
             guard PlanRunner.save(encoded, to: out, context) else { return .failure }
             if !json { context.stdout.write("\nSaved the plan to \(out). Apply exactly this with: mcloud apply \(out)\n") }

@@ -2,46 +2,123 @@ import MCloudCore
 import MCloudRender
 import MCloudPlanner
 
-/// `mcloud render`: the placement as a GitOps tree, Kubernetes manifests per cluster and infrastructure per cloud.
+/// `mcloud render`: the placement as a GitOps tree, Kubernetes manifests per cluster, infrastructure per cloud and
+/// the Argo CD and Flux objects that pick it up; or, with `--check`, whether a directory holds exactly that tree.
 struct RenderCommand: Command {
     static let out = CommandSpec.Option(
-        names: ["--out"], valueName: "DIR", help: "The directory to write; mcloud owns its clusters/ and infrastructure/.", isRequired: true
+        names: ["--out"], valueName: "DIR", help: "The directory to write; mcloud owns its bootstrap/, clusters/ and infrastructure/."
+    )
+    static let check = CommandSpec.Option(
+        names: ["--check"], valueName: "DIR",
+        help: "Write nothing: compare DIR with what would be rendered. Exits 0 when identical, 2 when not (listing the files, with a unified diff of each changed one)."
     )
     static let force = CommandSpec.Option(
         names: ["--force"], valueName: nil, help: "Write into a non-empty directory that mcloud render did not write."
     )
+    static let repository = CommandSpec.Option(
+        names: ["--repo"], valueName: "URL",
+        help: "The Git repository (https://, http:// or ssh://) the tree is committed to, for the bootstrap objects (default: the one DIR was last rendered for)."
+    )
+    static let branch = CommandSpec.Option(
+        names: ["--branch"], valueName: "BRANCH", help: "The branch Argo CD and Flux follow (default: the one DIR was last rendered for, else \(Bootstrap.Source.defaultBranch))."
+    )
+    static let fluxSecret = CommandSpec.Option(
+        names: ["--flux-secret"], valueName: "NAME",
+        help: "The Secret in flux-system with the credentials Flux reads a private repository with (default: the one DIR was last rendered for; '' for none)."
+    )
     static let spec = CommandSpec(
         name: "render",
-        abstract: "Write the placement as a GitOps tree: Kubernetes manifests per cluster, infrastructure per cloud.",
-        discussion: "Writes DIR/clusters/<cloud>/kustomization.yaml with one file per object under DIR/clusters/<cloud>/<namespace>/, and DIR/infrastructure/<cloud>/ for databases, volumes, security groups, backups and CDNs (docs/gitops.md). The same input gives byte-identical files; files of cells no longer placed are removed. The tree is written aside and swapped in, so an error leaves DIR as it was. Exits 1 when the input is invalid, no placement meets every rule, or DIR cannot be written.",
-        options: [ManifestOptions.file, ManifestOptions.providers, out, force]
+        abstract: "Write the placement as a GitOps tree that Argo CD and Flux pick up, or check that a directory holds it.",
+        discussion: "Writes DIR/clusters/<cloud>/kustomization.yaml with one file per object under DIR/clusters/<cloud>/<namespace>/, DIR/infrastructure/<cloud>/ for databases, volumes, security groups, backups and CDNs, and DIR/bootstrap/argocd/ (an ApplicationSet with one Application per cluster) and DIR/bootstrap/flux/ (a GitRepository and one Kustomization per cluster) for the repository and branch given (docs/gitops.md). The same input gives byte-identical files; files of cells no longer placed are removed. The tree is written aside and swapped in, so an error leaves DIR as it was. With --check DIR nothing is written. Exits 1 when the input is invalid, no placement meets every rule, or DIR cannot be read or written.",
+        options: [ManifestOptions.file, ManifestOptions.providers, out, check, repository, branch, fluxSecret, force]
     )
 
+    enum Mode {
+        case write(directory: String, force: Bool)
+        case check(directory: String)
+    }
+
     var manifests: ManifestOptions
-    var directory: String
-    var force: Bool
+    var mode: Mode
+    var repositoryURL: String?
+    var branchName: String?
+    var fluxSecretName: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
-        guard let directory = arguments.value(Self.out.canonicalName), !directory.isEmpty else {
-            throw UsageError(message: "option --out needs a directory")
+        switch (arguments.value(Self.out.canonicalName), arguments.value(Self.check.canonicalName)) {
+        case (let directory?, nil) where !directory.isEmpty:
+            mode = .write(directory: directory, force: arguments.flag(Self.force.canonicalName))
+        case (nil, let directory?) where !directory.isEmpty:
+            guard !arguments.flag(Self.force.canonicalName) else { throw UsageError(message: "--force applies to --out; --check writes nothing") }
+            mode = .check(directory: directory)
+        case (_?, _?):
+            throw UsageError(message: "give --out DIR to write the tree or --check DIR to compare with it, not both")
+        default:
+            throw UsageError(message: "render needs --out DIR (write the tree) or --check DIR (compare a directory with it)")
         }
-        self.directory = directory
-        force = arguments.flag(Self.force.canonicalName)
+        repositoryURL = arguments.value(Self.repository.canonicalName)
+        if let repositoryURL, let problem = Bootstrap.Source.urlProblem(repositoryURL) { throw UsageError(message: "--repo: \(problem)") }
+        branchName = arguments.value(Self.branch.canonicalName)
+        if let branchName, let problem = Bootstrap.Source.branchProblem(branchName) { throw UsageError(message: "--branch: \(problem)") }
+        fluxSecretName = arguments.value(Self.fluxSecret.canonicalName)
+        if let fluxSecretName, !fluxSecretName.isEmpty, !Bootstrap.Source.isSecretName(fluxSecretName) {
+            throw UsageError(message: "--flux-secret: \"\(fluxSecretName)\" is not a Secret name: use lower-case letters, digits, '-' and '.'")
+        }
+    }
+
+    var directory: String {
+        switch mode {
+        case .write(let directory, _), .check(let directory): return directory
+        }
     }
 
     func run(_ context: CommandContext) async -> ExitCode {
+        let remembered: Bootstrap.Source?
+        do throws(TreeWriter.Failure) {
+            if case .check = mode { try TreeComparison.requireDirectory(directory) }
+            remembered = try RenderMarker.read(directory: directory)?.source
+        } catch {
+            context.stderr.write("error: \(error)\n")
+            return .failure
+        }
+        guard let source = resolvedSource(remembered: remembered) else {
+            context.stderr.write("error: render writes bootstrap/ for Argo CD and Flux, which read the tree from its Git repository: pass --repo URL (later renders of \(directory) remember it)\n")
+            return .failure
+        }
         guard let (model, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
         let rendering = Rendering(model: model, placement: Placement(plan))
+        let tree = rendering.tree(with: Bootstrap(model: model, rendering: rendering, source: source))
+        let marker = RenderMarker(source: source)
         do throws(TreeWriter.Failure) {
-            try TreeWriter.write(rendering.tree, to: directory, force: force)
+            switch mode {
+            case .write(let directory, let force):
+                try TreeWriter.write(tree, marker: marker, to: directory, force: force)
+            case .check(let directory):
+                let comparison = try TreeComparison.compare(tree, marker: marker, with: directory)
+                guard comparison.isIdentical else {
+                    context.stdout.write(comparison.report(directory: directory))
+                    context.stdout.write("\nRender with --out \(directory) to bring it up to date.\n")
+                    return .changes
+                }
+                context.stdout.write("\(directory) is what mcloud renders now: \(tree.files.count + 1) files identical.\n")
+                return .success
+            }
         } catch {
             context.stderr.write("error: \(error)\n")
             return .failure
         }
         let summary = "\(rendering.objectCount) Kubernetes objects for \(count(rendering.clusters.count, "cluster")), \(rendering.resourceCount) infrastructure resources for \(count(rendering.infrastructure.count, "cloud"))"
-        context.stdout.write("Rendered \(plan.application) into \(directory): \(summary).\n")
+        context.stdout.write("Rendered \(plan.application) into \(directory): \(summary); bootstrap for \(source.url) (\(source.branch)).\n")
         return .success
+    }
+
+    /// The flags given, else what the directory was last rendered for; the branch finally defaults to main. Nil
+    /// when no repository is known.
+    private func resolvedSource(remembered: Bootstrap.Source?) -> Bootstrap.Source? {
+        guard let url = repositoryURL ?? remembered?.url else { return nil }
+        let secret = fluxSecretName.map { $0.isEmpty ? nil : $0 } ?? remembered?.fluxSecret
+        return Bootstrap.Source(url: url, branch: branchName ?? remembered?.branch ?? Bootstrap.Source.defaultBranch, fluxSecret: secret)
     }
 
     private func count(_ number: Int, _ noun: String) -> String {

@@ -28,13 +28,18 @@ struct ValidateCommand: Command {
             context.stderr.write("validate: \(Self.count(set.diagnostics.errorCount, "error")), \(Self.count(set.diagnostics.warningCount, "warning"))\n")
             return .failure
         }
-        let parts = [
+        var parts = [
             Self.count(model.clouds.count, "cloud"),
             "application \(model.application.name)",
             Self.count(model.services.count, "service"),
             Self.count(model.databases.count, "database"),
             Self.count(model.cdns.count, "CDN"),
         ]
+        if !model.policies.isEmpty {
+            let rules = model.policies.reduce(0) { $0 + $1.rules.count }
+            let policies = model.policies.count == 1 ? "1 policy" : "\(model.policies.count) policies"
+            parts.append("\(policies) with \(Self.count(rules, "rule"))")
+        }
         context.stdout.write("Valid: \(parts.joined(separator: ", ")); \(Self.count(model.cells.count, "cell")) in \(Self.count(set.files.count, "file")).\n")
         return .success
     }

@@ -3,6 +3,7 @@ import MCloudCore
 import MCloudEngine
 import MCloudProvider
 import MCloudState
+import MCloudViews
 
 /// The part of apply and destroy after the plan: the lock, the walk, the progress and the summary.
 enum ApplyRunner {
@@ -27,12 +28,19 @@ enum ApplyRunner {
         return code
     }
 
-    /// Carries out `plan` on `state` and prints the outcome. The caller holds the lock.
+    /// Carries out the document's plan on `state` and prints the outcome; once it is complete, records in the state
+    /// where the application now runs and what that costs, even when no resource changed (prices may have). The
+    /// caller holds the lock.
     static func execute(
-        _ plan: DeploymentPlan, clouds: [String: Cloud], state: State?, backend: any StateBackend, lock: LockInfo,
+        _ document: PlanDocument, clouds: [String: Cloud], state: State?, backend: any StateBackend, lock: LockInfo,
         parallelism: Int, _ context: CommandContext
     ) async -> ExitCode {
+        let plan = document.deployment
+        var initial = state ?? State()
+        initial.application = plan.application
+        let recorder = StateRecorder(state: initial, backend: backend)
         guard plan.hasChanges else {
+            guard await recordUnchanged(document, state: state, backend: backend, context) else { return .failure }
             context.stdout.write("\nNo changes to apply.\n")
             return .success
         }
@@ -54,9 +62,7 @@ enum ApplyRunner {
         let applier = Applier(parallelism: parallelism, tick: tick, stopSignal: stopSignal) { printer.print($0) }
         let outcome: Applier.Outcome
         do throws(EngineError) {
-            var initial = state ?? State()
-            initial.application = plan.application
-            outcome = try await applier.apply(plan, providers: providers, recorder: StateRecorder(state: initial, backend: backend))
+            outcome = try await applier.apply(plan, providers: providers, recorder: recorder)
         } catch {
             context.stderr.write("error: \(error.message)\n")
             return .failure
@@ -64,6 +70,7 @@ enum ApplyRunner {
         let done = outcome.completed
         let counts = "\(done[.create] ?? 0) added, \(done[.update] ?? 0) changed, \(done[.replace] ?? 0) replaced, \(done[.delete] ?? 0) destroyed"
         if outcome.succeeded {
+            guard await record(document, recorder: recorder, context: context) else { return .failure }
             context.stdout.write("\n\(plan.operation == .destroy ? "Destroy" : "Apply") complete! Resources: \(counts).\n")
             return .success
         }
@@ -73,6 +80,27 @@ enum ApplyRunner {
         for failure in outcome.failures { message += "  \(failure.address): \(failure.message)\n" }
         context.stderr.write(message)
         return .failure
+    }
+
+    /// A plan without changes still makes its placement the recorded one: the cost can change with the prices alone.
+    /// Nothing is written without a state to write to.
+    static func recordUnchanged(_ document: PlanDocument, state: State?, backend: any StateBackend, _ context: CommandContext) async -> Bool {
+        guard let state else { return true }
+        return await record(document, recorder: StateRecorder(state: state, backend: backend), context: context)
+    }
+
+    /// Writes the placement a complete apply made (none after a destroy); a targeted plan made only part of it, so
+    /// the record stays as it was. False after printing why the state could not be written.
+    private static func record(_ document: PlanDocument, recorder: StateRecorder, context: CommandContext) async -> Bool {
+        guard !document.deployment.targeted else { return true }
+        let placement = document.deployment.operation == .destroy ? nil : document.placement?.applied
+        do throws(StateError) {
+            try await recorder.record(placement: placement)
+            return true
+        } catch {
+            context.stderr.write("error: the changes are done, but the state could not record the placement: \(error)\n")
+            return false
+        }
     }
 
     /// Asks for "yes" unless `autoApprove`; false when the answer is anything else.

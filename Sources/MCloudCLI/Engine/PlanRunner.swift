@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudEngine
 import MCloudManifest
+import MCloudPolicy
 import MCloudProvider
 import MCloudState
 import MCloudViews
@@ -21,6 +22,7 @@ enum PlanRunner {
     ) async -> (document: PlanDocument, clouds: [String: Cloud])? {
         let request: PlanMaker.Request
         let clouds: [String: Cloud]
+        let model: Model
         var placement: PlacementReport?
         switch operation {
         case .apply:
@@ -30,24 +32,42 @@ enum PlanRunner {
                 inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
             )
             clouds = inputs.clouds
+            model = inputs.model
             placement = PlacementReport(inputs.placementPlan)
         case .destroy:
             // Destroy places nothing: it needs the application's name and the clouds' endpoints, even when the
             // manifests could no longer be placed.
-            guard let model = model(manifests, context) else { return nil }
+            guard let read = Self.model(manifests, context) else { return nil }
+            model = read
             request = PlanMaker.Request(
                 operation: .destroy, application: model.application.name, desired: [], state: state, refresh: refresh,
                 inputDigest: DeploymentInputs.digest(manifests), targets: TargetSelection(targets)
             )
             clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
+        // After a destroy nothing runs, so it costs nothing.
+        let application = model.application
+        let cost = CostDiff(recorded: state?.placement?.cost, after: placement?.cost, currency: application.currency, rate: application.rate(for:))
         do throws(EngineError) {
             let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
-            return (PlanDocument(deployment: plan, placement: placement?.withWarnings(from: plan.changes)), clouds)
+            var document = PlanDocument(deployment: plan, placement: placement?.withWarnings(from: plan.changes), cost: cost)
+            document.policy = PolicyChecker.check(model, document: document, recorded: state?.placement)
+            return (document, clouds)
         } catch {
             context.stderr.write("error: \(error.message)\n")
             return nil
         }
+    }
+
+    /// Prints every failed policy rule on stderr, an error for a mandatory one and a warning for an advisory one, and
+    /// whether the plan may go on: false when a mandatory rule failed, after saying what that means (`consequence`).
+    static func enforce(_ policy: PolicyReport?, consequence: String, _ context: CommandContext) -> Bool {
+        guard let policy else { return true }
+        for verdict in policy.failed { context.stderr.write(verdict.diagnostic + "\n") }
+        let broken = policy.failed.filter { $0.level == .mandatory }.count
+        guard broken > 0 else { return true }
+        context.stderr.write("error: the plan breaks \(broken) mandatory policy rule\(broken == 1 ? "" : "s"); \(consequence)\n")
+        return false
     }
 
     /// The validated model without placing it; nil after printing the diagnostics.

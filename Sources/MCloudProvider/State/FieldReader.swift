@@ -62,6 +62,17 @@ package struct FieldReader {
         return number
     }
 
+    /// A finite number, integer or not.
+    package func number(_ name: String) throws(Failure) -> Double {
+        let value = try value(name)
+        guard let number = value.doubleValue, number.isFinite else { throw failure(name, "expected a number, found \(Self.kind(of: value))") }
+        return number
+    }
+
+    package func has(_ name: String) -> Bool {
+        pairs.contains { $0.0 == name }
+    }
+
     package func array(_ name: String) throws(Failure) -> [JSONValue] {
         let value = try value(name)
         guard case .array(let items) = value else { throw failure(name, "expected an array, found \(Self.kind(of: value))") }

@@ -4,8 +4,8 @@ import MCloudCore
 /// What mcloud has created: the resources it owns, under a lineage that names this state for its whole life and a
 /// serial that grows with every write, so a backend can refuse a write based on an older or a foreign state.
 public struct State: Sendable, Hashable {
-    /// The format this mcloud writes and the newest it reads.
-    public static let formatVersion = 1
+    /// The format this mcloud writes and the newest it reads; format 1 (no `placement`) is read too.
+    public static let formatVersion = 2
 
     /// A UUID set when the state is first created and never changed.
     public let lineage: String
@@ -14,6 +14,9 @@ public struct State: Sendable, Hashable {
     /// The application whose resources these are, set by the first apply: a state holds one application, and a
     /// plan of another one against it would delete everything the first created.
     public var application: String?
+    /// Where the last complete apply placed the application and what that cost; nil before one (and in states of
+    /// format 1, written before mcloud recorded it), and after a destroy.
+    public var placement: AppliedPlacement?
     private var byAddress: [ResourceAddress: ResourceState]
 
     /// A new, empty state with a fresh lineage.
@@ -61,7 +64,7 @@ public struct State: Sendable, Hashable {
             ("format_version", .int(Self.formatVersion)),
             ("lineage", .string(lineage)),
             ("serial", .int(serial)),
-        ] + (application.map { [("application", JSONValue.string($0))] } ?? []) + [
+        ] + (application.map { [("application", JSONValue.string($0))] } ?? []) + (placement.map { [("placement", $0.json)] } ?? []) + [
             ("resources", .array(resources.map(\.json))),
         ])
         return document.serialized() + "\n"
@@ -87,8 +90,10 @@ public struct State: Sendable, Hashable {
     }
 
     private static func decode(_ reader: FieldReader, version: Int) throws(FieldReader.Failure) -> State {
-        guard version == formatVersion else { throw reader.failure("format_version", "\(version) is not a state format (this mcloud reads \(formatVersion))") }
-        try reader.allowOnly(["format_version", "lineage", "serial", "application", "resources"])
+        guard (1...formatVersion).contains(version) else {
+            throw reader.failure("format_version", "\(version) is not a state format (this mcloud reads 1 to \(formatVersion))")
+        }
+        try reader.allowOnly(Set(["format_version", "lineage", "serial", "application", "resources"] + (version >= 2 ? ["placement"] : [])))
         let lineage = try reader.string("lineage")
         guard UUID(uuidString: lineage) != nil else { throw reader.failure("lineage", "\"\(lineage)\" is not a UUID") }
         let serial = try reader.int("serial")
@@ -111,7 +116,8 @@ public struct State: Sendable, Hashable {
             resources.append(resource)
         }
         var state = State(lineage: lineage, serial: serial, resources: resources)
-        if reader.pairs.contains(where: { $0.0 == "application" }) { state.application = try reader.string("application") }
+        if reader.has("application") { state.application = try reader.string("application") }
+        if reader.has("placement") { state.placement = try AppliedPlacement.parse(try reader.value("placement"), path: "placement") }
         return state
     }
 }
