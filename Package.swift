@@ -22,6 +22,8 @@ let package = Package(
         .target(name: "MCloudPlanner", dependencies: ["MCloudCore", "MCloudDatabaseEngines"]),
         // The engine catalog: which database engine runs how on which VM image, and its cloud-init; pure.
         .target(name: "MCloudDatabaseEngines", dependencies: ["MCloudCore"]),
+        // Placement inputs of any size from a seeded generator, for the benchmark, the tests and the report's examples.
+        .target(name: "MCloudSynthetic", dependencies: ["MCloudCore"]),
         // The contract between rendering, the engine and the providers, and the state backends.
         .target(name: "MCloudProvider", dependencies: ["MCloudCore"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore", "MCloudProvider", "CPostgres"]),
@@ -52,7 +54,7 @@ let package = Package(
             name: "mcloud-bench",
             dependencies: [
                 "MCloudCore", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudKubernetes",
-                "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews", "MCloudDatabaseEngines", "MCloudAWS",
+                "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews", "MCloudSynthetic", "MCloudDatabaseEngines", "MCloudAWS",
                 // The container and moto beds, as the tests reach them: database-vms boots on them.
                 "MCloudTestSupport",
             ]
@@ -62,6 +64,8 @@ let package = Package(
         .target(name: "MCloudTestSupport", path: "Tests/MCloudTestSupport"),
         // Holds the module graph to docs/architecture.md: reads Package.swift, the import lines and the drawing.
         .testTarget(name: "ArchitectureTests"),
+        // The scripts a newcomer runs first: install-deps.sh, toolchain.sh, the optional comparison's message.
+        .testTarget(name: "ScriptTests"),
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudDatabaseEnginesTests", dependencies: ["MCloudDatabaseEngines", "MCloudCore", "MCloudYAML", "MCloudTestSupport"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML", "MCloudCore"]),
@@ -77,7 +81,7 @@ let package = Package(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
-        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudCore", "MCloudDatabaseEngines"]),
+        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudCore", "MCloudDatabaseEngines", "MCloudSynthetic"]),
         .testTarget(
             name: "MCloudViewsTests",
             dependencies: ["MCloudViews", "MCloudEngine", "MCloudProvider", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
@@ -93,7 +97,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudManifestTests",
-            dependencies: ["MCloudManifest", "MCloudYAML", "MCloudCore"],
+            dependencies: ["MCloudManifest", "MCloudYAML", "MCloudCore", "MCloudSynthetic"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -106,7 +110,7 @@ let package = Package(
             name: "MCloudCLITests",
             dependencies: [
                 "MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudProvider", "MCloudCore", "MCloudHTTP", "MCloudOpenStack",
-                "MCloudAWS",
+                "MCloudAWS", "MCloudSynthetic",
             ],
             exclude: ["Golden", "Fixtures"]
         ),

@@ -7,7 +7,7 @@ import Testing
 @Suite struct ModuleGraphTests {
     /// The layers of docs/architecture.md, and the layers each may import.
     enum Layer: String, CaseIterable {
-        case vocabulary, wrapper, cLibrary, catalog, input, planner, contract, client, provider, stateBackends, rendering, engine, views, policy, commandLine
+        case vocabulary, wrapper, cLibrary, catalog, input, planner, generator, contract, client, provider, stateBackends, rendering, engine, views, policy, commandLine
         case shim, bench
 
         var mayImport: Set<Layer> {
@@ -17,7 +17,7 @@ import Testing
             case .catalog: return [.vocabulary]
             case .input: return [.vocabulary, .wrapper, .catalog]
             case .planner: return [.vocabulary, .catalog]
-            case .contract: return [.vocabulary]
+            case .generator, .contract: return [.vocabulary]
             case .client: return [.vocabulary, .wrapper, .client]
             case .provider: return [.vocabulary, .wrapper, .contract, .client, .catalog]
             case .stateBackends: return [.vocabulary, .contract, .cLibrary]
@@ -40,6 +40,7 @@ import Testing
         "MCloudDatabaseEngines": .catalog,
         "MCloudManifest": .input,
         "MCloudPlanner": .planner,
+        "MCloudSynthetic": .generator,
         "MCloudProvider": .contract,
         "MCloudKubernetes": .client, "MCloudOpenStack": .client, "MCloudAWS": .client, "MCloudCDN": .client,
         "MCloudKubernetesProvider": .provider, "MCloudOpenStackProvider": .provider, "MCloudAWSProvider": .provider, "MCloudCDNProvider": .provider,

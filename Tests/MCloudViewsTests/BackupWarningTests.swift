@@ -12,9 +12,11 @@ import Testing
 
     static func document() throws -> PlanDocument {
         var document = try ViewFixtures.shopDocument()
-        let index = try #require(document.deployment.changes.firstIndex { $0.type == .backupBucket })
-        document.deployment.changes[index].warnings = [warning]
-        document.placement = document.placement?.withWarnings(from: document.deployment.changes)
+        var deployment = try #require(document.deployment)
+        let index = try #require(deployment.changes.firstIndex { $0.type == .backupBucket })
+        deployment.changes[index].warnings = [warning]
+        document.deployment = deployment
+        document.placement = document.placement?.withWarnings(from: deployment.changes)
         return document
     }
 
