@@ -83,18 +83,6 @@ STATE_TAG=$(key "$STATE" | cut -c1-6)
 
 require_root() { [ "$(id -u)" -eq 0 ] || die "needs root (systemd-nspawn, mount, losetup)"; }
 
-ensure_host_packages() {
-  local missing=() package
-  for package in "${HOST_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  log "apt-get install ${missing[*]}"
-  apt-get -o DPkg::Lock::Timeout=600 update -qq || die "apt-get update failed"
-  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
-    "${missing[@]}" >&2 || die "apt-get install ${missing[*]} failed"
-}
-
 # The containers need overlayfs and a cgroup v1 devices controller (the device policy systemd would set as
 # DeviceAllow= for a unit; here nspawn runs without a host systemd). In a chroot that has /sys but no cgroup
 # mounts, the hybrid layout is mounted as on the host.
@@ -399,7 +387,7 @@ build_mirror() {
 
 ensure_built() {
   require_root
-  ensure_host_packages
+  ensure_packages "${HOST_PACKAGES[@]}" || die "cannot install ${HOST_PACKAGES[*]}"
   ensure_kernel
   build_root
   build_mirror
