@@ -26,8 +26,7 @@ struct Filters {
     }
 
     func primaryPasses(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
-        let offers = cloud.cloud.offers
-        return (offers.vm || offers.dbaas.contains(database.engine)) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
+        Deliverability.passes(database, cloud.cloud) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
             && cloud.storageGiBMonth != nil && residencyPasses(data: database.data, audiences: cellAudiences, cloud.cloud)
     }
 
@@ -76,9 +75,8 @@ struct Filters {
 
     func primaryReasons(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
         var reasons: [Reason] = []
-        let offers = cloud.cloud.offers
-        if !offers.vm && !offers.dbaas.contains(database.engine) {
-            reasons.append(Reason(.capability, "no VMs and no managed \(database.engine)"))
+        if let undeliverable = Deliverability.reason(database, cloud.cloud) {
+            reasons.append(undeliverable)
         } else if cloud.vcpuMonth == nil || cloud.memoryGiBMonth == nil || cloud.storageGiBMonth == nil {
             reasons.append(Reason(.capability, "no vcpuHour, memoryGiBHour and storageGiBMonth prices"))
         }
