@@ -124,7 +124,13 @@ public struct S3Client: Sendable {
                 result.append(name)
                 continue
             }
-            let tags = try await tags(name)
+            // A bucket deleted between the listing and this read is not there any more: not an error.
+            let tags: [String: String]
+            do {
+                tags = try await self.tags(name)
+            } catch where error.code == "NoSuchBucket" {
+                continue
+            }
             if wanted.allSatisfy({ tags[$0.key] == $0.value }) { result.append(name) }
         }
         return result
