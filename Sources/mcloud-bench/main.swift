@@ -17,6 +17,8 @@ import MCloudPlanner
 //       plans a generated input (default 200 clouds, 5,000 service and 800 database cells): time and peak memory
 //   swift run -c release mcloud-bench openstack-servers [--servers N] [--parallelism N] [--cloud NAME]
 //       creates and deletes N servers (default 20, 10 at once) on the OpenStack test bed: wall time vs the sum of waits
+//   swift run -c release mcloud-bench generate --out DIR [--clouds N] [--services N] [--databases N] [--seed N]
+//       writes the synthetic generator's instance to DIR (default 50 clouds, 500 cells) in the bench instances' layout
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
@@ -32,6 +34,8 @@ case "engine-plan":
     await EnginePlanBenchmark.run(Array(arguments.dropFirst()))
 case "refresh":
     await RefreshBenchmark.run(Array(arguments.dropFirst()))
+case "generate":
+    InstanceGenerator.run(Array(arguments.dropFirst()))
 case "openstack-servers":
     await OpenStackServersBenchmark.run(Array(arguments.dropFirst()))
 case "validate":
@@ -39,6 +43,6 @@ case "validate":
 case nil:
     ValidationBenchmark.run(documents: 10_000)
 default:
-    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] [--backend file|postgres] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N]")
+    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] [--backend file|postgres] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N] | generate --out DIR [--clouds N]")
     exit(1)
 }

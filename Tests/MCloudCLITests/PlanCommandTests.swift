@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import Testing
 
 @Suite struct PlanCommandTests {
@@ -15,14 +16,29 @@ import Testing
         try Golden.check(human.stdout, named: "plan-\(application).txt")
         let json = await mcloudRun(["plan", "--json", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers, "--state", Self.noState])
         #expect(json.exitCode == 0)
-        // Sources name the files as given; the golden holds them relative to the checkout, wherever it is.
-        try Golden.check(json.stdout.replacingOccurrences(of: "\(repositoryRoot)/", with: ""), named: "plan-\(application).json")
+        try Golden.check(json.stdout, named: "plan-\(application).json")
     }
 
     @Test func explainShowsOneCellWithItsRunnerUp() async throws {
         let run = await mcloudRun(["explain", "payments-api@ru", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", Self.providers])
         #expect(run.exitCode == 0)
         try Golden.check(run.stdout, named: "explain-payments-api-ru.txt")
+    }
+
+    /// Every verdict in five clouds (Fixtures/considered): chosen, runner-up, full, no backup leg; byte for byte, and
+    /// the same on every run.
+    @Test func consideredCloudsOfASmallInstanceMatchTheirGolden() async throws {
+        let arguments = ["plan", "--placement-only", "--json", "-f", "\(fixtures)/considered/Manifests", "--providers", "\(fixtures)/considered/Providers"]
+        let run = await mcloudRun(arguments)
+        #expect(run.exitCode == 0)
+        let considered = try #require(try JSONParser.parse(Array(run.stdout.utf8))["considered"])
+        try Golden.check(considered.serialized() + "\n", named: "considered-ledger.json")
+        #expect(await mcloudRun(arguments).stdout == run.stdout)
+        for cell in ["ledger-db@ru", "api@ru"] {
+            let explained = await mcloudRun(["explain", cell, "-f", "\(fixtures)/considered/Manifests", "--providers", "\(fixtures)/considered/Providers"])
+            #expect(explained.exitCode == 0)
+            try Golden.check(explained.stdout, named: "explain-\(cell.replacingOccurrences(of: "@", with: "-")).txt")
+        }
     }
 
     @Test func explainingAnUnknownCellSuggestsTheNearestName() async {
