@@ -59,4 +59,21 @@ import Testing
         #expect(state["a"]?.attributes["token"] == SecretRedaction.marker)
         #expect(!state.serialized().contains("abc"))
     }
+
+    /// Values whose secrets are partly redacted already: redaction must still reach the rest, however deep, since it
+    /// returns a value with nothing left to redact as it is.
+    static let partlyRedacted: [(JSONValue, JSONValue)] = [
+        (.object([("password", SecretRedaction.marker), ("token", .string("t"))]), .object([("password", SecretRedaction.marker), ("token", SecretRedaction.marker)])),
+        (
+            .object([("password", SecretRedaction.marker), ("env", .array([.object([("name", .string("DB_PASSWORD")), ("value", .string("x"))])]))]),
+            .object([("password", SecretRedaction.marker), ("env", .array([.object([("name", .string("DB_PASSWORD")), ("value", SecretRedaction.marker)])]))])
+        ),
+        (.array([.object([("secret", SecretRedaction.marker)]), .object([("apiKey", .object([("k", .int(1))]))])]), .array([.object([("secret", SecretRedaction.marker)]), .object([("apiKey", SecretRedaction.marker)])])),
+    ]
+
+    @Test(arguments: partlyRedacted)
+    func redactionReachesSecretsLeftBesideRedactedOnes(_ value: JSONValue, _ redacted: JSONValue) {
+        #expect(SecretRedaction.redact(value) == redacted)
+        #expect(SecretRedaction.redact(redacted) == redacted)
+    }
 }
