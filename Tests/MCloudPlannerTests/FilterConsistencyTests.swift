@@ -14,7 +14,13 @@ import Testing
     func eachPredicatePassesExactlyWhereItsReasonsAreEmpty(_ index: Int) throws {
         let (manifests, providers) = Self.inputs[index]
         let model = try #require(ManifestLoader.load(paths: [manifests], providers: providers).model)
-        let problem = PlanningProblem(model: model)
+        // Also with a cloud lost, which every filter must refuse.
+        for lost in [[], model.clouds.prefix(1).map(\.name)] {
+            try check(PlanningProblem(model: model, lost: Set(lost)))
+        }
+    }
+
+    private func check(_ problem: PlanningProblem) throws {
         let filters = problem.filters
         for cloud in problem.clouds {
             for cell in problem.services {
