@@ -18,8 +18,10 @@ let package = Package(
         .target(name: "MCloudYAML", dependencies: ["MCloudCore", "CYAML"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "MCloudHTTP", dependencies: ["CCurl", "COpenSSL"]),
         // Manifests in, a placement out; the planner is pure.
-        .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML"]),
-        .target(name: "MCloudPlanner", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML", "MCloudDatabaseEngines"]),
+        .target(name: "MCloudPlanner", dependencies: ["MCloudCore", "MCloudDatabaseEngines"]),
+        // The engine catalog: which database engine runs how on which VM image, and its cloud-init; pure.
+        .target(name: "MCloudDatabaseEngines", dependencies: ["MCloudCore"]),
         // The contract between rendering, the engine and the providers, and the state backends.
         .target(name: "MCloudProvider", dependencies: ["MCloudCore"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore", "MCloudProvider", "CPostgres"]),
@@ -29,11 +31,11 @@ let package = Package(
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
         .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudAWS"]),
         .target(name: "MCloudKubernetesProvider", dependencies: ["MCloudCore", "MCloudProvider", "MCloudKubernetes"]),
-        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudOpenStack", "MCloudAWS"]),
-        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS"]),
+        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudOpenStack", "MCloudAWS", "MCloudDatabaseEngines"]),
+        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines"]),
         .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
         // Placement to resources, resources to changes, changes to what people read.
-        .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider"]),
+        .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudDatabaseEngines"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider"]),
         .target(name: "MCloudViews", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudEngine"]),
         .target(name: "MCloudPolicy", dependencies: ["MCloudCore", "MCloudProvider", "MCloudEngine", "MCloudViews"]),
@@ -50,7 +52,9 @@ let package = Package(
             name: "mcloud-bench",
             dependencies: [
                 "MCloudCore", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudKubernetes",
-                "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews",
+                "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews", "MCloudDatabaseEngines", "MCloudAWS",
+                // The container and moto beds, as the tests reach them: database-vms boots on them.
+                "MCloudTestSupport",
             ]
         ),
 
@@ -59,6 +63,7 @@ let package = Package(
         // Holds the module graph to docs/architecture.md: reads Package.swift, the import lines and the drawing.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
+        .testTarget(name: "MCloudDatabaseEnginesTests", dependencies: ["MCloudDatabaseEngines", "MCloudCore", "MCloudYAML", "MCloudTestSupport"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML", "MCloudCore"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudProviderTests", dependencies: ["MCloudProvider", "MCloudCore"]),
@@ -66,13 +71,13 @@ let package = Package(
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState", "MCloudProvider"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML", "MCloudCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport"]),
+        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport", "MCloudDatabaseEngines"]),
         .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudAWS", "MCloudAWSProvider", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
-        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudCore", "MCloudDatabaseEngines"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudViewsTests",
             dependencies: ["MCloudViews", "MCloudEngine", "MCloudProvider", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]

@@ -3,7 +3,8 @@ public import MCloudCore
 
 /// Where a database VM's backup job uploads its dumps, and with which keys: `spec.backup` of its DatabaseServer
 /// (bucket, region, endpoint, profile; nothing secret) plus the S3 credentials mcloud resolves when it creates the
-/// VM. The keys go into the VM's cloud-init user data and nowhere else: not the body, the state or any message.
+/// VM. The keys go into the VM's cloud-init user data (`MCloudDatabaseEngines.DatabaseUserData`) and nowhere else: not
+/// the body, the state or any message.
 public struct BackupUpload: Sendable {
     /// What `spec.backup` says: the bucket's catalog cloud, name, region, S3 endpoint and AWS profile.
     public struct Target: Sendable, Equatable {
@@ -66,26 +67,11 @@ public struct BackupUpload: Sendable {
         return upload
     }
 
-    /// `/etc/mcloud/backup.env`: shell assignments the backup job sources.
-    public var environmentFile: String {
-        var lines = [
-            ("AWS_ACCESS_KEY_ID", credentials.accessKeyID), ("AWS_SECRET_ACCESS_KEY", credentials.secretAccessKey),
-        ]
-        if let token = credentials.sessionToken { lines.append(("AWS_SESSION_TOKEN", token)) }
-        lines += [("AWS_DEFAULT_REGION", target.region), ("MCLOUD_BACKUP_BUCKET", target.bucket)]
-        if let endpoint = target.endpoint { lines.append(("MCLOUD_BACKUP_ENDPOINT", endpoint)) }
-        return lines.map { "\($0.0)=\(Self.quoted($0.1))" }.joined(separator: "\n")
-    }
-
-    /// The shell command that uploads `$OUT` under the server's name.
-    public func command(server: String) -> String {
-        let endpoint = target.endpoint == nil ? "" : " --endpoint-url \"$MCLOUD_BACKUP_ENDPOINT\""
-        return "aws s3 cp --only-show-errors \"$OUT\" \"s3://$MCLOUD_BACKUP_BUCKET/\(server)/$(basename \"$OUT\")\"\(endpoint)"
-    }
-
-    /// Single-quoted for sh: nothing inside is expanded.
-    public static func quoted(_ value: String) -> String {
-        "'" + value.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    /// The keys, as the assignments of the VM's root-only `/etc/mcloud/backup.env`: the only secret of its user data.
+    public var secrets: [(name: String, value: String)] {
+        var pairs = [(name: "AWS_ACCESS_KEY_ID", value: credentials.accessKeyID), (name: "AWS_SECRET_ACCESS_KEY", value: credentials.secretAccessKey)]
+        if let token = credentials.sessionToken { pairs.append((name: "AWS_SESSION_TOKEN", value: token)) }
+        return pairs
     }
 }
 

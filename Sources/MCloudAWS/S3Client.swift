@@ -138,6 +138,42 @@ public struct S3Client: Sendable {
         try await send(.GET, bucket: bucket, key: key, operation: "S3 GetObject \(bucket)/\(key)").body
     }
 
+    /// An object's user metadata (`x-amz-meta-*`, names without the prefix) and size; nil when it does not exist.
+    public func headObject(bucket: String, key: String) async throws(AWSError) -> (metadata: [String: String], size: Int)? {
+        do {
+            let response = try await send(.HEAD, bucket: bucket, key: key, operation: "S3 HeadObject \(bucket)/\(key)")
+            var metadata: [String: String] = [:]
+            for header in response.headers where header.name.hasPrefix("x-amz-meta-") { metadata[String(header.name.dropFirst(11))] = header.value }
+            return (metadata, response.headers.first { $0.name == "content-length" }.flatMap { Int($0.value) } ?? 0)
+        } catch where error.status == 404 {
+            return nil
+        }
+    }
+
+    /// An object's contents; nil when it does not exist.
+    public func objectIfExists(bucket: String, key: String) async throws(AWSError) -> [UInt8]? {
+        do {
+            return try await getObject(bucket: bucket, key: key)
+        } catch where error.status == 404 {
+            return nil
+        }
+    }
+
+    /// The keys under `prefix`, in S3's order (ListObjectsV2, every page).
+    public func listObjects(bucket: String, prefix: String) async throws(AWSError) -> [String] {
+        var keys: [String] = []
+        var token: String?
+        repeat {
+            var query = "list-type=2&prefix=\(PercentEncoding.encode(prefix))"
+            if let token { query += "&continuation-token=\(PercentEncoding.encode(token))" }
+            let response = try await send(.GET, bucket: bucket, query: query, operation: "S3 ListObjectsV2 \(bucket)")
+            let listing = try AWSClient.xml(response, operation: "S3 ListObjectsV2 \(bucket)")
+            keys += listing.children("Contents").compactMap { $0.value("Key") }
+            token = listing.value("IsTruncated") == "true" ? listing.value("NextContinuationToken") : nil
+        } while token != nil
+        return keys
+    }
+
     /// Deletes every object version and delete marker, then the bucket. A missing bucket counts as deleted.
     public func deleteBucket(_ name: String) async throws(AWSError) {
         do {

@@ -162,11 +162,15 @@ extension AWSInventory {
     }
 }
 
-/// mcloud's engine names and RDS's.
+/// mcloud's engine names and RDS's. `mysql` is also MariaDB (its alias): RDS's `mariadb` engine for the MariaDB
+/// series (10.x, 11.x), its `mysql` engine for MySQL's (8.x).
 enum AWSEngine {
-    private static let rdsNames = ["postgresql": "postgres", "mysql": "mysql", "mariadb": "mariadb"]
+    private static let rdsNames = ["postgresql": "postgres", "mysql": "mysql"]
 
-    static func rdsName(_ engine: String) -> String? { rdsNames[engine] }
+    static func rdsName(_ engine: String, version: String? = nil) -> String? {
+        if engine == "mysql", let version, version.hasPrefix("10.") || version.hasPrefix("11.") { return "mariadb" }
+        return rdsNames[engine]
+    }
 
-    static func mcloudName(_ rds: String) -> String { rdsNames.first { $0.value == rds }?.key ?? rds }
+    static func mcloudName(_ rds: String) -> String { rds == "mariadb" ? "mysql" : rdsNames.first { $0.value == rds }?.key ?? rds }
 }

@@ -1,5 +1,6 @@
 import MCloudAWS
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudProvider
 
 /// SecurityGroup, Volume and DatabaseServer: EC2 security groups, EBS volumes and instances.
@@ -86,8 +87,19 @@ extension AWSResourceProvider {
             if let target = BackupUpload.Target(databaseServer: body), target.endpoint != nil {
                 upload = try BackupUpload.resolve(target, environment: settings.environment)
             }
+            let server = DatabaseServerSpec(body, defaultFamily: VMImage.standard(for: .aws).family)
+            let recipe: Recipe
+            switch server.recipe() {
+            case .success(let found): recipe = found
+            case .failure(let missing): throw .configuration("\(resource.address): \(missing.message)")
+            }
+            let disks = try await Self.disks(body, session)
+            let vm = server.vm(
+                recipe: recipe, address: resource.address.rawValue, server: ResourceBody(body).name, disks: disks, secrets: upload?.secrets ?? []
+            )
             let spec = EC2Client.InstanceSpec(
-                imageID: try await image(session), instanceType: type, userData: DatabaseUserData.script(body, upload: upload), securityGroupIDs: groups,
+                imageID: try await image(server.image ?? .standard(for: .aws), session), instanceType: type, userData: DatabaseUserData.render(vm),
+                securityGroupIDs: groups,
                 tags: tags,
                 clientToken: AWSNames.clientToken(address: resource.address.rawValue, digest: AWSTag.digest(body)),
                 availabilityZone: ResourceBody(body).string("zone"), instanceProfile: settings.instanceProfile
@@ -125,12 +137,24 @@ extension AWSResourceProvider {
         return [found.id]
     }
 
-    /// The configured image, else the newest Canonical Ubuntu server image of the region.
-    private func image(_ session: AWSSession) async throws(AWSError) -> String {
-        if let configured = settings.imageID { return configured }
-        guard let found = try await session.ec2.newestImage(owner: "099720109477", namePattern: "ubuntu/images/hvm-ssd*/ubuntu-*-amd64-server-*") else {
-            throw .configuration("no Ubuntu server image found in \(cloud): set MCLOUD_AWS_IMAGE_ID")
+    /// The image the catalog names (`spec.image`): its `id`, else the newest AMI of `owner` whose name matches `name`.
+    private func image(_ image: VMImage, _ session: AWSSession) async throws(AWSError) -> String {
+        if let id = image.id { return id }
+        let pattern = image.name ?? VMImage.standard(for: .aws).name ?? ""
+        let owner = image.owner ?? VMImage.standard(for: .aws).owner ?? ""
+        guard let found = try await session.ec2.newestImage(owner: owner, namePattern: pattern) else {
+            throw .configuration("no \(image.family) image named \(pattern) of owner \(owner) in \(cloud) (spec.vm.image of its catalog entry)")
         }
         return found
+    }
+
+    /// The names the EBS volume attached as /dev/sdf gets: on Nitro instances udev's link of the NVMe disk whose
+    /// serial is the volume ID, on Xen ones /dev/xvdf.
+    static func disks(_ body: JSONValue, _ session: AWSSession) async throws(AWSError) -> [String] {
+        var names = ["/dev/xvdf", "/dev/sdf"]
+        if let address = ResourceBody(body).string("volume"), let volume = try await session.ec2.describeVolumes(tags: [AWSTag.address: address]).first {
+            names.insert("/dev/disk/by-id/nvme-Amazon_Elastic_Block_Store_\(volume.id.filter { $0 != "-" })", at: 0)
+        }
+        return names
     }
 }

@@ -9,7 +9,7 @@ extension AWSResourceProvider {
         let body = resource.body
         let identifier = AWSNames.database(address: resource.address.rawValue, name: body.value(at: ["metadata", "name"])?.stringValue ?? resource.address.rawValue)
         let engineName = ResourceBody(body).string("engine") ?? ""
-        guard let engine = AWSEngine.rdsName(engineName) else {
+        guard let engine = AWSEngine.rdsName(engineName, version: ResourceBody(body).string("version")) else {
             throw .configuration("\(resource.address): RDS has no \(engineName) engine; leave it out of the cloud's offers.dbaas so it runs on VMs")
         }
         let instanceClass = AWSInstanceType.name(

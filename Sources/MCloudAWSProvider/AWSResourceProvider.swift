@@ -1,7 +1,8 @@
 public import MCloudAWS
 public import MCloudCore
 public import MCloudProvider
-import Foundation
+public import Foundation
+import MCloudDatabaseEngines
 import MCloudHTTP
 
 /// The engine's provider for one AWS region. Every resource carries mcloud's tags (managed-by, application, cell,
@@ -15,8 +16,6 @@ public struct AWSResourceProvider: ResourceProvider {
 
     /// What the catalog and the environment say beyond credentials.
     public struct Settings: Sendable {
-        /// `MCLOUD_AWS_IMAGE_ID`: the image of database VMs; else the newest Canonical Ubuntu LTS image.
-        public var imageID: String?
         /// `MCLOUD_AWS_INSTANCE_PROFILE`: the IAM instance profile database VMs back up with (no keys on the VM).
         public var instanceProfile: String?
         /// `MCLOUD_AWS_CLUSTER_CIDR_<CLOUD>` (the cloud name upper-cased, `-` as `_`): where a cluster's traffic
@@ -26,13 +25,15 @@ public struct AWSResourceProvider: ResourceProvider {
         public var timeout: Double
         /// Where the keys of a DR bucket outside AWS come from (the AWS chain, as for the bucket itself).
         public var environment: [String: String]
+        /// When backup status objects are judged.
+        public var now: @Sendable () -> Date
 
         public init(
-            imageID: String? = nil, instanceProfile: String? = nil, clusterCIDRs: [String: String] = [:], timeout: Double = 1800,
-            environment: [String: String] = [:]
+            instanceProfile: String? = nil, clusterCIDRs: [String: String] = [:], timeout: Double = 1800,
+            environment: [String: String] = [:], now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.environment = environment
-            self.imageID = imageID
+            self.now = now
             self.instanceProfile = instanceProfile
             self.clusterCIDRs = clusterCIDRs
             self.timeout = timeout
@@ -44,7 +45,7 @@ public struct AWSResourceProvider: ResourceProvider {
                 cidrs[String(key.dropFirst("MCLOUD_AWS_CLUSTER_CIDR_".count))] = value
             }
             self.init(
-                imageID: environment["MCLOUD_AWS_IMAGE_ID"], instanceProfile: environment["MCLOUD_AWS_INSTANCE_PROFILE"], clusterCIDRs: cidrs,
+                instanceProfile: environment["MCLOUD_AWS_INSTANCE_PROFILE"], clusterCIDRs: cidrs,
                 environment: environment
             )
         }
@@ -70,13 +71,26 @@ public struct AWSResourceProvider: ResourceProvider {
             try await AWSInventory.read(session, tags: filter)
         }
         let known = ReadBack(desired: desired, recorded: recorded)
-        return inventory.observed(known).sorted { $0.address < $1.address }
+        var observed = inventory.observed(known)
+        // A DR leg whose VM's backups stopped: the status object the backup job writes into the bucket.
+        for index in observed.indices where observed[index].attributes.value(at: ["kind"])?.stringValue == ResourceKind.backupBucket.rawValue {
+            guard let watch = BackupHealth.Watch(bucket: observed[index].attributes) else { continue }
+            let bucket = observed[index].providerID
+            let status = try await Self.attempt("reading \(watch.key) in bucket \(bucket)") { () throws(AWSError) in
+                try await session.s3.objectIfExists(bucket: bucket, key: watch.key)
+            }
+            if let problem = watch.problem(statusObject: status, now: Int(settings.now().timeIntervalSince1970)) { observed[index].warnings.append(problem) }
+        }
+        return observed.sorted { $0.address < $1.address }
     }
 
     /// Fields AWS cannot change on a live resource.
     public func replacementReasons(desired: DesiredResource, current: JSONValue) -> [String] {
         let immutable: [ResourceKind: [[String]]] = [
-            .databaseServer: [["spec", "engine"], ["spec", "version"], ["spec", "zone"], ["spec", "volume"], ["spec", "securityGroup"]],
+            // The image, the backup settings and their keys are in the user data, which EC2 sets at launch only.
+            .databaseServer: [
+                ["spec", "engine"], ["spec", "version"], ["spec", "zone"], ["spec", "volume"], ["spec", "securityGroup"], ["spec", "image"], ["spec", "backup"],
+            ],
             .volume: [["spec", "zone"]],
             .backupBucket: [["spec", "bucketName"]],
             .managedDatabase: [["spec", "engine"], ["spec", "zones"], ["spec", "securityGroup"]],

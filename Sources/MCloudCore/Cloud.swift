@@ -112,11 +112,13 @@ public struct Cloud: Hashable, Sendable {
     /// Round-trip time to each audience, by audience name.
     public var latencyMs: [String: Double]
     public var endpoints: Endpoints
+    /// What its database VMs boot (`spec.vm.image`).
+    public var vmImage: VMImage
     public var location: SourceLocation
 
     public init(
         name: String, vendor: String, api: API, jurisdiction: [String], region: String, zones: [String], offers: Offers,
-        capacity: Capacity, pricing: Pricing, latencyMs: [String: Double], endpoints: Endpoints, location: SourceLocation
+        capacity: Capacity, pricing: Pricing, latencyMs: [String: Double], endpoints: Endpoints, vmImage: VMImage? = nil, location: SourceLocation
     ) {
         self.name = name
         self.vendor = vendor
@@ -129,6 +131,7 @@ public struct Cloud: Hashable, Sendable {
         self.pricing = pricing
         self.latencyMs = latencyMs
         self.endpoints = endpoints
+        self.vmImage = vmImage ?? .standard(for: api)
         self.location = location
     }
 }

@@ -29,7 +29,7 @@ public enum ChangeSet {
         func make(_ action: ResourceChange.Action, _ reason: String, drift: [String] = [], before: JSONValue?) -> ResourceChange {
             ResourceChange(
                 address: wanted.address, provider: wanted.provider, cloud: wanted.cloud, type: wanted.type, action: action,
-                reason: reason, drift: drift, before: before, after: wanted, recorded: recorded
+                reason: reason, drift: drift, before: before, after: wanted, recorded: recorded, warnings: (refreshed ?? nil)?.warnings ?? []
             )
         }
         // Without a refresh the state stands for the cloud.

@@ -34,10 +34,12 @@ public struct ResourceChange: Sendable {
     public var after: DesiredResource?
     /// What the state records, needed to update or delete it.
     public var recorded: ResourceState?
+    /// The refresh's warnings on the resource (`ObservedResource.warnings`).
+    public var warnings: [String]
 
     public init(
         address: ResourceAddress, provider: ProviderName, cloud: String, type: ResourceKind, action: Action, reason: String, drift: [String] = [],
-        before: JSONValue?, after: DesiredResource?, recorded: ResourceState?
+        before: JSONValue?, after: DesiredResource?, recorded: ResourceState?, warnings: [String] = []
     ) {
         self.address = address
         self.provider = provider
@@ -49,6 +51,7 @@ public struct ResourceChange: Sendable {
         self.before = before
         self.after = after
         self.recorded = recorded
+        self.warnings = warnings
     }
 
     /// The fields that change, for the human plan.

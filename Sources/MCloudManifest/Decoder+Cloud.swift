@@ -1,9 +1,10 @@
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudYAML
 
 extension Decoder {
     func cloud(_ spec: YAMLNode, _ metadata: Metadata) -> Cloud? {
-        let keys = ["vendor", "api", "jurisdiction", "region", "zones", "offers", "capacity", "pricing", "latencyMs", "endpoints"]
+        let keys = ["vendor", "api", "jurisdiction", "region", "zones", "offers", "capacity", "pricing", "latencyMs", "endpoints", "vm"]
         let required = ["vendor", "api", "jurisdiction", "region", "offers", "capacity", "pricing"]
         guard let fields = mapping(spec, "spec", keys: keys, required: required) else { return nil }
         let vendor = fields["vendor"].flatMap { name($0, "spec.vendor") }
@@ -23,10 +24,12 @@ extension Decoder {
             }
         }
         let endpoints = fields["endpoints"].flatMap { self.endpoints($0) } ?? Cloud.Endpoints()
-        guard let vendor, let api, let jurisdiction, let region, let zones, let offers, let capacity, let pricing else { return nil }
+        let image = fields["vm"].map { self.vm($0, api: api) }
+        guard let vendor, let api, let jurisdiction, let region, let zones, let offers, let capacity, let pricing, image != .some(nil) else { return nil }
         return Cloud(
             name: metadata.name, vendor: vendor, api: api, jurisdiction: jurisdiction, region: region, zones: zones,
-            offers: offers, capacity: capacity, pricing: pricing, latencyMs: latency, endpoints: endpoints, location: metadata.location
+            offers: offers, capacity: capacity, pricing: pricing, latencyMs: latency, endpoints: endpoints, vmImage: image ?? nil,
+            location: metadata.location
         )
     }
 
@@ -46,7 +49,12 @@ extension Decoder {
         offers.vm = flag("vm")
         offers.objectStorage = flag("objectStorage")
         if let node = fields["dbaas"] {
-            if let engines = names(node, "spec.offers.dbaas") { offers.dbaas = engines } else { valid = false }
+            // `mariadb` is the `mysql` engine: one name, so a manifest's either matches an offer of either.
+            if let engines = names(node, "spec.offers.dbaas") {
+                offers.dbaas = engines.map(Engine.canonicalName).reduce(into: []) { kept, name in if !kept.contains(name) { kept.append(name) } }
+            } else {
+                valid = false
+            }
         }
         if let node = fields["cdn"] {
             if let cdn = mapping(node, "spec.offers.cdn", keys: ["pops"], required: ["pops"]),
@@ -57,6 +65,58 @@ extension Decoder {
             }
         }
         return valid ? offers : nil
+    }
+
+    /// `spec.vm.image`: the family the engine catalog has recipes for, and how the provider finds the image: `id`, or
+    /// `name` (on AWS with `owner`), or on OpenStack Glance `properties`; without a way to find it, the API's standard
+    /// one for Debian 12.
+    private func vm(_ node: YAMLNode, api: Cloud.API?) -> VMImage? {
+        guard let vm = mapping(node, "spec.vm", keys: ["image"], required: ["image"]), let imageNode = vm["image"],
+              let image = mapping(imageNode, "spec.vm.image", keys: ["family", "id", "name", "owner", "properties"], required: ["family"]) else { return nil }
+        var valid = true
+        var family: String?
+        if let node = image["family"], let value = string(node, image.path("family")) {
+            if ImageFamily(rawValue: value) != nil {
+                family = value
+            } else {
+                let known = ImageFamily.allCases.map(\.rawValue)
+                error(node.location, "\(image.path("family")): \"\(value)\" is no image family the engine catalog has recipes for; use one of \(known.joined(separator: ", "))" + Suggestion.didYouMean(value, in: known))
+            }
+        }
+        func text(_ key: String) -> String? {
+            guard let node = image[key] else { return nil }
+            guard let value = nonEmptyString(node, image.path(key)) else {
+                valid = false
+                return nil
+            }
+            return value
+        }
+        let id = text("id"), name = text("name"), owner = text("owner")
+        var properties: [String: String] = [:]
+        if let node = image["properties"] {
+            for entry in dictionary(node, image.path("properties")) ?? [] {
+                if let value = string(entry.value, entry.path) { properties[entry.key] = value } else { valid = false }
+            }
+        }
+        if let node = image["owner"], api != .aws {
+            error(node.location, "\(image.path("owner")): only an AWS cloud finds its image by owner; an OpenStack cloud uses id, name or properties")
+            valid = false
+        }
+        if let node = image["properties"], api == .aws {
+            error(node.location, "\(image.path("properties")): only an OpenStack cloud finds its image by Glance properties; an AWS cloud uses id, or name and owner")
+            valid = false
+        }
+        guard valid, let family, let api else { return nil }
+        guard id != nil || name != nil || !properties.isEmpty else {
+            var standard = VMImage.standard(for: api)
+            standard.family = family
+            if family != "debian-12" {
+                error(imageNode.location, "spec.vm.image: a \(family) image needs \(api == .openstack ? "id, name or properties" : "id, or name and owner") to be found; only Debian 12 has a standard one")
+                return nil
+            }
+            return standard
+        }
+        return VMImage(family: family, id: id, name: name, owner: owner, properties: properties)
     }
 
     private func capacity(_ node: YAMLNode) -> Cloud.Capacity? {

@@ -1,11 +1,13 @@
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudYAML
 
 extension Decoder {
     func database(_ spec: YAMLNode, _ metadata: Metadata) -> Database? {
         let keys = ["engine", "version", "scope", "size", "data", "standbys", "backup"]
         guard let fields = mapping(spec, "spec", keys: keys, required: ["engine", "version", "size"]) else { return nil }
-        let engine = fields["engine"].flatMap { name($0, "spec.engine") }
+        // `mariadb` is the `mysql` engine (docs/databases.md).
+        let engine = fields["engine"].flatMap { name($0, "spec.engine") }.map(Engine.canonicalName)
         let version = fields["version"].flatMap { nonEmptyString($0, "spec.version") }
         let scope = fields["scope"].map { choice($0, "spec.scope", as: Scope.self) } ?? .perAudience
         let size = fields["size"].flatMap { self.size($0) }

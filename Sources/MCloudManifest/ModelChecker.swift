@@ -72,6 +72,7 @@ struct ModelChecker {
         if let application {
             checkApplication(application, clouds: clouds)
             checkDatabases(databases, application: application)
+            checkDelivery(databases, clouds: clouds, application: application)
             checkLatencyKeys(clouds, application: application)
         }
         guard let application else { return nil }
@@ -174,6 +175,17 @@ struct ModelChecker {
                 place("Database/\(database.name)", "spec.engine", database.location),
                 "spec.engine: \"\(database.engine)\" is not portable, and Application \"\(application.name)\" sets portability: strict; use one of \(Application.portableEngines.joined(separator: ", "))"
             )
+        }
+    }
+
+    /// Only with every Cloud decoded, and some: a catalog with a broken entry, or none, would make deliverable
+    /// databases look refused. An engine the portability rule refused has its error already.
+    private mutating func checkDelivery(_ databases: [Database], clouds: [Cloud], application: Application) {
+        guard !clouds.isEmpty, seen.filter({ $0.kind == .Cloud }).count == clouds.count else { return }
+        let check = DeliveryCheck(clouds: clouds)
+        for database in databases where application.portability != .strict || Application.portableEngines.contains(database.engine) {
+            guard let problem = check.problem(database) else { continue }
+            error(place("Database/\(database.name)", problem.key, database.location), problem.message)
         }
     }
 

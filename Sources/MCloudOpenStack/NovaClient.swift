@@ -156,7 +156,7 @@ public actor NovaClient {
 
     static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
-    static func escape(_ value: String) -> String {
+    public static func escape(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
     }
 

@@ -1,17 +1,22 @@
+import Foundation
 import MCloudAWS
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudProvider
 
 /// `BackupBucket` as a bucket of the cloud's S3-compatible object storage (`endpoints.objectStorage.url`): named
 /// `spec.bucketName` (which the database VMs' backup jobs upload to), else `mcloud-<metadata.name>` (lowercase,
 /// dots as dashes, at most 63 characters), versioned, current and older
 /// versions expiring after `retentionDays`, tagged `managed-by`, `application` and `mcloud-address`. Reads back the
-/// expiry and the name; source, differentVendor and changeGiBDay come from the state.
+/// expiry and the name; source, differentVendor and changeGiBDay come from the state. The status object its source
+/// VM's backup job writes is read too: backups that stopped are a warning on the refreshed bucket.
 struct BackupBucketKind: Sendable {
     static let kind = ResourceKind.backupBucket
     let cloud: String
     /// The S3 client of the cloud's object storage, made on first use: a plan that touches no bucket needs no keys.
     let storage: OnFirstUse<S3Client, AWSError>
+    /// Seconds since 1970: when the status object is judged.
+    var now: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
 
     static func bucketName(_ name: String) -> String {
         let cleaned = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
@@ -30,7 +35,12 @@ struct BackupBucketKind: Sendable {
             let base = bases[address] ?? .orphan(kind: Self.kind, address: address, name: name, cloud: cloud)
             let days = try await s3.lifecycle(bucket).compactMap(\.expireAfterDays).first
             let read = base.settingSpec(["retentionDays"], days.map(JSONValue.int)).settingSpec(["bucketName"], .string(bucket))
-            observed.append(ObservedResource(address: address, providerID: bucket, attributes: read.document))
+            var warnings: [String] = []
+            if let watch = BackupHealth.Watch(bucket: base.document),
+               let problem = watch.problem(statusObject: try await s3.objectIfExists(bucket: bucket, key: watch.key), now: now()) {
+                warnings.append(problem)
+            }
+            observed.append(ObservedResource(address: address, providerID: bucket, attributes: read.document, warnings: warnings))
         }
         return observed
     }

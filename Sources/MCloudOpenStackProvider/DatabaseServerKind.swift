@@ -1,10 +1,13 @@
 import MCloudAWS
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudOpenStack
 import MCloudProvider
 
-/// `DatabaseServer` as a Nova server: the smallest flavor with the spec's vCPUs and memory, a Debian image, the
-/// cloud-init user data of `CloudInit`, its Volume attached and its SecurityGroup given. The spec's engine, version,
+/// `DatabaseServer` as a Nova server: the smallest flavor with the spec's vCPUs and memory, the image the catalog
+/// names (`spec.image`), the engine catalog's cloud-init user data (`DatabaseUserData`) for the image's family, its
+/// Volume attached (the user data waits for it as `/dev/disk/by-id/virtio-<volume id>` or `/dev/vdb`) and its
+/// SecurityGroup given. The spec's engine, version,
 /// port, role, DNS name and the addresses of its volume and group go into the server's metadata, which the
 /// server's own scripts read too. Reads back the flavor's size, the attached volume and the group. With
 /// `spec.backup`, the keys for the DR bucket are resolved at creation and given to the VM in its user data only.
@@ -49,9 +52,12 @@ struct DatabaseServerKind: Sendable {
         var reasons = ["engine", "version", "role", "zone", "volume"].compactMap { field in
             desired.string(field) == current.string(field) ? nil : "spec.\(field) cannot change on a running database server"
         }
-        // The backup keys live in the user data, which Nova sets only when it makes the server.
+        // The backup settings and keys live in the user data, which Nova sets only when it makes the server.
         if !FieldDiff.same(desired.spec["backup"] ?? .null, current.spec["backup"] ?? .null) {
             reasons.append("spec.backup is in the server's user data, which cannot change")
+        }
+        if let image = desired.spec["image"], !FieldDiff.same(image, current.spec["image"] ?? image) {
+            reasons.append("spec.image: a server cannot change its image")
         }
         return reasons
     }
@@ -74,10 +80,11 @@ struct DatabaseServerKind: Sendable {
     }
 
     private func request(_ body: ResourceBody, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) -> ServerRequest {
-        let engine = body.string("engine") ?? ""
-        let version = body.string("version") ?? ""
-        guard let recipe = CloudInit.recipe(engine: engine, version: version) else {
-            throw .resourceFailed("mcloud has no cloud-init recipe for engine \(engine) (it knows postgresql, mysql, mariadb, redis)")
+        let spec = DatabaseServerSpec(body.document, defaultFamily: VMImage.standard(for: .openstack).family)
+        let recipe: Recipe
+        switch spec.recipe() {
+        case .success(let found): recipe = found
+        case .failure(let missing): throw .resourceFailed(missing.message)
         }
         let flavor = try await connection.flavor(vcpu: body.int("flavor", "vcpu") ?? 1, memoryGiB: body.double("flavor", "memoryGiB") ?? 1)
         var groups: [String] = []
@@ -95,15 +102,26 @@ struct DatabaseServerKind: Sendable {
                 throw .configuration(error.description, at: nil, file: nil)
             }
         }
+        let vm = spec.vm(
+            recipe: recipe, address: body.address.rawValue, server: body.name, disks: try await Self.disks(body, clients), secrets: upload?.secrets ?? []
+        )
         let networks = try await connection.serverNetworks()
         return ServerRequest(
-            name: body.name, imageID: try await connection.imageID(), flavorID: flavor.id,
-            userData: CloudInit.userData(address: body.address.rawValue, engine: engine, version: version, port: body.int("port") ?? 0, recipe: recipe, upload: upload),
+            name: body.name, imageID: try await connection.imageID(spec.image ?? .standard(for: .openstack)), flavorID: flavor.id,
+            userData: DatabaseUserData.render(vm),
             ownership: OwnershipKeys.ownership(body, extra: Self.metadata(body)),
             // A server without a port has nothing a group could apply to; Nova refuses groups then.
             securityGroups: networks == ServerRequest.Networks.none ? [] : groups, networks: networks,
             availabilityZone: try await connection.computeZone(body.string("zone"))
         )
+    }
+
+    /// The names the data volume gets in the guest: udev's link of the virtio disk whose serial is the volume ID (as
+    /// far as virtio keeps it, 20 characters), else the second disk, `/dev/vdb`, which the volume is when it is the
+    /// only one attached.
+    static func disks(_ body: ResourceBody, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) -> [String] {
+        guard let address = body.string("volume"), let volume = try await VolumeKind.find(address, in: clients.cinder) else { return ["/dev/vdb"] }
+        return ["/dev/disk/by-id/virtio-\(volume.id.prefix(20))", "/dev/vdb"]
     }
 
     static func metadata(_ body: ResourceBody) -> [String: String] {

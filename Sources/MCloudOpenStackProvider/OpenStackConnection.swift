@@ -18,7 +18,8 @@ actor OpenStackConnection {
     private let poller: Poller
     private var made: Clients?
     private var flavorList: [Flavor]?
-    private var image: String?
+    /// Image IDs by their Glance query.
+    private var images: [String: String] = [:]
     private var network: ServerRequest.Networks?
     private var computeZoneNames: [String]?
     private var volumeZoneNames: [String]?
@@ -46,16 +47,21 @@ actor OpenStackConnection {
         return listed
     }
 
-    /// The newest active image with `os_distro=debian`: the cloud-init recipes install Debian packages.
-    func imageID() async throws(OpenStackError) -> String {
-        if let image { return image }
+    /// The image the catalog names for database VMs (`spec.image` of the DatabaseServer): its `id` as it is, else the
+    /// newest active image with its `name` and Glance `properties`. Read once per image per run.
+    func imageID(_ image: VMImage) async throws(OpenStackError) -> String {
+        if let id = image.id { return id }
+        let filters = (image.name.map { [("name", $0)] } ?? []) + image.properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let query = filters.map { "\(NovaClient.escape($0.0))=\(NovaClient.escape($0.1))" }.joined(separator: "&")
+        if let found = images[query] { return found }
         let answer = try await clients().session.json(
-            "image", .GET, "/v2/images?os_distro=debian&status=active&sort=created_at:desc&limit=1", operation: "find a Debian image"
+            "image", .GET, "/v2/images?\(query)&status=active&sort=created_at:desc&limit=1", operation: "find the \(image.family) image"
         )
         guard let id = answer["images"]?.arrayItems.first?["id"]?.stringValue else {
-            throw .resourceFailed("the cloud has no active image with property os_distro=debian (mcloud boots database servers from one)")
+            let wanted = filters.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
+            throw .resourceFailed("the cloud has no active image with \(wanted) (spec.vm.image of its catalog entry names the \(image.family) image database servers boot)")
         }
-        image = id
+        images[query] = id
         return id
     }
 

@@ -30,8 +30,7 @@ struct Filters {
     }
 
     func primaryPasses(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
-        let offers = cloud.cloud.offers
-        return !lost.contains(cloud.cloud.name) && (offers.vm || offers.dbaas.contains(database.engine)) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
+        !lost.contains(cloud.cloud.name) && Deliverability.passes(database, cloud.cloud) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
             && cloud.storageGiBMonth != nil && residencyPasses(data: database.data, audiences: cellAudiences, cloud.cloud)
     }
 
@@ -85,9 +84,8 @@ struct Filters {
 
     func primaryReasons(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
         var reasons = lostReasons(cloud.cloud)
-        let offers = cloud.cloud.offers
-        if !offers.vm && !offers.dbaas.contains(database.engine) {
-            reasons.append(Reason(.capability, "no VMs and no managed \(database.engine)"))
+        if let undeliverable = Deliverability.reason(database, cloud.cloud) {
+            reasons.append(undeliverable)
         } else if cloud.vcpuMonth == nil || cloud.memoryGiBMonth == nil || cloud.storageGiBMonth == nil {
             reasons.append(Reason(.capability, "no vcpuHour, memoryGiBHour and storageGiBMonth prices"))
         }

@@ -10,11 +10,14 @@ public struct ObservedResource: Sendable, Hashable {
     public var attributes: JSONValue
     /// Set when the cloud is deleting it: it counts as gone, and creating it again waits for the cloud.
     public var isBeingDeleted: Bool
+    /// What the refresh found wrong that no apply fixes, such as a DR leg whose backups stopped; shown on the plan.
+    public var warnings: [String]
 
-    public init(address: ResourceAddress, providerID: String, attributes: JSONValue, isBeingDeleted: Bool = false) {
+    public init(address: ResourceAddress, providerID: String, attributes: JSONValue, isBeingDeleted: Bool = false, warnings: [String] = []) {
         self.address = address
         self.providerID = providerID
         self.attributes = attributes
         self.isBeingDeleted = isBeingDeleted
+        self.warnings = warnings
     }
 }

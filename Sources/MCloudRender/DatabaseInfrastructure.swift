@@ -71,9 +71,11 @@ struct DatabaseInfrastructure {
             let zone: [(String, ObjectNode)] = zones.isEmpty ? [] : [("zone", .string(zones[copy]))]
             var server: [(String, ObjectNode)] = [("role", copy == 0 ? "primary" : "standby")] + engine
             server.append(("flavor", ["vcpu": .number(database.size.vcpu), "memoryGiB": .number(database.size.memoryGiB)]))
+            server.append(("image", image))
             server += zone + [("volume", .string(address(.volume, name))), ("securityGroup", .string(securityGroupAddress))]
             server.append(copy == 0 ? ("dnsName", .string(DatabaseEndpoint.host(cell))) : ("replicaOf", .string(databaseAddress)))
-            if let target = backupTarget { server.append(("backup", target)) }
+            // Standbys do not replicate yet (replicaOf is recorded only), so only the primary has data to back up.
+            if copy == 0, let backup = serverBackup { server.append(("backup", backup)) }
             return [resource(.volume, name, [("sizeGiB", .number(database.size.storageGiB))] + zone), resource(.databaseServer, name, server)]
         }
     }
@@ -103,15 +105,30 @@ struct DatabaseInfrastructure {
         return (bucketCloud, address, Self.bucketName(base, address: address))
     }
 
-    /// Where a VM's backup job uploads to, so that its provider can hand the VM keys for that bucket. Nothing
-    /// secret: the provider resolves the keys when it creates the VM. The bucket's cloud, not its address: the
-    /// bucket names the VM as its source, and an address here would make them depend on each other.
-    private var backupTarget: ObjectNode? {
-        guard let bucket = disasterBucket else { return nil }
-        var target: [(String, ObjectNode)] = [("cloud", .string(bucket.cloud.name)), ("bucket", .string(bucket.name)), ("region", .string(bucket.cloud.region))]
-        if let endpoint = bucket.cloud.endpoints.objectStorageURL { target.append(("endpoint", .string(endpoint))) }
-        if let profile = bucket.cloud.endpoints.awsProfile { target.append(("profile", .string(profile))) }
-        return .map(target)
+    /// The catalog's image for the cloud's database VMs: its family picks the engine's recipe.
+    private var image: ObjectNode {
+        let image = cloud.vmImage
+        var fields: [(String, ObjectNode)] = [("family", .string(image.family))]
+        if let id = image.id { fields.append(("id", .string(id))) }
+        if let name = image.name { fields.append(("name", .string(name))) }
+        if let owner = image.owner { fields.append(("owner", .string(owner))) }
+        if !image.properties.isEmpty { fields.append(("properties", .map(image.properties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))) }
+        return .map(fields)
+    }
+
+    /// What a VM's backup job is set up with at boot: the schedule and retention, and where it uploads to, so that
+    /// its provider can hand the VM keys for that bucket. Nothing secret: the provider resolves the keys when it
+    /// creates the VM. The bucket's cloud, not its address: the bucket names the VM as its source, and an address here
+    /// would make them depend on each other.
+    private var serverBackup: ObjectNode? {
+        guard let backup = database.backup else { return nil }
+        var fields: [(String, ObjectNode)] = [("schedule", .string(backup.schedule)), ("retentionDays", .int(backup.retentionDays))]
+        if let bucket = disasterBucket {
+            fields += [("cloud", .string(bucket.cloud.name)), ("bucket", .string(bucket.name)), ("region", .string(bucket.cloud.region))]
+            if let endpoint = bucket.cloud.endpoints.objectStorageURL { fields.append(("endpoint", .string(endpoint))) }
+            if let profile = bucket.cloud.endpoints.awsProfile { fields.append(("profile", .string(profile))) }
+        }
+        return .map(fields)
     }
 
     /// `mcloud-<name>-<hash of the address>`: lowercase letters, digits and single hyphens, at most 63 characters.
@@ -135,8 +152,10 @@ struct DatabaseInfrastructure {
         ]
         guard let bucket = disasterBucket else { return [resource(.backupSchedule, base, schedule)] }
         schedule += [("copyTo", .string(bucket.address)), ("bucket", .string(bucket.name))]
+        // The schedule lets the bucket's refresh tell backups that stopped from backups not due yet.
         var spec: [(String, ObjectNode)] = [
-            ("bucketName", .string(bucket.name)), ("source", .string(databaseAddress)), ("retentionDays", .int(backup.retentionDays)),
+            ("bucketName", .string(bucket.name)), ("source", .string(databaseAddress)), ("schedule", .string(backup.schedule)),
+            ("retentionDays", .int(backup.retentionDays)),
         ]
         if let recovery = backup.disasterRecovery {
             spec += [("differentVendor", .bool(recovery.differentVendor)), ("changeGiBDay", .number(recovery.changeGiBDay))]

@@ -30,6 +30,8 @@ public struct PlacementReport: Sendable, Hashable {
         public var site: Site
         /// One sentence on why the cell went where it did.
         public var why: String?
+        /// What a refresh found wrong with the cell's resources (a DR leg whose backups stopped).
+        public var warnings: [String] = []
     }
 
     public struct CDN: Sendable, Hashable {

@@ -26,6 +26,13 @@ public enum PlacementView {
         for cell in report.cells {
             text += "  \(cell.name): \(cell.why ?? "")\n"
         }
+        let warned = report.cells.filter { !$0.warnings.isEmpty }
+        if !warned.isEmpty {
+            text += "\nWarnings\n"
+            for cell in warned {
+                for warning in cell.warnings { text += "  ! \(cell.name): \(warning)\n" }
+            }
+        }
         if explain {
             text += "\nRejected clouds\n"
             for explanation in report.explanations {

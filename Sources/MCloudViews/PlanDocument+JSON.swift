@@ -42,6 +42,7 @@ extension PlanDocument {
             ("type", .string(change.type.rawValue)), ("action", .string(change.action.rawValue)), ("reason", .string(change.reason)),
         ]
         if !change.drift.isEmpty { fields.append(("drift", .array(change.drift.map(JSONValue.string)))) }
+        if !change.warnings.isEmpty { fields.append(("warnings", .array(change.warnings.map(JSONValue.string)))) }
         if let id = change.recorded?.providerID { fields.append(("provider_id", .string(id))) }
         fields.append(("dependencies", .array((change.after?.dependencies ?? change.recorded?.dependencies ?? []).map { .string($0.rawValue) })))
         // A resource that stays as it is carries no bodies: with thousands of them they would be most of the plan,
@@ -63,6 +64,7 @@ extension PlacementReport {
         let cells = cells.map { cell -> (String, JSONValue) in
             var fields = Self.siteFields(cell.site)
             if let why = cell.why { fields.append(("why", .string(why))) }
+            if !cell.warnings.isEmpty { fields.append(("warnings", .array(cell.warnings.map(JSONValue.string)))) }
             return (cell.name, .object(fields))
         }
         func amounts(_ list: [Amount]) -> JSONValue { .object(list.map { ($0.name, .rounded($0.amount)) }) }

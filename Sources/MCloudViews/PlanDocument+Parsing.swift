@@ -72,7 +72,8 @@ extension PlanDocument {
         }
         return ResourceChange(
             address: address, provider: provider, cloud: cloud, type: type, action: action, reason: item["reason"]?.stringValue ?? "",
-            drift: (item["drift"]?.arrayItems ?? []).compactMap(\.stringValue), before: before, after: after, recorded: recorded
+            drift: (item["drift"]?.arrayItems ?? []).compactMap(\.stringValue), before: before, after: after, recorded: recorded,
+            warnings: (item["warnings"]?.arrayItems ?? []).compactMap(\.stringValue)
         )
     }
 
@@ -100,7 +101,7 @@ extension PlacementReport {
             default:
                 throw fail("placement.cells.\(name).kind must be Service or Database")
             }
-            cells.append(Cell(name: name, site: site, why: cell["why"]?.stringValue))
+            cells.append(Cell(name: name, site: site, why: cell["why"]?.stringValue, warnings: (cell["warnings"]?.arrayItems ?? []).compactMap(\.stringValue)))
         }
         let cost = placement["cost"] ?? .null
         guard let currency = cost["currency"]?.stringValue, let monthly = cost["monthly"]?.doubleValue else {

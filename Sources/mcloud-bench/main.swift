@@ -16,6 +16,8 @@ import MCloudPlanner
 //       plans a generated input (default 200 clouds, 5,000 service and 800 database cells): time and peak memory
 //   swift run -c release mcloud-bench openstack-servers [--servers N] [--parallelism N] [--cloud NAME]
 //       creates and deletes N servers (default 20, 10 at once) on the OpenStack test bed: wall time vs the sum of waits
+//   swift run -c release mcloud-bench database-vms [--engines postgresql,mysql,redis,clickhouse] [--parallel]
+//       boots each Debian 12 engine in the container bed: seconds to ready, for a backup to moto, for a restore
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
@@ -33,11 +35,13 @@ case "refresh":
     await EngineBenchmark.refresh(Array(arguments.dropFirst()))
 case "openstack-servers":
     await OpenStackServersBenchmark.run(Array(arguments.dropFirst()))
+case "database-vms":
+    await DatabaseVMBenchmark.run(Array(arguments.dropFirst()))
 case "validate":
     ValidationBenchmark.run(documents: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000)
 case nil:
     ValidationBenchmark.run(documents: 10_000)
 default:
-    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N]")
+    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N] | database-vms [--engines LIST] [--parallel]")
     exit(1)
 }

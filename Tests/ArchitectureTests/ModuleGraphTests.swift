@@ -7,19 +7,21 @@ import Testing
 @Suite struct ModuleGraphTests {
     /// The layers of docs/architecture.md, and the layers each may import.
     enum Layer: String, CaseIterable {
-        case vocabulary, wrapper, cLibrary, input, planner, contract, client, provider, stateBackends, rendering, engine, views, policy, commandLine
+        case vocabulary, wrapper, cLibrary, catalog, input, planner, contract, client, provider, stateBackends, rendering, engine, views, policy, commandLine
         case shim, bench
 
         var mayImport: Set<Layer> {
             switch self {
             case .vocabulary, .cLibrary: return []
             case .wrapper: return [.vocabulary, .cLibrary]
-            case .input: return [.vocabulary, .wrapper]
-            case .planner, .contract: return [.vocabulary]
+            case .catalog: return [.vocabulary]
+            case .input: return [.vocabulary, .wrapper, .catalog]
+            case .planner: return [.vocabulary, .catalog]
+            case .contract: return [.vocabulary]
             case .client: return [.vocabulary, .wrapper, .client]
-            case .provider: return [.vocabulary, .wrapper, .contract, .client]
+            case .provider: return [.vocabulary, .wrapper, .contract, .client, .catalog]
             case .stateBackends: return [.vocabulary, .contract, .cLibrary]
-            case .rendering: return [.vocabulary, .planner, .contract]
+            case .rendering: return [.vocabulary, .planner, .contract, .catalog]
             case .engine: return [.vocabulary, .contract]
             case .views: return [.vocabulary, .planner, .contract, .engine]
             case .policy: return [.vocabulary, .contract, .engine, .views]
@@ -35,6 +37,7 @@ import Testing
         "MCloudCore": .vocabulary,
         "MCloudYAML": .wrapper, "MCloudHTTP": .wrapper,
         "CYAML": .cLibrary, "CCurl": .cLibrary, "COpenSSL": .cLibrary, "CPostgres": .cLibrary,
+        "MCloudDatabaseEngines": .catalog,
         "MCloudManifest": .input,
         "MCloudPlanner": .planner,
         "MCloudProvider": .contract,

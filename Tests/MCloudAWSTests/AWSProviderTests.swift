@@ -51,6 +51,8 @@ enum ProviderFixtures {
             ("spec", .object([
                 ("role", .string("primary")), ("engine", .string("postgresql")), ("version", .string("16")), ("port", .int(5432)),
                 ("flavor", .object([("vcpu", .int(2)), ("memoryGiB", .int(8))])), ("zone", .string("eu-west-1b")),
+                // moto has no Debian AMI; its Canonical ones stand in, found by owner and name as Debian's would be.
+                ("image", .object([("family", .string("debian-12")), ("name", .string("ubuntu/images/hvm-ssd/ubuntu-*")), ("owner", .string("099720109477"))])),
             ])),
         ])
         return DesiredResource(address: address, provider: "aws", cloud: "aws-irl", type: "DatabaseServer", body: body, dependencies: [])

@@ -84,10 +84,13 @@ struct OpenStackBed {
         try FileManager.default.createDirectory(atPath: folder + "/providers", withIntermediateDirectories: true)
         let cloud = env["MCLOUD_TEST_OS_CLOUD"] ?? ""
         let storage = moto["MCLOUD_TEST_MOTO_URL"] ?? ""
+        let image = env["MCLOUD_TEST_OS_IMAGE_ID"] ?? ""
         for file in try FileManager.default.contentsOfDirectory(atPath: "\(repositoryRoot)/Providers") where file.hasSuffix(".yaml") {
             let lines = try String(contentsOfFile: "\(repositoryRoot)/Providers/\(file)", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line in
                 if line.contains("openstack: { cloud:") { return "    openstack: { cloud: \(cloud) }" }
                 if line.contains("objectStorage: { url:") { return "    objectStorage: { url: \"\(storage)\" }" }
+                // The bed's one image; a bed started before it carried os_version would not match the catalog's.
+                if line.contains("image: { family:") { return "    image: { family: debian-12, id: \(image) }" }
                 return String(line)
             }
             try lines.joined(separator: "\n").write(toFile: "\(folder)/providers/\(file)", atomically: true, encoding: .utf8)

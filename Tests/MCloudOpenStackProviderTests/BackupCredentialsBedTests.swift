@@ -35,7 +35,7 @@ import MCloudHTTP
         let address: ResourceAddress = "openstack.bed.DatabaseServer.dr-\(run).db.0"
         let bucket = "mcloud-dr-\(run)-db"
         let backup: JSONValue = .object([
-            ("cloud", .string("moto")), ("bucket", .string(bucket)), ("region", .string("us-east-1")),
+            ("schedule", .string("0 3 * * *")), ("retentionDays", .int(7)), ("cloud", .string("moto")), ("bucket", .string(bucket)), ("region", .string("us-east-1")),
             ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])),
         ])
         let body: JSONValue = .object([
@@ -46,7 +46,8 @@ import MCloudHTTP
             ])),
             ("spec", .object([
                 ("role", .string("primary")), ("engine", .string("postgresql")), ("version", .string("16")), ("port", .int(5432)),
-                ("flavor", .object([("vcpu", .int(1)), ("memoryGiB", .int(1))])), ("backup", backup),
+                ("flavor", .object([("vcpu", .int(1)), ("memoryGiB", .int(1))])),
+                ("image", .object([("family", .string("debian-12")), ("id", .string(openstack["MCLOUD_TEST_OS_IMAGE_ID"]))])), ("backup", backup),
             ])),
         ])
         let desired = DesiredResource(address: address, provider: "openstack", cloud: "bed", type: "DatabaseServer", body: body, dependencies: [])
@@ -70,6 +71,7 @@ import MCloudHTTP
         let encoded = try #require(server["server"]?["OS-EXT-SRV-ATTR:user_data"]?.stringValue)
         let userData = String(decoding: try #require(Data(base64Encoded: encoded)), as: UTF8.self)
         #expect(userData.contains("MCLOUD_BACKUP_BUCKET='\(bucket)'"))
+        #expect(userData.contains("# Written by mcloud for \(address.rawValue): PostgreSQL 16 on Debian 12 (bookworm) from PostgreSQL Global Development Group (PGDG)'s repository, port 5432."))
         #expect(userData.contains("AWS_ACCESS_KEY_ID='\(keyID)'"))
         #expect(userData.contains("MCLOUD_BACKUP_ENDPOINT='\(moto["MCLOUD_TEST_MOTO_URL"])'"))
 

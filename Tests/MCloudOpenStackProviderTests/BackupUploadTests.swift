@@ -1,10 +1,11 @@
 import Foundation
 import MCloudAWS
+import MCloudDatabaseEngines
 import MCloudYAML
 import Testing
 @testable import MCloudOpenStackProvider
 
-/// The DR keys a database VM gets: resolved from the AWS chain, written only into its cloud-init user data.
+/// The DR keys a database VM gets: resolved from the AWS chain, written only into the root-only file of its cloud-init user data.
 struct BackupUploadTests {
     static let target = BackupUpload.Target(
         cloud: "vk-msk", bucket: "mcloud-shop-db-0123abcd", region: "ru-msk", endpoint: "https://s3.example.net"
@@ -42,9 +43,14 @@ struct BackupUploadTests {
         return home
     }
 
+    /// The user data of a PostgreSQL VM whose DR bucket is `upload`'s, as the provider renders it.
     static func userData(_ upload: BackupUpload?) throws -> String {
-        let recipe = try #require(CloudInit.recipe(engine: "postgresql", version: "16"))
-        return CloudInit.userData(address: "openstack.ps-ala.DatabaseServer.shop.db.0", engine: "postgresql", version: "16", port: 5432, recipe: recipe, upload: upload)
+        let recipe = try #require(EngineCatalog.recipe(engine: "postgresql", version: "15", family: .debian12))
+        let bucket = upload.map { DatabaseVM.Bucket(name: $0.target.bucket, region: $0.target.region, endpoint: $0.target.endpoint, secrets: $0.secrets) }
+        return DatabaseUserData.render(DatabaseVM(
+            address: "openstack.ps-ala.DatabaseServer.shop.db.0", server: "shop.db.0", recipe: recipe, port: 5432, disks: ["/dev/vdb"],
+            backup: DatabaseVM.Backup(schedule: "0 3 * * *", retentionDays: 7, bucket: bucket)
+        ))
     }
 
     /// The user data parsed as YAML, so a broken indentation fails here rather than on the VM.
@@ -54,44 +60,37 @@ struct BackupUploadTests {
         return Dictionary(uniqueKeysWithValues: files.compactMap { file in file["path"]?.scalar.map { ($0.value, file) } })
     }
 
-    @Test("the user data carries the bucket, endpoint and keys in a root-only env file, and the job uploads each dump", arguments: cases)
+    @Test("the resolved keys go into a root-only env file, the bucket and endpoint into the settings", arguments: cases)
     func userData(_ test: Case) throws {
         var environment = test.environment
         environment["HOME"] = try Self.home(test.credentialsFile)
         let upload = try BackupUpload.resolve(test.target, environment: environment)
         #expect(upload.credentials.accessKeyID == test.keyID)
         #expect(upload.credentials.sessionToken == test.token)
-        let text = try Self.userData(upload)
-        let files = try Self.files(text)
+        #expect(upload.secrets.map(\.name) == ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"] + (test.token == nil ? [] : ["AWS_SESSION_TOKEN"]))
+        let files = try Self.files(try Self.userData(upload))
         let env = try #require(files["/etc/mcloud/backup.env"])
         #expect(env["permissions"]?.scalar?.value == "0600")
         #expect(env["owner"]?.scalar?.value == "root:root")
         let content = try #require(env["content"]?.scalar?.value)
         #expect(content.contains("AWS_ACCESS_KEY_ID='\(test.keyID)'"))
-        #expect(content.contains("AWS_SECRET_ACCESS_KEY=\(BackupUpload.quoted(upload.credentials.secretAccessKey))"))
+        #expect(content.contains("AWS_SECRET_ACCESS_KEY=\(DatabaseUserData.quoted(upload.credentials.secretAccessKey))"))
         #expect(content.contains("AWS_SESSION_TOKEN") == (test.token != nil))
-        #expect(content.contains("MCLOUD_BACKUP_BUCKET='\(test.target.bucket)'"))
-        #expect(content.contains("AWS_DEFAULT_REGION='\(test.target.region)'"))
-        #expect(content.contains("MCLOUD_BACKUP_ENDPOINT") == (test.target.endpoint != nil))
-        let job = try #require(files["/usr/local/sbin/mcloud-backup"]?["content"]?.scalar?.value)
-        #expect(job.contains(". /etc/mcloud/backup.env"))
-        #expect(job.contains("aws s3 cp --only-show-errors \"$OUT\" \"s3://$MCLOUD_BACKUP_BUCKET/shop.db.0/"))
-        #expect(job.contains("--endpoint-url") == (test.target.endpoint != nil))
-        #expect(text.contains("awscli"))
+        let settings = try #require(files["/etc/mcloud/database.conf"]?["content"]?.scalar?.value)
+        #expect(!settings.contains(upload.credentials.secretAccessKey))
+        #expect(settings.contains("MCLOUD_BACKUP_BUCKET='\(test.target.bucket)'"))
+        #expect(settings.contains("AWS_DEFAULT_REGION='\(test.target.region)'"))
+        #expect(settings.contains("MCLOUD_BACKUP_ENDPOINT") == (test.target.endpoint != nil))
+        #expect(settings.contains("awscli"))
         #expect(!String(describing: upload).contains(upload.credentials.secretAccessKey))
     }
 
-    @Test("a quoted value stays one shell word: a quote in a secret cannot end it")
-    func quoting() {
-        #expect(BackupUpload.quoted("it's") == "'it'\\''s'")
-    }
-
-    @Test("without a DR bucket the user data has no keys and no upload")
+    @Test("without a DR bucket the user data has no keys and no upload tool")
     func withoutUpload() throws {
         let text = try Self.userData(nil)
         #expect(try Self.files(text)["/etc/mcloud/backup.env"] == nil)
         #expect(!text.contains("awscli"))
-        #expect(!text.contains("aws s3"))
+        #expect(!text.contains("MCLOUD_BACKUP_BUCKET="))
     }
 
     @Test("no credentials is an error naming the bucket, the profile and the variables, never a silent skip", arguments: [

@@ -95,15 +95,13 @@ struct ProviderLogicTests {
         #expect(changed.document == .object([("spec", .object([("b", .object([("c", .string("x"))]))]))]))
     }
 
-    @Test("cloud-init installs the engine, uses the port, and has no recipe for unknown engines")
-    func cloudInit() throws {
-        #expect(CloudInit.recipe(engine: "oracle", version: "19") == nil)
-        let recipe = try #require(CloudInit.recipe(engine: "postgresql", version: "16"))
-        let text = CloudInit.userData(address: "openstack.x.DatabaseServer.db.0", engine: "postgresql", version: "16", port: 5433, recipe: recipe)
-        #expect(text.hasPrefix("#cloud-config\n"))
-        #expect(text.contains("postgresql-16"))
-        #expect(text.contains("PORT=5433"))
-        #expect(text.contains("backup-schedule"))
+    @Test("a new image or new backup settings replace the server; its size does not")
+    func imageAndBackupReplace() {
+        let image: JSONValue = .object([("family", .string("debian-12")), ("properties", .object([("os_distro", .string("debian"))]))])
+        let server = ResourceBody(.object([("spec", .object([("engine", .string("redis")), ("version", .string("7.0")), ("image", image)]))]))
+        #expect(DatabaseServerKind.replacementReasons(desired: server.settingSpec(["image", "family"], .string("ubuntu-24.04")), current: server) == ["spec.image: a server cannot change its image"])
+        #expect(DatabaseServerKind.replacementReasons(desired: server.settingSpec(["backup", "schedule"], .string("0 1 * * *")), current: server) == ["spec.backup is in the server's user data, which cannot change"])
+        #expect(DatabaseServerKind.replacementReasons(desired: server, current: server.settingSpec(["image"], nil)).isEmpty, "a state from before spec.image")
     }
 
     @Test("OpenStack failures map to the engine's kinds", arguments: [

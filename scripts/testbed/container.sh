@@ -21,6 +21,8 @@
 #   scripts/testbed/container.sh port NAME PORT         the host port published for the container's PORT
 #   scripts/testbed/container.sh logs NAME [console|cloud-init|journal]
 #   scripts/testbed/container.sh destroy NAME           stop NAME and delete its overlay, disk and logs
+#   scripts/testbed/container.sh schema FILE...         cloud-init schema --config-file of each FILE, with the root's
+#                                                       cloud-init (Debian 12's): exit 0 when every one is valid
 #
 # Environment: MCLOUD_CACHE_DIR (default /var/cache/mcloud; the root and the mirror go to
 # $MCLOUD_CACHE_DIR/container), MCLOUD_TESTBED_CONTAINER_DIR (default /tmp/mcloud-testbed/container),
@@ -42,7 +44,8 @@ readonly ROOT_PACKAGES=(systemd systemd-sysv dbus cloud-init locales sudo cron i
 # by this list.
 readonly MIRROR_PACKAGES=(postgresql postgresql-15 postgresql-client-15 mariadb-server mariadb-client
   redis-server redis-tools clickhouse-server clickhouse-client awscli jq gzip zstd xz-utils)
-readonly HOST_PACKAGES=(debootstrap systemd-container socat dpkg-dev iproute2 procps)
+# Debian's shellcheck checks the scripts of the database user data that the bed cannot boot (vendor repositories).
+readonly HOST_PACKAGES=(debootstrap systemd-container socat dpkg-dev iproute2 procps shellcheck)
 # Where the mirror appears inside a container, read-only.
 readonly MIRROR_MOUNT=/srv/mcloud-apt
 readonly PATH_INSIDE=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -130,6 +133,62 @@ remove_tree() {
     umount "$mount" || umount -l "$mount"
   done
   rm -rf --one-file-system "$1"
+}
+
+# ---------------------------------------------------------------- a plain chroot
+
+# In a plain chroot (../shared/tools/fresh-machine.sh) the root is no mount, so systemd-nspawn cannot make it a
+# slave, and the kernel refuses user namespaces to chrooted processes (redis-server's unit needs one). The bed then
+# runs in a mount namespace of its own whose root is the chroot's directory, bind-mounted onto itself and
+# pivot_root'ed into: made once by a holder process started from outside the chroot, entered by every later call,
+# and ended with the chroot's session, its instances stopped first.
+in_plain_chroot() {
+  [ -z "${MCLOUD_CONTAINER_NAMESPACE:-}" ] || return 1
+  ! mountpoint -q / || ! unshare --user true 2>/dev/null
+}
+
+parent_of() { awk '/^PPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+
+# Whether process $1 has this process's root.
+shares_root() { [ "$(stat -Lc %d:%i "/proc/$1/root/" 2>/dev/null)" = "$(stat -Lc %d:%i /)" ]; }
+
+# Runs outside the chroot, in a new mount namespace: $1 the chroot's directory there, $2 the state folder, $3 the
+# session to outlive, $4 this script.
+# shellcheck disable=SC2016 # expanded by the bash inside
+readonly NAMESPACE_HOLDER='set -e
+root=$1 state=$2 session=$3 script=$4
+mount --rbind "$root" "$root"
+cd "$root"
+mkdir -p .mcloud-old-root
+pivot_root . .mcloud-old-root
+cd /
+umount -l /.mcloud-old-root
+rmdir /.mcloud-old-root || true
+echo $$ >"$state/namespace.pid"
+while kill -0 "$session" 2>/dev/null; do sleep 2; done
+MCLOUD_CONTAINER_NAMESPACE=1 "$script" stop >/dev/null 2>&1 || true
+rm -f "$state/namespace.pid"'
+
+# Re-runs this command in the bed's mount namespace, making it first if needed.
+enter_bed_namespace() {
+  local holder parent pid=$$ outside=1 root i
+  mkdir -p "$STATE"
+  holder=$(cat "$STATE/namespace.pid" 2>/dev/null || true)
+  if [ -z "$holder" ] || ! kill -0 "$holder" 2>/dev/null; then
+    # The outermost process of this chroot's session, and the first one outside it.
+    while parent=$(parent_of "$pid") && [ -n "$parent" ] && [ "$parent" -gt 1 ]; do
+      if shares_root "$parent"; then pid=$parent; else outside=$parent; break; fi
+    done
+    root=$(nsenter --target "$outside" --mount --root -- readlink "/proc/$$/root") ||
+      die "in a chroot, and its directory cannot be found from outside it (is /proc mounted?)"
+    log "in a chroot ($root): making the bed's own mount namespace there"
+    rm -f "$STATE/namespace.pid"
+    nsenter --target "$outside" --mount --root -- unshare --mount --propagation private --fork -- \
+      setsid bash -c "$NAMESPACE_HOLDER" holder "$root" "$STATE" "$pid" "$SCRIPT" </dev/null >/dev/null 2>&1 8>&- 9>&- &
+    for ((i = 0; i < 100; i++)); do [ -s "$STATE/namespace.pid" ] && break; sleep 0.1; done
+    holder=$(cat "$STATE/namespace.pid" 2>/dev/null) || die "the bed's mount namespace did not come up"
+  fi
+  exec nsenter --target "$holder" --mount --root --wd="$PWD" -- env MCLOUD_CONTAINER_NAMESPACE=1 "$SCRIPT" "$@"
 }
 
 # ---------------------------------------------------------------- cgroups
@@ -449,6 +508,17 @@ pick_host_port() {
   die "no free port found in 20000-32767"
 }
 
+# A daemon keeps none of its caller's descriptors beyond the standard three: a caller that waits for the end of
+# its pipes or sockets (a $(...) around boot, a test runner watching its child) would otherwise wait for the
+# daemon's end.
+close_inherited_fds() {
+  local fd
+  for fd in /proc/"$BASHPID"/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+  done
+}
+
 # spawn_forwarder NAME LABEL COMMAND...: a socat in the background, in the instance's devices cgroup (so that
 # stopping the instance ends it), its PID in forward/LABEL.pid.
 spawn_forwarder() {
@@ -457,6 +527,7 @@ spawn_forwarder() {
   dir=$(inst_dir "$name")
   (
     join_cgroup "$(machine_name "$name")" "$BASHPID" devices
+    close_inherited_fds
     exec setsid "$@"
   ) </dev/null >>"$dir/forward.log" 2>&1 8>&- 9>&- &
   echo $! >"$dir/forward/$label.pid"
@@ -628,6 +699,7 @@ cmd_boot() {
   echo "---- $(date -u +%Y-%m-%dT%H:%M:%SZ) boot" >>"$dir/console.log"
   (
     join_cgroup "$machine" "$BASHPID"
+    close_inherited_fds
     exec setsid systemd-nspawn --directory="$dir/root" --machine="$machine" --hostname="$name" --register=no \
       --keep-unit --boot --console=pipe --private-network --resolv-conf=off --timezone=off --link-journal=no "${binds[@]}"
   ) </dev/null >>"$dir/console.log" 2>&1 8>&- 9>&- &
@@ -761,6 +833,34 @@ cmd_destroy() {
   log "destroyed $name"
 }
 
+# The user data of recipes the bed cannot boot is checked this way: the root's own cloud-init, in a throwaway
+# overlay, without network; one Python for all files, through the function `cloud-init schema --config-file` calls.
+readonly SCHEMA_CHECK='
+import sys
+from cloudinit.config.schema import SchemaValidationError, get_schema, validate_cloudconfig_file
+schema, failed = get_schema(), False
+for index, name in enumerate(sys.argv[1:]):
+    try:
+        validate_cloudconfig_file("/mnt/mcloud-schema-%d" % index, schema)
+        print("Valid cloud-config: %s" % name)
+    except SchemaValidationError as error:
+        failed = True
+        print("%s: invalid\n%s" % (name, error))
+sys.exit(1 if failed else 0)'
+
+cmd_schema() {
+  [ $# -gt 0 ] || die "usage: schema FILE..."
+  require_root
+  ensure_built
+  local binds=() i=0 file
+  for file; do
+    [[ -r "$file" && ! -d "$file" ]] || die "schema: cannot read $file"
+    binds+=("--bind-ro=$(realpath "$file"):/mnt/mcloud-schema-$i")
+    i=$((i + 1))
+  done
+  build_nspawn "$ROOTFS" --volatile=overlay --private-network "${binds[@]}" python3 -c "$SCHEMA_CHECK" "$@"
+}
+
 # ---------------------------------------------------------------- the bed
 
 write_env() {
@@ -873,6 +973,7 @@ cmd_status() {
   return $rc
 }
 
+if [ "$(id -u)" -eq 0 ] && in_plain_chroot; then enter_bed_namespace "$@"; fi
 command=${1:-}
 [ $# -eq 0 ] || shift
 case "$command" in
@@ -888,8 +989,9 @@ case "$command" in
   port) cmd_port "$@" ;;
   logs) cmd_logs "$@" ;;
   destroy) cmd_destroy "$@" ;;
+  schema) cmd_schema "$@" ;;
   *)
-    echo "usage: $0 build|start|status [NAME]|env|stop [NAME]|reset|boot NAME --user-data FILE [...]|wait NAME|exec NAME -- COMMAND...|port NAME PORT|logs NAME|destroy NAME" >&2
+    echo "usage: $0 build|start|status [NAME]|env|stop [NAME]|reset|boot NAME --user-data FILE [...]|wait NAME|exec NAME -- COMMAND...|port NAME PORT|logs NAME|destroy NAME|schema FILE..." >&2
     exit 2
     ;;
 esac

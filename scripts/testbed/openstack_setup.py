@@ -137,9 +137,10 @@ def resources(args):
         if name not in flavors:
             flavors[name] = call("POST", nova + "/flavors", admin, {"flavor": {"name": name, "vcpus": vcpus, "ram": ram, "disk": disk}})[1]["flavor"]
 
-    # mcloud picks a Debian image by its os_distro property (the provider docs in docs/openstack.md).
-    if image.get("os_distro") != "debian":
-        patch = [{"op": "add", "path": "/os_distro", "value": "debian"}]
+    # A catalog without spec.vm.image finds Debian 12 by Glance's os_distro and os_version (docs/manifests.md).
+    patch = [{"op": "add", "path": "/" + key, "value": value}
+             for key, value in (("os_distro", "debian"), ("os_version", "12")) if image.get(key) != value]
+    if patch:
         call("PATCH", "%s/v2/images/%s" % (glance, image["id"]), admin, patch,
              headers={"Content-Type": "application/openstack-images-v2.1-json-patch"})
 

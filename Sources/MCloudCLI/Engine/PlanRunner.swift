@@ -50,7 +50,7 @@ enum PlanRunner {
         let cost = CostDiff(recorded: state?.placement?.cost, after: placement?.cost, currency: application.currency, rate: application.rate(for:))
         do throws(EngineError) {
             let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
-            var document = PlanDocument(deployment: plan, placement: placement, cost: cost)
+            var document = PlanDocument(deployment: plan, placement: placement?.withWarnings(from: plan.changes), cost: cost)
             document.policy = PolicyChecker.check(model, document: document, recorded: state?.placement)
             return (document, clouds)
         } catch {

@@ -1,0 +1,277 @@
+/// The one renderer of a database VM's cloud-init user data, for every provider: a `#cloud-config` whose
+/// `write_files` put the settings (`/etc/mcloud/database.conf`), the bucket's keys (root-only
+/// `/etc/mcloud/backup.env`), a vendor repository's source and pin, and four scripts in place, and whose `runcmd`
+/// runs `mcloud-db-setup` once:
+/// - `mcloud-engine prepare|configure|ready|dump|restore`: the recipe's steps, each in a shell of its own;
+/// - `mcloud-db-setup`: waits for the data disk under the names the provider gave, formats it if blank (label
+///   `mcloud-data`), mounts it where the recipe says, installs the engine, configures it for the port, waits until
+///   it answers, and installs the backup schedule as `/etc/cron.d/mcloud-backup`;
+/// - `mcloud-backup`: one dump, its size and SHA-256 recorded as S3 metadata of the object it uploads to
+///   `s3://<bucket>/<server>/<time>.<ext>`, objects older than the retention deleted, and a status object
+///   `<server>/status.json` (`BackupStatus`) written whether it worked or not;
+/// - `mcloud-restore [FILE | s3://BUCKET/KEY]`: the newest backup the status object names by default, checked
+///   against its recorded SHA-256, loaded with the recipe's restore step.
+/// Nothing reads the metadata service: the disk, the schedule and the bucket are all in the user data.
+public enum DatabaseUserData {
+    public static let settingsPath = "/etc/mcloud/database.conf"
+    public static let secretsPath = "/etc/mcloud/backup.env"
+    public static let engineScript = "/usr/local/sbin/mcloud-engine"
+    public static let setupScript = "/usr/local/sbin/mcloud-db-setup"
+    public static let backupScript = "/usr/local/sbin/mcloud-backup"
+    public static let restoreScript = "/usr/local/sbin/mcloud-restore"
+    /// The bucket object each server's backup job writes after every run.
+    public static func statusKey(server: String) -> String { "\(server)/status.json" }
+
+    public struct File: Sendable, Hashable {
+        public var path: String
+        public var permissions: String
+        public var content: String
+    }
+
+    /// `#cloud-config` text; byte-identical for the same VM.
+    public static func render(_ vm: DatabaseVM) -> String {
+        let recipe = vm.recipe
+        let source = recipe.repository.map { "\($0.vendor)'s repository" } ?? "the distribution's packages"
+        var lines = [
+            "#cloud-config",
+            "# Written by mcloud for \(vm.address): \(recipe.engine.title) \(recipe.series) on \(recipe.family.title) from \(source), port \(vm.port).",
+            "write_files:",
+        ]
+        for file in files(vm) {
+            lines += ["  - path: \(file.path)", "    owner: root:root", "    permissions: \"\(file.permissions)\"", "    content: |"]
+            lines += file.content.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0.isEmpty ? "" : "      " + $0 }
+        }
+        lines += ["runcmd:", "  - [\(setupScript)]", ""]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Every file the user data writes, in order; the scripts are what shellcheck and `bash -n` check.
+    public static func files(_ vm: DatabaseVM) -> [File] {
+        var files = [File(path: settingsPath, permissions: "0644", content: settings(vm))]
+        if let secrets = vm.backup?.bucket?.secrets, !secrets.isEmpty {
+            files.append(File(path: secretsPath, permissions: "0600", content: assignments(secrets)))
+        }
+        if let repository = vm.recipe.repository {
+            files.append(File(path: stagedSourcesPath(repository), permissions: "0644", content: repository.sources))
+            if let preferences = repository.preferences { files.append(File(path: repository.preferencesPath, permissions: "0644", content: preferences)) }
+        }
+        files += [
+            File(path: engineScript, permissions: "0755", content: engine(vm.recipe)),
+            File(path: setupScript, permissions: "0755", content: setup),
+            File(path: backupScript, permissions: "0755", content: backup),
+            File(path: restoreScript, permissions: "0755", content: restore),
+        ]
+        return files
+    }
+
+    /// The vendor source waits here until its key is in place: apt refuses a source whose keyring is missing.
+    static func stagedSourcesPath(_ repository: VendorRepository) -> String { "/etc/mcloud/apt/\(repository.name).sources" }
+
+    /// Single-quoted for sh: nothing inside is expanded.
+    public static func quoted(_ value: String) -> String {
+        "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
+    private static func assignments(_ pairs: [(name: String, value: String)]) -> String {
+        pairs.map { "\($0.name)=\(quoted($0.value))\n" }.joined()
+    }
+
+    static func settings(_ vm: DatabaseVM) -> String {
+        let recipe = vm.recipe
+        let bucket = vm.backup?.bucket
+        var pairs: [(name: String, value: String)] = [
+            ("MCLOUD_ADDRESS", vm.address), ("MCLOUD_SERVER", vm.server), ("MCLOUD_ENGINE", recipe.engine.rawValue),
+            ("MCLOUD_VERSION", recipe.series), ("PORT", String(vm.port)), ("MCLOUD_DISKS", vm.disks.joined(separator: " ")),
+            ("MCLOUD_MOUNT", recipe.mountPoint), ("MCLOUD_SERVICE", recipe.service),
+            ("MCLOUD_PACKAGES", (recipe.packages + (bucket == nil ? [] : ["awscli"])).joined(separator: " ")),
+            ("MCLOUD_DUMP_EXTENSION", recipe.dumpExtension),
+        ]
+        if let repository = recipe.repository {
+            pairs += [("MCLOUD_APT_SOURCE", stagedSourcesPath(repository)), ("MCLOUD_KEY_URL", repository.keyURL), ("MCLOUD_KEY_PATH", repository.keyPath)]
+        }
+        if let backup = vm.backup {
+            pairs += [("MCLOUD_BACKUP_SCHEDULE", backup.schedule), ("MCLOUD_RETENTION_DAYS", String(backup.retentionDays))]
+        }
+        if let bucket {
+            pairs += [("MCLOUD_BACKUP_BUCKET", bucket.name), ("AWS_DEFAULT_REGION", bucket.region)]
+            if let endpoint = bucket.endpoint { pairs.append(("MCLOUD_BACKUP_ENDPOINT", endpoint)) }
+        }
+        return "# Written by mcloud: this database server's settings. The bucket's keys, if any, are in \(secretsPath) (root only).\n"
+            + assignments(pairs)
+    }
+
+    static func engine(_ recipe: Recipe) -> String {
+        func step(_ name: String, _ lines: [String]) -> String {
+            "\(name)() {\n\((lines.isEmpty ? [":"] : lines).joined(separator: "\n"))\n}\n"
+        }
+        return """
+            #!/bin/bash
+            # Written by mcloud: the engine catalog's steps for \(recipe.engine.title) \(recipe.series) on \(recipe.family.rawValue).
+            # mcloud-engine prepare|configure|ready|dump|restore; dump writes $OUT, restore reads $IN.
+            set -euo pipefail
+            # shellcheck source=/dev/null
+            . \(settingsPath)
+
+            """
+            + step("prepare", recipe.prepare) + step("configure", recipe.configure)
+            + step("ready", [#"(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null"#, recipe.ready])
+            + step("dump", [#": "${OUT:?the file to write}""#, recipe.dump]) + step("restore", [#": "${IN:?the dump to load}""#, recipe.restore])
+            + """
+            case "${1:-}" in
+              prepare | configure | ready | dump | restore) "$1" ;;
+              *) echo "usage: mcloud-engine prepare|configure|ready|dump|restore" >&2; exit 2 ;;
+            esac
+
+            """
+    }
+
+    static let setup = #"""
+        #!/bin/bash
+        # Written by mcloud: puts the data disk in place, installs the engine, starts it on $PORT, schedules the backups.
+        set -euo pipefail
+        # shellcheck source=/dev/null
+        . /etc/mcloud/database.conf
+        export DEBIAN_FRONTEND=noninteractive PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+        # The volume may be attached after the VM boots: wait for one of its names to be a blank or mcloud-data disk.
+        disk=""
+        for _ in $(seq 900); do
+          for candidate in $MCLOUD_DISKS; do
+            [ -b "$candidate" ] || continue
+            case "$(blkid -o value -s LABEL "$candidate" || true):$(blkid -o value -s TYPE "$candidate" || true)" in
+              mcloud-data:* | :) disk=$candidate; break 2 ;;
+            esac
+          done
+          sleep 1
+        done
+        [ -n "$disk" ] || { echo "mcloud: none of $MCLOUD_DISKS became a blank or mcloud-data disk in 900 s" >&2; exit 1; }
+        [ -n "$(blkid -o value -s TYPE "$disk" || true)" ] || mkfs.ext4 -q -L mcloud-data "$disk"
+        mkdir -p "$MCLOUD_MOUNT"
+        grep -q '^LABEL=mcloud-data ' /etc/fstab || echo "LABEL=mcloud-data $MCLOUD_MOUNT ext4 defaults,nofail 0 2" >>/etc/fstab
+        mountpoint -q "$MCLOUD_MOUNT" || mount "$disk" "$MCLOUD_MOUNT"
+        mcloud-engine prepare
+        aptget() { apt-get -q -y -o Acquire::Retries=5 -o DPkg::Lock::Timeout=600 "$@"; }
+        if [ -n "${MCLOUD_KEY_URL:-}" ]; then
+          command -v curl >/dev/null || { aptget update; aptget install curl ca-certificates; }
+          install -d -m 755 /etc/apt/keyrings
+          curl -fsSL --retry 5 -o "$MCLOUD_KEY_PATH" "$MCLOUD_KEY_URL"
+          chmod 644 "$MCLOUD_KEY_PATH"
+          install -m 644 "$MCLOUD_APT_SOURCE" /etc/apt/sources.list.d/
+        fi
+        read -ra packages <<<"$MCLOUD_PACKAGES"
+        aptget update
+        aptget install "${packages[@]}"
+        mcloud-engine configure
+        for _ in $(seq 300); do mcloud-engine ready 2>/dev/null && break; sleep 1; done
+        mcloud-engine ready
+        if [ -n "${MCLOUD_BACKUP_SCHEDULE:-}" ]; then
+          echo "$MCLOUD_BACKUP_SCHEDULE root /usr/local/sbin/mcloud-backup >>/var/log/mcloud-backup.log 2>&1" >/etc/cron.d/mcloud-backup
+        fi
+        echo "mcloud: $MCLOUD_ENGINE $MCLOUD_VERSION answers on port $PORT, its data on $disk at $MCLOUD_MOUNT"
+
+        """#
+
+    static let s3Function = #"""
+        s3() { aws ${MCLOUD_BACKUP_ENDPOINT:+--endpoint-url "$MCLOUD_BACKUP_ENDPOINT"} "$@"; }
+        """#
+
+    static let environment = #"""
+        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+        set -a
+        # shellcheck source=/dev/null
+        . /etc/mcloud/database.conf
+        # shellcheck source=/dev/null
+        if [ -r /etc/mcloud/backup.env ]; then . /etc/mcloud/backup.env; fi
+        set +a
+        """#
+
+    static let backup = #"""
+        #!/bin/bash
+        # Written by mcloud: one consistent dump, uploaded with its size and SHA-256 to the DR bucket, backups older
+        # than the retention deleted, and a status object (<server>/status.json) that mcloud's plan reads back.
+        set -uo pipefail
+        \#(environment)
+        \#(s3Function)
+        mkdir -p /var/backups/mcloud /var/lib/mcloud
+        exec 9>/var/lib/mcloud/backup.lock
+        flock -n 9 || { echo "mcloud-backup: another backup is running" >&2; exit 1; }
+        stamp=$(date -u +%Y%m%dT%H%M%SZ)
+        attempt=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+        OUT=/var/backups/mcloud/$stamp.$MCLOUD_DUMP_EXTENSION
+        key=$MCLOUD_SERVER/$stamp.$MCLOUD_DUMP_EXTENSION
+        export OUT
+        error=""
+        mcloud-engine dump || error="the dump failed"
+        if [ -z "$error" ]; then
+          size=$(stat -c %s "$OUT")
+          sum=$(sha256sum "$OUT" | cut -d ' ' -f 1)
+          if [ -n "${MCLOUD_BACKUP_BUCKET:-}" ]; then
+            if s3 s3 cp --only-show-errors "$OUT" "s3://$MCLOUD_BACKUP_BUCKET/$key" --metadata "sha256=$sum,size=$size"; then
+              rm -f "$OUT"
+            else
+              error="the upload to the DR bucket failed"
+            fi
+          fi
+        fi
+        if [ -z "$error" ]; then
+          printf 'last_success=%s\nlast_object=%s\nlast_size=%s\nlast_sha256=%s\n' "$attempt" "$key" "$size" "$sum" >/var/lib/mcloud/last-backup
+        fi
+        last_success="" last_object="" last_size="" last_sha256=""
+        # shellcheck source=/dev/null
+        if [ -r /var/lib/mcloud/last-backup ]; then . /var/lib/mcloud/last-backup; fi
+        text() { if [ -n "$1" ]; then printf '"%s"' "$1"; else printf null; fi; }
+        printf '{"server": %s, "engine": %s, "version": %s, "lastAttempt": %s, "lastSuccess": %s, "object": %s, "size": %s, "sha256": %s, "error": %s}\n' \
+          "$(text "$MCLOUD_SERVER")" "$(text "$MCLOUD_ENGINE")" "$(text "$MCLOUD_VERSION")" "$(text "$attempt")" "$(text "$last_success")" \
+          "$(text "$last_object")" "${last_size:-null}" "$(text "$last_sha256")" "$(text "$error")" >/var/lib/mcloud/backup-status.json
+        if [ -n "${MCLOUD_BACKUP_BUCKET:-}" ]; then
+          s3 s3 cp --only-show-errors --content-type application/json /var/lib/mcloud/backup-status.json \
+            "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/status.json" || error=${error:-"writing the status object failed"}
+          cutoff=$(date -u -d "$MCLOUD_RETENTION_DAYS days ago" +%Y-%m-%dT%H:%M:%S)
+          if listing=$(s3 s3api list-objects-v2 --bucket "$MCLOUD_BACKUP_BUCKET" --prefix "$MCLOUD_SERVER/" --query 'Contents[].[Key, LastModified]' --output text); then
+            while read -r old; do
+              s3 s3api delete-object --bucket "$MCLOUD_BACKUP_BUCKET" --key "$old" >/dev/null || error=${error:-"deleting $old failed"}
+            done < <(awk -v cutoff="$cutoff" -v keep="$MCLOUD_SERVER/status.json" -v current="$key" \
+              '$1 != keep && $1 != current && $1 != "None" && $2 < cutoff { print $1 }' <<<"$listing")
+          else
+            error=${error:-"listing the DR bucket failed"}
+          fi
+        fi
+        find /var/backups/mcloud -type f -mtime +"$MCLOUD_RETENTION_DAYS" -delete
+        [ -z "$error" ] || { echo "mcloud-backup: $error" >&2; exit 1; }
+        echo "mcloud-backup: $key, $size bytes, sha256 $sum"
+
+        """#
+
+    static let restore = #"""
+        #!/bin/bash
+        # Written by mcloud: mcloud-restore [FILE | s3://BUCKET/KEY] loads a backup with the engine catalog's restore step;
+        # without an argument, the newest backup the DR bucket's status object names. An object's SHA-256 must match the
+        # one its upload recorded.
+        set -euo pipefail
+        \#(environment)
+        \#(s3Function)
+        source=${1:-}
+        if [ -z "$source" ]; then
+          [ -n "${MCLOUD_BACKUP_BUCKET:-}" ] || { echo "mcloud-restore: this server has no DR bucket; name a dump file" >&2; exit 2; }
+          status=$(s3 s3 cp --only-show-errors "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/status.json" -)
+          object=$(sed -n 's/.*"object": *"\([^"]*\)".*/\1/p' <<<"$status")
+          [ -n "$object" ] || { echo "mcloud-restore: the status object names no backup" >&2; exit 1; }
+          source=s3://$MCLOUD_BACKUP_BUCKET/$object
+        fi
+        case "$source" in
+          s3://*)
+            location=${source#s3://}
+            mkdir -p /var/backups/mcloud
+            IN=/var/backups/mcloud/restore.$MCLOUD_DUMP_EXTENSION
+            s3 s3 cp --only-show-errors "$source" "$IN"
+            recorded=$(s3 s3api head-object --bucket "${location%%/*}" --key "${location#*/}" --query Metadata.sha256 --output text)
+            actual=$(sha256sum "$IN" | cut -d ' ' -f 1)
+            [ "$recorded" = "$actual" ] || { echo "mcloud-restore: $source has SHA-256 $actual; its upload recorded $recorded" >&2; exit 1; }
+            ;;
+          *) IN=$source ;;
+        esac
+        export IN
+        mcloud-engine restore
+        echo "mcloud-restore: restored $source"
+
+        """#
+}

@@ -1,0 +1,55 @@
+/// Everything the user data of one database VM depends on: what the provider knows (the server's address and
+/// name, the names its data disk may appear under) and what the manifests asked for (the recipe, the port, the
+/// backup schedule and the DR bucket).
+public struct DatabaseVM: Sendable {
+    /// Where the backups go: the DR bucket and the settings to reach it. `secrets` are the assignments of the
+    /// root-only `/etc/mcloud/backup.env` (the bucket's keys); nothing else of the user data is secret.
+    public struct Bucket: Sendable {
+        public var name: String
+        public var region: String
+        /// An S3-compatible endpoint; nil for AWS's own S3.
+        public var endpoint: String?
+        public var secrets: [(name: String, value: String)]
+
+        public init(name: String, region: String, endpoint: String? = nil, secrets: [(name: String, value: String)] = []) {
+            self.name = name
+            self.region = region
+            self.endpoint = endpoint
+            self.secrets = secrets
+        }
+    }
+
+    public struct Backup: Sendable {
+        /// A cron schedule (`CronSchedule`), in the VM's time zone (UTC on cloud images).
+        public var schedule: String
+        public var retentionDays: Int
+        /// Nil keeps the dumps on the VM only.
+        public var bucket: Bucket?
+
+        public init(schedule: String, retentionDays: Int, bucket: Bucket? = nil) {
+            self.schedule = schedule
+            self.retentionDays = retentionDays
+            self.bucket = bucket
+        }
+    }
+
+    /// The resource address, for the header comment.
+    public var address: String
+    /// The server's name: the folder of its backups in the bucket.
+    public var server: String
+    public var recipe: Recipe
+    public var port: Int
+    /// The device paths the attached data volume may have, most specific first (`/dev/disk/by-id/virtio-<id>`,
+    /// `/dev/vdb`): the first that is a blank disk or mcloud's data disk is used.
+    public var disks: [String]
+    public var backup: Backup?
+
+    public init(address: String, server: String, recipe: Recipe, port: Int, disks: [String], backup: Backup? = nil) {
+        self.address = address
+        self.server = server
+        self.recipe = recipe
+        self.port = port
+        self.disks = disks
+        self.backup = backup
+    }
+}

@@ -1,0 +1,43 @@
+/// PostgreSQL: the distribution's package where its major matches (Debian 12's 15, Ubuntu 22.04's 14, Ubuntu
+/// 24.04's 16), else PGDG's repository (apt.postgresql.org) for 13-17. Both use Debian's postgresql-common layout:
+/// cluster `<major>/main` under /var/lib/postgresql, which the data disk is mounted on before the install, so the
+/// package's own `initdb` lands on it.
+enum PostgreSQLRecipes {
+    static let majors = ["13", "14", "15", "16", "17"]
+    static let distributionMajor: [ImageFamily: String] = [.debian12: "15", .ubuntu2204: "14", .ubuntu2404: "16"]
+
+    /// https://www.postgresql.org/download/linux/debian/ and /ubuntu/: the key, the `<codename>-pgdg` suite, `main`.
+    static func pgdg(_ family: ImageFamily) -> VendorRepository {
+        VendorRepository(
+            name: "pgdg", vendor: "PostgreSQL Global Development Group (PGDG)",
+            keyURL: "https://www.postgresql.org/media/keys/ACCC4CF8.asc", fingerprint: "B97B0AFCAA1A47F044F244A07FCC7D46ACCC4CF8",
+            uri: "https://apt.postgresql.org/pub/repos/apt", suite: "\(family.codename)-pgdg", components: ["main"],
+            documentation: ["https://www.postgresql.org/download/linux/debian/", "https://www.postgresql.org/download/linux/ubuntu/"]
+        )
+    }
+
+    static let all: [Recipe] = ImageFamily.allCases.flatMap { family in
+        majors.map { major in
+            let distribution = distributionMajor[family] == major
+            return recipe(major, family, source: distribution ? .distribution : .vendor(pgdg(family)), proof: distribution && family == .debian12 ? .bed : .checks)
+        }
+    }
+
+    static func recipe(_ major: String, _ family: ImageFamily, source: Recipe.Source, proof: Recipe.Proof) -> Recipe {
+        Recipe(
+            engine: .postgresql, series: major, family: family, source: source, packages: ["postgresql-\(major)"], service: "postgresql@\(major)-main",
+            mountPoint: "/var/lib/postgresql", dataDirectory: "/var/lib/postgresql/\(major)/main",
+            configure: [
+                #"pg_conftool \#(major) main set port "$PORT""#,
+                #"pg_conftool \#(major) main set listen_addresses '*'"#,
+                "systemctl restart postgresql@\(major)-main",
+            ],
+            ready: #"runuser -u postgres -- psql -X -p "$PORT" -Atqc 'SELECT 1' >/dev/null"#,
+            // Each database in a transaction of its own: consistent per database, not across them.
+            dump: #"runuser -u postgres -- pg_dumpall -p "$PORT" | gzip >"$OUT""#,
+            // The dump recreates the postgres role, which exists: psql reports that and goes on.
+            restore: #"gunzip -c "$IN" | runuser -u postgres -- psql -X -q -p "$PORT" -d postgres >/dev/null"#,
+            dumpExtension: "sql.gz", proof: proof
+        )
+    }
+}

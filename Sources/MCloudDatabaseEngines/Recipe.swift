@@ -1,0 +1,82 @@
+/// How one engine series runs on one image family: where it installs from, what it is called, where its data lives
+/// on the data disk, and the shell steps that configure it, tell whether it answers, dump it consistently and restore
+/// a dump. `DatabaseUserData` turns it into cloud-init. Every step runs as root under `bash -euo pipefail` with
+/// `$PORT` set; `dump` writes the file `$OUT`, `restore` reads `$IN`.
+public struct Recipe: Sendable, Hashable {
+    public enum Source: Sendable, Hashable {
+        /// The image's own distribution: its package has the series.
+        case distribution
+        case vendor(VendorRepository)
+    }
+
+    /// What shows that the recipe works.
+    public enum Proof: String, Sendable, Hashable {
+        /// Booted on the container bed from the provider's user data, backed up to the S3 bed and restored.
+        case bed
+        /// Its user data passes cloud-init's schema, shellcheck and bash -n, and a vendor repository is pinned to the
+        /// vendor's documentation: the bed has only Debian 12's packages and cannot reach a vendor.
+        case checks
+    }
+
+    public var engine: Engine
+    /// The version a manifest names, `15` or `10.11`: `15` and `15.4` both ask for it.
+    public var series: String
+    public var family: ImageFamily
+    public var source: Source
+    public var packages: [String]
+    public var service: String
+    /// Where the data disk is mounted, before the packages install, so that their first initialisation lands on it.
+    public var mountPoint: String
+    /// Where the engine keeps its data: the mount point or a folder below it.
+    public var dataDirectory: String
+    /// Before the install, after the disk is mounted: configuration the package's own setup must already see.
+    public var prepare: [String]
+    /// After the install: the port, the data directory, the service started.
+    public var configure: [String]
+    /// Succeeds once the engine answers on `$PORT`.
+    public var ready: String
+    /// A consistent dump to `$OUT`.
+    public var dump: String
+    /// Loads the dump `$IN` into the running engine.
+    public var restore: String
+    /// The dump file's extension, `sql.gz`.
+    public var dumpExtension: String
+    public var proof: Proof
+
+    public init(
+        engine: Engine, series: String, family: ImageFamily, source: Source, packages: [String], service: String, mountPoint: String,
+        dataDirectory: String, prepare: [String] = [], configure: [String], ready: String, dump: String, restore: String,
+        dumpExtension: String, proof: Proof
+    ) {
+        self.engine = engine
+        self.series = series
+        self.family = family
+        self.source = source
+        self.packages = packages
+        self.service = service
+        self.mountPoint = mountPoint
+        self.dataDirectory = dataDirectory
+        self.prepare = prepare
+        self.configure = configure
+        self.ready = ready
+        self.dump = dump
+        self.restore = restore
+        self.dumpExtension = dumpExtension
+        self.proof = proof
+    }
+
+    /// Whether a manifest's `spec.version` asks for this series: `16` and `16.4` for `16`, not `160`.
+    public func covers(_ version: String) -> Bool {
+        version == series || version.hasPrefix(series + ".")
+    }
+
+    public var repository: VendorRepository? {
+        if case .vendor(let repository) = source { return repository }
+        return nil
+    }
+}
+
+extension Recipe: CustomStringConvertible {
+    /// `postgresql 15 on debian-12`.
+    public var description: String { "\(engine.rawValue) \(series) on \(family.rawValue)" }
+}

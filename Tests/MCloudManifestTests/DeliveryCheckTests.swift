@@ -1,0 +1,96 @@
+import Foundation
+import MCloudCore
+import MCloudManifest
+import Testing
+
+/// What no cloud of the catalog can deliver is refused at plan time: the exact message at `spec.engine` or
+/// `spec.version`, with the versions that are supported; what some cloud can deliver (its VM image's recipe, or a
+/// managed offer) passes. And the catalog's image families (`spec.vm.image`) are checked where they are written.
+@Suite struct DeliveryCheckTests {
+    typealias Change = ManifestInput.Change
+
+    static func database(engine: String, version: String) -> Change {
+        .add("extra.yaml", Template.database.replacingOccurrences(of: "engine: postgresql\n  version: \"16\"", with: "engine: \(engine)\n  version: \"\(version)\""))
+    }
+
+    /// The base Application keeps engines portable; these cases are about engines outside that list too.
+    static let anyEngine: Change = .replace(in: "app.yaml", "portability: strict", with: "portability: any")
+
+    static let debianFamilies = "on debian-12"
+    static let arenadataReason = "Arenadata DB is a Greenplum-based MPP system of master and segment hosts; mcloud has no sound single-VM recipe for it, so it runs only where a cloud offers it managed (offers.dbaas)"
+
+    static let cases: [MalformedCase] = [
+        MalformedCase("a MongoDB series with no recipe on the catalog's images and no managed offer", [database(engine: "mongodb", version: "6.0")], [
+            #"extra.yaml:6:12: error: spec.version: mongodb "6.0" has no recipe for the VM images of the catalog (debian-12) and no cloud offers managed mongodb; supported: 7.0, 8.0 on debian-12"#,
+        ]),
+        MalformedCase("a MySQL series no recipe has", [database(engine: "mysql", version: "5.7")], [
+            #"extra.yaml:6:12: error: spec.version: mysql "5.7" has no recipe for the VM images of the catalog (debian-12) and no cloud offers managed mysql; supported: 10.6, 10.11, 11.4, 8.0, 8.4 on debian-12"#,
+        ]),
+        MalformedCase("a PostgreSQL major past the catalog's", [database(engine: "postgrespro", version: "12"), anyEngine], [
+            #"extra.yaml:6:12: error: spec.version: postgrespro "12" has no recipe for the VM images of the catalog (debian-12) and no cloud offers managed postgrespro; supported: 15, 16, 17 on debian-12"#,
+        ]),
+        MalformedCase("Arenadata DB without a managed offer", [database(engine: "arenadata", version: "6.27"), anyEngine], [
+            "extra.yaml:5:11: error: spec.engine: arenadata: \(arenadataReason); no cloud of the catalog lists arenadata in offers.dbaas",
+        ]),
+        MalformedCase("an engine mcloud has no recipe for and no cloud offers", [database(engine: "oracle", version: "19"), anyEngine], [
+            #"extra.yaml:5:11: error: spec.engine: mcloud has no recipe for "oracle" and no cloud offers it in offers.dbaas; engines with recipes: clickhouse, mongodb, mysql (alias mariadb), postgrespro, postgresql, redis"#,
+        ]),
+        MalformedCase("the recipes of the image family the catalog names", [
+            database(engine: "mongodb", version: "7.0"),
+            .replace(in: "clouds.yaml", "  capacity: { vcpu: 512", with: "  vm: { image: { family: ubuntu-24.04, name: ubuntu-24.04-server } }\n  capacity: { vcpu: 512"),
+            .replace(in: "clouds.yaml", "  offers: { kubernetes: true, vm: true, objectStorage: true }", with: "  offers: { kubernetes: true, vm: false, objectStorage: true }"),
+        ], [
+            #"extra.yaml:6:12: error: spec.version: mongodb "7.0" has no recipe for the VM images of the catalog (ubuntu-24.04) and no cloud offers managed mongodb; supported: 8.0 on ubuntu-24.04"#,
+        ]),
+        MalformedCase("no cloud offers VMs or the engine managed", [
+            database(engine: "clickhouse", version: "24.8"),
+            .replace(in: "clouds.yaml", "    vm: true\n", with: "    vm: false\n"),
+            .replace(in: "clouds.yaml", "  offers: { kubernetes: true, vm: true, objectStorage: true }", with: "  offers: { kubernetes: true, vm: false, objectStorage: true }"),
+        ], [
+            "extra.yaml:5:11: error: spec.engine: no cloud of the catalog offers VMs (offers.vm) or managed clickhouse (offers.dbaas)",
+        ]),
+        MalformedCase("an image family the engine catalog does not know", [
+            .replace(in: "clouds.yaml", "  capacity: { vcpu: 512", with: "  vm: { image: { family: centos-9, id: img-1 } }\n  capacity: { vcpu: 512"),
+        ], [
+            #"clouds.yaml:16:26: error: spec.vm.image.family: "centos-9" is no image family the engine catalog has recipes for; use one of debian-12, ubuntu-22.04, ubuntu-24.04"#,
+        ]),
+        MalformedCase("an AMI owner on an OpenStack cloud", [
+            .replace(in: "clouds.yaml", "  capacity: { vcpu: 512", with: "  vm: { image: { family: debian-12, name: debian-12, owner: \"136693071363\" } }\n  capacity: { vcpu: 512"),
+        ], [
+            "clouds.yaml:16:61: error: spec.vm.image.owner: only an AWS cloud finds its image by owner; an OpenStack cloud uses id, name or properties",
+        ]),
+        MalformedCase("an Ubuntu family with nothing to find its image by", [
+            .replace(in: "clouds.yaml", "  capacity: { vcpu: 1024", with: "  vm: { image: { family: ubuntu-22.04 } }\n  capacity: { vcpu: 1024"),
+        ], [
+            "clouds.yaml:39:16: error: spec.vm.image: a ubuntu-22.04 image needs id, or name and owner to be found; only Debian 12 has a standard one",
+        ]),
+    ]
+
+    static let deliverable: [MalformedCase] = [
+        MalformedCase("a vendor-repository series on the standard Debian 12 image", [database(engine: "clickhouse", version: "24.8")], []),
+        MalformedCase("MariaDB, the mysql engine's alias", [database(engine: "mariadb", version: "10.11.6")], []),
+        MalformedCase("Arenadata DB where a cloud offers it managed", [
+            database(engine: "arenadata", version: "6.27"), anyEngine,
+            .replace(in: "clouds.yaml", "    dbaas: [postgresql, redis]", with: "    dbaas: [postgresql, redis, arenadata]"),
+        ], []),
+        MalformedCase("any version of an engine a cloud offers managed", [database(engine: "redis", version: "5.0")], []),
+        MalformedCase("a family the catalog names with its image", [
+            database(engine: "mongodb", version: "8.0"),
+            .replace(in: "clouds.yaml", "  capacity: { vcpu: 512", with: "  vm: { image: { family: ubuntu-24.04, properties: { os_distro: ubuntu, os_version: \"24.04\" } } }\n  capacity: { vcpu: 512"),
+        ], []),
+    ]
+
+    @Test("refused at plan time with the position and the supported versions", arguments: cases)
+    func refused(_ input: MalformedCase) throws {
+        let set = ManifestLoader.load(try ManifestInput.sources(input.changes))
+        #expect(set.diagnostics.map(\.description) == input.expected)
+        #expect(set.model == nil)
+    }
+
+    @Test("deliverable somewhere, so it validates", arguments: deliverable)
+    func validates(_ input: MalformedCase) throws {
+        let set = ManifestLoader.load(try ManifestInput.sources(input.changes))
+        #expect(set.diagnostics.map(\.description) == [])
+        #expect(set.model != nil)
+    }
+}

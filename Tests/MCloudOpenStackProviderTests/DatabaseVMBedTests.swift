@@ -1,0 +1,216 @@
+import Foundation
+import MCloudAWS
+import MCloudCore
+import MCloudDatabaseEngines
+import MCloudHTTP
+import MCloudOpenStack
+import MCloudOpenStackProvider
+import MCloudProvider
+import MCloudTestSupport
+import Testing
+
+/// Every engine Debian 12 ships, booted for real: the OpenStack provider creates the volume and the database server
+/// on the OpenStack bed, the test reads the user data back through Nova's API (what the provider sent) and boots it
+/// twice in the container bed with the moto bed's S3 reachable. The first instance must come up with the engine on
+/// the spec's port and its data on the second disk; known rows go in, one backup runs, and the object must reach
+/// the DR bucket with the size and SHA-256 the status object records. The second, fresh instance restores it with
+/// the catalog's restore command and must hold the same rows. The bucket's secret key may appear only in root-only
+/// files. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start).
+@Suite(.timeLimit(.minutes(30))) struct DatabaseVMBedTests {
+    typealias Case = EngineSample
+
+    static let cases = EngineSample.debian12
+
+    @Test("boots from the provider's user data, backs up to the other cloud's bucket, restores in a fresh instance", arguments: cases)
+    func bootBackupRestore(_ test: Case) async throws {
+        let beds = try Beds()
+        let run = UUID().uuidString.prefix(8).lowercased()
+        let bucket = "mcloud-vm-\(test.engine)-\(run)"
+        try await beds.s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
+        let server = "vm-\(run).\(test.engine).0"
+        let volume = try await beds.provider.create(beds.volume("openstack.bed.Volume.\(server)", name: server))
+        let address: ResourceAddress = "openstack.bed.DatabaseServer.\(server)"
+        let desired = beds.server(address, name: server, test: test, bucket: bucket, volume: "openstack.bed.Volume.\(server)")
+        let created = try await beds.provider.create(desired)
+        let first = "vm-\(test.engine)-\(run)-a", second = "vm-\(test.engine)-\(run)-b"
+        // Everything the test made goes, whether it passed or not.
+        func cleanUp() async throws {
+            await beds.container.destroy(first)
+            await beds.container.destroy(second)
+            try await beds.provider.delete(beds.recorded(created, desired))
+            try await beds.provider.delete(beds.recorded(volume, beds.volume("openstack.bed.Volume.\(server)", name: server)))
+            try await beds.s3.deleteBucket(bucket)
+        }
+        do {
+            let userData = try await beds.userData(ofServer: created.providerID)
+            #expect(userData.hasPrefix("#cloud-config\n"))
+            #expect(!created.attributes.serialized(pretty: false).contains(beds.secret))
+
+            // Both instances boot at once; the second waits for the backup before it restores.
+            async let booted: Void = beds.container.boot(first, userData: userData, options: ["--reach", "24566", "--publish", String(test.port)])
+            async let bootedToo: Void = beds.container.boot(second, userData: userData, options: ["--reach", "24566"])
+            _ = try await (booted, bootedToo)
+            async let ready: Void = beds.container.wait(first)
+            async let readyToo: Void = beds.container.wait(second)
+            _ = try await (ready, readyToo)
+
+            let recipe = try #require(EngineCatalog.recipe(engine: test.engine, version: test.version, family: .debian12))
+            #expect(recipe.proof == .bed)
+            // The engine answers on the spec's port, from inside and through the published port.
+            _ = try await beds.container.shell(first, "mcloud-engine ready && ss -Htln 'sport = :\(test.port)' | grep -q LISTEN")
+            let hostPort = try await beds.container.port(first, test.port)
+            #expect(try await Self.connects(port: hostPort), "nothing answers on \(hostPort), published from \(test.port)")
+            // Its data directory is on the second disk, mounted where the recipe says.
+            let mount = try await beds.container.shell(first, "findmnt -n -o SOURCE,TARGET --target \(recipe.dataDirectory)").split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+            #expect(mount.count == 2 && mount[0] != "overlay" && mount[1].trimmingCharacters(in: .whitespacesAndNewlines) == recipe.mountPoint, "\(mount)")
+            #expect(try await beds.container.shell(first, "test -b \(mount.first ?? "/") && echo disk") == "disk\n")
+
+            _ = try await beds.container.shell(first, test.write)
+            let written = try await beds.container.shell(first, test.checksum)
+            #expect(!written.isEmpty)
+            let backup = try await beds.container.shell(first, "mcloud-backup")
+            #expect(backup.contains("mcloud-backup: \(server)/"), "\(backup)")
+
+            // The object and its status: the recorded size and SHA-256 are those of the bytes in the bucket.
+            let statusBytes = try #require(try await beds.s3.objectIfExists(bucket: bucket, key: DatabaseUserData.statusKey(server: server)))
+            let status = try #require(BackupStatus(json: String(decoding: statusBytes, as: UTF8.self)))
+            #expect(status.error == nil && status.lastSuccess != nil && status.lastSuccess == status.lastAttempt, "\(status)")
+            let object = try #require(status.object)
+            #expect(object.hasPrefix("\(server)/") && object.hasSuffix(".\(recipe.dumpExtension)"))
+            let head = try #require(try await beds.s3.headObject(bucket: bucket, key: object))
+            let bytes = try await beds.s3.getObject(bucket: bucket, key: object)
+            let sha256 = Digest.sha256(bytes).map { String(format: "%02x", $0) }.joined()
+            #expect(head.metadata["sha256"] == sha256 && status.sha256 == sha256)
+            #expect(head.size == bytes.count && status.size == bytes.count && head.metadata["size"] == String(bytes.count))
+            let done = try #require(status.lastSuccess)
+            #expect(BackupHealth.problem(server: server, status: status, schedule: "* * * * *", now: done, grace: 0) == nil)
+            #expect(BackupHealth.problem(server: server, status: status, schedule: "* * * * *", now: done + 120, grace: 0)?.hasPrefix("backups stopped: the last success was at") == true)
+
+            // The second, fresh instance: the newest backup the status names, restored with the catalog's command.
+            let before = try await beds.container.exec(second, ["bash", "-c", test.checksum])
+            #expect(!before.succeeded || before.stdout != written, "the second instance starts without the rows")
+            let restored = try await beds.container.shell(second, "mcloud-restore")
+            #expect(restored.contains("restored s3://\(bucket)/\(object)"), "\(restored)")
+            #expect(try await beds.container.shell(second, test.checksum) == written)
+
+            // Retention: with 0 days, a second run keeps its own backup and deletes the first.
+            _ = try await beds.container.shell(first, "sed -i \"s/^MCLOUD_RETENTION_DAYS=.*/MCLOUD_RETENTION_DAYS='0'/\" /etc/mcloud/database.conf && sleep 1 && mcloud-backup")
+            let kept = try await beds.s3.listObjects(bucket: bucket, prefix: "\(server)/")
+            #expect(kept.count == 2 && kept.contains(DatabaseUserData.statusKey(server: server)) && !kept.contains(object), "\(kept)")
+
+            for instance in [first, second] { try Self.expectSecretOnlyInRootOnlyFiles(beds.secret, in: beds.container.upper(instance)) }
+        } catch {
+            for instance in [first, second] {
+                print("---- \(instance)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", instance, "cloud-init"]).stdout.suffix(3000)) ?? ""))
+            }
+            try await cleanUp()
+            throw error
+        }
+        try await cleanUp()
+    }
+
+    /// A TCP connection to 127.0.0.1:`port` that the far end does not close at once (the bed's forwarder accepts
+    /// and closes while nothing listens inside): bash's `read` ends 1 at end of file, above 128 when it times out
+    /// on a connection that stays open, 0 when the server speaks first (MariaDB greets).
+    static func connects(port: Int) async throws -> Bool {
+        let probe = try await Command.run("/bin/bash", ["-c", "exec 3<>/dev/tcp/127.0.0.1/\(port) || exit 1; read -r -t 1 -N 1 <&3; rc=$?; [ $rc -eq 0 ] || [ $rc -gt 128 ]"])
+        return probe.succeeded
+    }
+
+    /// Every file of the instance that holds the secret is root's and readable by root alone, and none is a log.
+    static func expectSecretOnlyInRootOnlyFiles(_ secret: String, in upper: String) throws {
+        let needle = Data(secret.utf8)
+        var holding: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: upper)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = "\(upper)/\(relative)"
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size < 64 << 20,
+                  let data = FileManager.default.contents(atPath: path), data.range(of: needle) != nil else { continue }
+            holding.append(relative)
+            #expect(info.st_uid == 0 && info.st_mode & 0o077 == 0, "\(relative) holds the secret and is mode \(String(info.st_mode & 0o777, radix: 8))")
+            #expect(!relative.hasPrefix("var/log/"), "\(relative) is a log holding the secret")
+        }
+        #expect(holding.contains("etc/mcloud/backup.env"), "\(holding)")
+        #expect(holding.allSatisfy { $0 == "etc/mcloud/backup.env" || $0.hasPrefix("var/lib/cloud/") }, "\(holding)")
+    }
+}
+
+/// The three beds and what the test makes on them.
+struct Beds {
+    let openstack: TestBedEnvironment
+    let moto: TestBedEnvironment
+    let container: ContainerBed
+    let provider: OpenStackResourceProvider
+    let s3: S3Client
+    var secret: String { moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"] }
+
+    init() throws {
+        let environment = ProcessInfo.processInfo.environment
+        openstack = try TestBedEnvironment.load(directory: environment["MCLOUD_OPENSTACK_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/openstack", start: "scripts/testbed/openstack.sh up")
+        moto = try TestBedEnvironment.load(directory: environment["MCLOUD_TESTBED_MOTO_DIR"] ?? "/tmp/mcloud-testbed/moto", start: "scripts/testbed/moto.sh start")
+        container = try ContainerBed.load()
+        let configFile = openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"], cloudName = openstack["MCLOUD_TEST_OS_CLOUD"]
+        let keys = ["HOME": NSTemporaryDirectory(), "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"]]
+        provider = OpenStackResourceProvider(
+            cloud: "bed", environment: keys,
+            connect: { () throws(OpenStackError) -> OpenStackSession in
+                try OpenStackSession(cloud: try CloudsYAML.load(cloud: cloudName, environment: ["OS_CLIENT_CONFIG_FILE": configFile]))
+            },
+            objectStorage: { () throws(AWSError) -> S3Client in throw .configuration("the DR bucket is made by the test") }
+        )
+        var settings = keys
+        settings["AWS_ENDPOINT_URL_S3"] = moto["MCLOUD_TEST_MOTO_URL"]
+        settings["AWS_REGION"] = "us-east-1"
+        s3 = S3Client(client: AWSClient(configuration: try AWSConfigurationLoader.load(environment: settings)))
+    }
+
+    static func metadata(_ address: String, name: String, kind: String) -> JSONValue {
+        .object([
+            ("name", .string(name)), ("address", .string(address)), ("cloud", .string("bed")), ("provider", .string("openstack")),
+            ("labels", .object([("app.kubernetes.io/part-of", .string(String(name.split(separator: ".")[0]))), ("mcloud.io/cell", .string(kind))])),
+        ])
+    }
+
+    func volume(_ address: String, name: String) -> DesiredResource {
+        let body: JSONValue = .object([
+            ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("Volume")), ("metadata", Self.metadata(address, name: name, kind: "db")),
+            ("spec", .object([("sizeGiB", .int(1))])),
+        ])
+        return DesiredResource(address: ResourceAddress(address), provider: "openstack", cloud: "bed", type: "Volume", body: body, dependencies: [])
+    }
+
+    /// A DatabaseServer as the rendering makes one for a cell with a DR leg in another cloud (moto).
+    func server(_ address: ResourceAddress, name: String, test: DatabaseVMBedTests.Case, bucket: String, volume: String) -> DesiredResource {
+        let backup: JSONValue = .object([
+            // A schedule that does not fire while the test runs: the test runs the backup itself.
+            ("schedule", .string("0 0 1 1 *")), ("retentionDays", .int(7)), ("cloud", .string("moto")), ("bucket", .string(bucket)),
+            ("region", .string("us-east-1")), ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])),
+        ])
+        let body: JSONValue = .object([
+            ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")), ("metadata", Self.metadata(address.rawValue, name: name, kind: "db")),
+            ("spec", .object([
+                ("role", .string("primary")), ("engine", .string(test.engine)), ("version", .string(test.version)), ("port", .int(test.port)),
+                ("flavor", .object([("vcpu", .int(1)), ("memoryGiB", .int(1))])),
+                ("image", .object([("family", .string("debian-12")), ("id", .string(openstack["MCLOUD_TEST_OS_IMAGE_ID"]))])),
+                ("volume", .string(volume)), ("backup", backup),
+            ])),
+        ])
+        return DesiredResource(address: address, provider: "openstack", cloud: "bed", type: "DatabaseServer", body: body, dependencies: [ResourceAddress(volume)])
+    }
+
+    func recorded(_ observed: ObservedResource, _ desired: DesiredResource) -> ResourceState {
+        ResourceState(
+            address: desired.address, provider: "openstack", cloud: "bed", providerID: observed.providerID,
+            attributes: Dictionary(uniqueKeysWithValues: observed.attributes.objectPairs)
+        )
+    }
+
+    /// The user data Nova holds for the server: exactly what the provider sent (admin only, microversion 2.3).
+    func userData(ofServer id: String) async throws -> String {
+        let admin = try OpenStackSession(cloud: try CloudsYAML.load(cloud: openstack["MCLOUD_TEST_OS_ADMIN_CLOUD"], environment: ["OS_CLIENT_CONFIG_FILE": openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"]]))
+        let answer = try await admin.json("compute", .GET, "/servers/\(id)", headers: [("OpenStack-API-Version", "compute 2.3")], operation: "read the user data")
+        let encoded = try #require(answer["server"]?["OS-EXT-SRV-ATTR:user_data"]?.stringValue)
+        return String(decoding: try #require(Data(base64Encoded: encoded)), as: UTF8.self)
+    }
+}

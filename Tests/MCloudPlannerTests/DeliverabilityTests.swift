@@ -1,0 +1,61 @@
+import Foundation
+import MCloudCore
+import MCloudDatabaseEngines
+import MCloudManifest
+import MCloudPlanner
+import Testing
+
+/// The planner places a database only where it can be delivered: a managed offer of its engine, or VMs whose image
+/// family the engine catalog has a recipe of its engine and version for; the clouds it passes over say why.
+@Suite struct DeliverabilityTests {
+    static let root = String(#filePath.split(separator: "/Tests/")[0])
+
+    static let mongo = """
+        apiVersion: mcloud/v1
+        kind: Database
+        metadata: { name: events }
+        spec:
+          engine: mongodb
+          version: "7.0"
+          scope: global
+          size: { vcpu: 2, memoryGiB: 8, storageGiB: 100 }
+        """
+
+    /// A cloud whose database VMs boot Ubuntu 24.04, which has no MongoDB 7.0 recipe.
+    static func noble(_ name: String, dbaas: String = "") -> String {
+        PlannerRuleTests.cloud(name, vcpuHour: 0.001)
+            .replacingOccurrences(of: "objectStorage: true }", with: "objectStorage: true\(dbaas) }")
+            .replacingOccurrences(of: "  capacity:", with: "  vm: { image: { family: ubuntu-24.04, name: noble-server } }\n  capacity:")
+    }
+
+    @Test func aCloudWhoseImageHasNoRecipeIsPassedOverWithTheReason() throws {
+        let plan = try PlannerRuleTests.plan([PlannerRuleTests.application(), Self.noble("cheap"), PlannerRuleTests.cloud("dear", vcpuHour: 0.05), Self.mongo]).get()
+        #expect(plan.databases.map { "\($0.cell) \($0.primary)" } == ["events dear"])
+        #expect(PlannerRuleTests.reasons(plan, "events", "cheap") == [
+            "capability: no managed mongodb, and no mongodb 7.0 recipe for its VM image ubuntu-24.04 (recipes: 8.0)",
+        ])
+    }
+
+    @Test func aManagedOfferDeliversWhatItsVMsCannot() throws {
+        let plan = try PlannerRuleTests.plan([
+            PlannerRuleTests.application(), Self.noble("cheap", dbaas: ", dbaas: [mongodb]"), PlannerRuleTests.cloud("dear", vcpuHour: 0.05), Self.mongo,
+        ]).get()
+        #expect(plan.databases.map { "\($0.cell) \($0.primary)" } == ["events cheap"])
+    }
+
+    @Test func everyExampleDatabaseLandsWhereItCanBeDelivered() throws {
+        for example in ["retail-bank", "shop", "telemed"] {
+            let set = ManifestLoader.load(paths: ["\(Self.root)/Manifests/\(example)"], providers: "\(Self.root)/Providers")
+            let model = try #require(set.model, "\(example): \(set.diagnostics)")
+            let plan = try Planner.plan(model).get()
+            let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for placed in plan.databases {
+                let database = try #require(model.databases.first { placed.cell == $0.name || placed.cell.hasPrefix("\($0.name)@") })
+                let cloud = try #require(clouds[placed.primary])
+                let managed = cloud.offers.dbaas.contains(database.engine)
+                let recipe = ImageFamily(rawValue: cloud.vmImage.family).flatMap { EngineCatalog.recipe(engine: database.engine, version: database.version, family: $0) }
+                #expect(managed || recipe != nil, "\(example): \(placed.cell) on \(placed.primary)")
+            }
+        }
+    }
+}
