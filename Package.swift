@@ -44,7 +44,7 @@ let package = Package(
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudRender",
                 "MCloudEngine", "MCloudViews", "MCloudPolicy", "MCloudKubernetesProvider", "MCloudOpenStackProvider", "MCloudAWSProvider",
-                "MCloudCDNProvider",
+                "MCloudCDNProvider", "MCloudDatabaseEngines",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
