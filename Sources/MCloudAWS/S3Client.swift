@@ -124,7 +124,13 @@ public struct S3Client: Sendable {
                 result.append(name)
                 continue
             }
-            let tags = try await tags(name)
+            let tags: [String: String]
+            do {
+                tags = try await self.tags(name)
+            } catch where error.code == "NoSuchBucket" {
+                // Deleted since the listing (by another apply or destroy): no longer anyone's.
+                continue
+            }
             if wanted.allSatisfy({ tags[$0.key] == $0.value }) { result.append(name) }
         }
         return result
