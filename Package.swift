@@ -46,7 +46,7 @@ let package = Package(
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudRender",
                 "MCloudEngine", "MCloudViews", "MCloudPolicy", "MCloudKubernetesProvider", "MCloudOpenStackProvider", "MCloudAWSProvider",
-                "MCloudCDNProvider",
+                "MCloudCDNProvider", "MCloudDatabaseEngines",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
@@ -81,7 +81,7 @@ let package = Package(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
-        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudCore", "MCloudDatabaseEngines", "MCloudSynthetic"]),
+        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudCore", "MCloudDatabaseEngines", "MCloudSynthetic"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudViewsTests",
             dependencies: ["MCloudViews", "MCloudEngine", "MCloudProvider", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]

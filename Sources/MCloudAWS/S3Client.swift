@@ -136,8 +136,12 @@ public struct S3Client: Sendable {
         return result
     }
 
-    public func putObject(bucket: String, key: String, body: [UInt8], contentType: String = "application/octet-stream") async throws(AWSError) {
-        _ = try await send(.PUT, bucket: bucket, key: key, body: body, headers: [("Content-Type", contentType)], operation: "S3 PutObject \(bucket)/\(key)")
+    /// `metadata`: user metadata, sent as `x-amz-meta-<name>` (as the backup job records a dump's SHA-256).
+    public func putObject(
+        bucket: String, key: String, body: [UInt8], contentType: String = "application/octet-stream", metadata: [String: String] = [:]
+    ) async throws(AWSError) {
+        let headers = [("Content-Type", contentType)] + metadata.sorted { $0.key < $1.key }.map { ("x-amz-meta-\($0.key)", $0.value) }
+        _ = try await send(.PUT, bucket: bucket, key: key, body: body, headers: headers, operation: "S3 PutObject \(bucket)/\(key)")
     }
 
     public func getObject(bucket: String, key: String) async throws(AWSError) -> [UInt8] {
@@ -165,19 +169,33 @@ public struct S3Client: Sendable {
         }
     }
 
+    /// One entry of a bucket listing: the key, its size and when S3 stored it (`2026-12-01T10:00:00.000Z`).
+    public struct Object: Sendable, Hashable {
+        public var key: String
+        public var size: Int
+        public var lastModified: String
+    }
+
     /// The keys under `prefix`, in S3's order (ListObjectsV2, every page).
     public func listObjects(bucket: String, prefix: String) async throws(AWSError) -> [String] {
-        var keys: [String] = []
+        try await objects(bucket: bucket, prefix: prefix).map(\.key)
+    }
+
+    /// The objects under `prefix` with their sizes and times, in S3's order (ListObjectsV2, every page).
+    public func objects(bucket: String, prefix: String) async throws(AWSError) -> [Object] {
+        var objects: [Object] = []
         var token: String?
         repeat {
             var query = "list-type=2&prefix=\(PercentEncoding.encode(prefix))"
             if let token { query += "&continuation-token=\(PercentEncoding.encode(token))" }
             let response = try await send(.GET, bucket: bucket, query: query, operation: "S3 ListObjectsV2 \(bucket)")
             let listing = try AWSClient.xml(response, operation: "S3 ListObjectsV2 \(bucket)")
-            keys += listing.children("Contents").compactMap { $0.value("Key") }
+            objects += listing.children("Contents").compactMap { entry in
+                entry.value("Key").map { Object(key: $0, size: entry.value("Size").flatMap { Int($0) } ?? 0, lastModified: entry.value("LastModified") ?? "") }
+            }
             token = listing.value("IsTruncated") == "true" ? listing.value("NextContinuationToken") : nil
         } while token != nil
-        return keys
+        return objects
     }
 
     /// Deletes every object version and delete marker, then the bucket. A missing bucket counts as deleted.

@@ -15,12 +15,17 @@ enum PlacementLoader {
         case .success(let plan):
             return (model, plan)
         case .failure(let failure):
-            context.stderr.write("error: no placement meets every rule\n")
-            for cell in failure.cells {
-                context.stderr.write("  \(cell.summary)\n")
-                for hint in cell.hints { context.stderr.write("    hint: \(hint)\n") }
-            }
+            report(failure, context)
             return nil
+        }
+    }
+
+    /// The infeasible cells on stderr, each with its summary and hints.
+    static func report(_ failure: PlacementFailure, _ context: CommandContext) {
+        context.stderr.write("error: no placement meets every rule\n")
+        for cell in failure.cells {
+            context.stderr.write("  \(cell.summary)\n")
+            for hint in cell.hints { context.stderr.write("    hint: \(hint)\n") }
         }
     }
 }

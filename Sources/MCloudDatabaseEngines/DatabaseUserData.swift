@@ -22,6 +22,21 @@ public enum DatabaseUserData {
     /// The bucket object each server's backup job writes after every run.
     public static func statusKey(server: String) -> String { "\(server)/status.json" }
 
+    /// When the backup stored at `key` was taken, UTC seconds since 1970: from the `<server>/<stamp>.<ext>` name the
+    /// job gives it (`20261201T100000Z`), else from `storedAt` (S3's `LastModified`); nil for a status object.
+    public static func backupTime(key: String, storedAt: String) -> Int? {
+        guard !key.hasSuffix("/status.json"), key != "status.json" else { return nil }
+        let name = key.split(separator: "/").last.map(String.init) ?? key
+        let stamp = Array(name.prefix(16))
+        if stamp.count == 16, stamp[8] == "T", stamp[15] == "Z" {
+            let digits = String(stamp)
+            func part(_ from: Int, _ count: Int) -> Substring { digits.dropFirst(from).prefix(count) }
+            let text = "\(part(0, 4))-\(part(4, 2))-\(part(6, 2))T\(part(9, 2)):\(part(11, 2)):\(part(13, 2))Z"
+            if let time = BackupStatus.time(text) { return time }
+        }
+        return BackupStatus.time(String(storedAt.prefix(19)) + "Z")
+    }
+
     public struct File: Sendable, Hashable {
         public var path: String
         public var permissions: String

@@ -60,6 +60,18 @@ struct BackupBucketKind: Sendable {
         return ObservedResource(address: body.address, providerID: bucket, attributes: body.document)
     }
 
+    /// Every object but the status objects, oldest first, with the SHA-256 its upload recorded.
+    func backups(_ bucket: String) async throws(AWSError) -> [BackupObject] {
+        let s3 = try await storage.value()
+        var found: [BackupObject] = []
+        for object in try await s3.objects(bucket: bucket, prefix: "") {
+            guard let time = DatabaseUserData.backupTime(key: object.key, storedAt: object.lastModified) else { continue }
+            let sha256 = try await s3.headObject(bucket: bucket, key: object.key)?.metadata["sha256"]
+            found.append(BackupObject(key: object.key, time: time, size: object.size, sha256: sha256))
+        }
+        return found.sorted { ($0.time, $0.key) < ($1.time, $1.key) }
+    }
+
     /// Deletes every object version, then the bucket.
     func delete(_ recorded: ResourceState) async throws(AWSError) {
         try await storage.value().deleteBucket(recorded.providerID)

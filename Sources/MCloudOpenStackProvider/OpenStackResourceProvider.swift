@@ -33,7 +33,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
     private var groups: SecurityGroupKind { SecurityGroupKind(cloud: cloud, connection: connection) }
     private var databases: ManagedDatabaseKind { ManagedDatabaseKind(cloud: cloud, connection: connection) }
     private var schedules: BackupScheduleKind { BackupScheduleKind(cloud: cloud, connection: connection, databases: databases) }
-    private var buckets: BackupBucketKind { BackupBucketKind(cloud: cloud, storage: storage) }
+    var buckets: BackupBucketKind { BackupBucketKind(cloud: cloud, storage: storage) }
 
     public func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
         // What a field that cannot be read back should say: the state's value, else the manifests'.

@@ -16,7 +16,7 @@ enum Feasibility {
                 for cloud in cell.allowed { rejected[cloud].reasons.append(Reason(.spread, spreadProblem)) }
             }
             var infeasible = failure(cell.cell.name, rejected: rejected)
-            infeasible.hints = serviceHints(cell, problem)
+            infeasible.hints = lostHint(rejected) + serviceHints(cell, problem)
             failures.append(infeasible)
         }
         for cell in problem.databases where cell.allowedPrimaries.isEmpty {
@@ -29,7 +29,7 @@ enum Feasibility {
                 return (cloud: cloud.cloud.name, reasons: reasons)
             }
             var infeasible = failure(cell.cell.name, rejected: rejected)
-            infeasible.hints = databaseHints(cell, rejected: rejected, problem)
+            infeasible.hints = lostHint(rejected) + databaseHints(cell, rejected: rejected, problem)
             failures.append(infeasible)
         }
         for cell in problem.cdns where cell.allowed.isEmpty {
@@ -37,6 +37,14 @@ enum Feasibility {
             failures.append(failure(cell.cdn.name, rejected: rejected))
         }
         return failures.sorted { $0.cell < $1.cell }
+    }
+
+    /// Lost clouds that fail nothing else: the cell had a home, and only the loss took it.
+    static func lostHint(_ rejected: [(cloud: String, reasons: [Reason])]) -> [String] {
+        let homes = rejected.filter { $0.reasons.allSatisfy { $0.filter == .lost } && !$0.reasons.isEmpty }.map(\.cloud)
+        guard !homes.isEmpty else { return [] }
+        let clouds = homes.count == 1 ? "cloud \(homes[0]) passes" : "clouds \(homes.joined(separator: ", ")) pass"
+        return ["only the lost \(clouds) the other filters: add a cloud where the cell may run under the same rules, or relax the rule that binds it"]
     }
 
     /// What would make an infeasible service cell fit: the rule to relax and by how much.
@@ -138,7 +146,7 @@ enum Feasibility {
                 return (cloud: problem.clouds[cloud].cloud.name, reasons: found)
             }
             var infeasible = failure(name, rejected: rejected)
-            infeasible.hints = ["add capacity where \(name) may run, or \(hint)"]
+            infeasible.hints = lostHint(rejected) + ["add capacity where \(name) may run, or \(hint)"]
             return infeasible
         }.sorted { $0.cell < $1.cell }
     }

@@ -1,13 +1,17 @@
 import MCloudCore
 
 /// The static filters of planner.md: capability, residency, latency and the DR leg's rules. Each returns every
-/// reason a cloud fails, never just the first, so explanations show them all.
+/// reason a cloud fails, never just the first, so explanations show them all. A lost cloud (a what-if, or the cloud a
+/// failover leaves) fails every filter, and its other reasons still show.
 struct Filters {
     let application: Application
+    /// The clouds taken as gone, by name.
+    let lost: Set<String>
     private let audiences: [String: Application.Audience]
 
-    init(model: Model) {
+    init(model: Model, lost: Set<String> = []) {
         application = model.application
+        self.lost = lost
         audiences = Dictionary(model.application.audiences.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -15,7 +19,7 @@ struct Filters {
     // FilterConsistencyTests checks that each predicate passes exactly where its reasons are empty.
 
     func servicePasses(_ service: Service, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
-        guard cloud.cloud.offers.kubernetes, cloud.vcpuMonth != nil, cloud.memoryGiBMonth != nil,
+        guard !lost.contains(cloud.cloud.name), cloud.cloud.offers.kubernetes, cloud.vcpuMonth != nil, cloud.memoryGiBMonth != nil,
               residencyPasses(data: service.data, audiences: cellAudiences, cloud.cloud) else { return false }
         guard service.isPublic else { return true }
         for name in cellAudiences {
@@ -26,17 +30,17 @@ struct Filters {
     }
 
     func primaryPasses(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
-        Deliverability.passes(database, cloud.cloud) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
+        !lost.contains(cloud.cloud.name) && Deliverability.passes(database, cloud.cloud) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
             && cloud.storageGiBMonth != nil && residencyPasses(data: database.data, audiences: cellAudiences, cloud.cloud)
     }
 
     func backupPasses(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
-        cloud.cloud.offers.objectStorage && cloud.objectStorageGiBMonth != nil
+        !lost.contains(cloud.cloud.name) && cloud.cloud.offers.objectStorage && cloud.objectStorageGiBMonth != nil
             && residencyPasses(data: database.data, audiences: cellAudiences, cloud.cloud)
     }
 
     func cdnPasses(_ cdn: CDN, _ cloud: PlanningProblem.CloudInfo) -> Bool {
-        guard let pops = cloud.cloud.offers.cdnPops, cloud.cdnGiB != nil else { return false }
+        guard !lost.contains(cloud.cloud.name), let pops = cloud.cloud.offers.cdnPops, cloud.cdnGiB != nil else { return false }
         return (cdn.audiences ?? application.audiences.map(\.name)).allSatisfy { name in
             audiences[name].map { pops.contains($0.jurisdiction) } ?? true
         }
@@ -50,8 +54,13 @@ struct Filters {
 
     // MARK: Reasons
 
+    /// The reason every filter gives a lost cloud first.
+    func lostReasons(_ cloud: Cloud) -> [Reason] {
+        lost.contains(cloud.name) ? [Reason(.lost, "the cloud is taken as gone")] : []
+    }
+
     func serviceReasons(_ service: Service, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
-        var reasons: [Reason] = []
+        var reasons = lostReasons(cloud.cloud)
         if !cloud.cloud.offers.kubernetes {
             reasons.append(Reason(.capability, "no managed Kubernetes (offers.kubernetes)"))
         } else if cloud.vcpuMonth == nil || cloud.memoryGiBMonth == nil {
@@ -74,7 +83,7 @@ struct Filters {
     }
 
     func primaryReasons(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
-        var reasons: [Reason] = []
+        var reasons = lostReasons(cloud.cloud)
         if let undeliverable = Deliverability.reason(database, cloud.cloud) {
             reasons.append(undeliverable)
         } else if cloud.vcpuMonth == nil || cloud.memoryGiBMonth == nil || cloud.storageGiBMonth == nil {
@@ -86,7 +95,7 @@ struct Filters {
 
     /// The filters a backup cloud passes whatever the primary: object storage and residency.
     func backupReasons(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
-        var reasons: [Reason] = []
+        var reasons = lostReasons(cloud.cloud)
         if !cloud.cloud.offers.objectStorage || cloud.objectStorageGiBMonth == nil {
             reasons.append(Reason(.capability, "no object storage for the backup leg"))
         }
@@ -104,10 +113,10 @@ struct Filters {
     }
 
     func cdnReasons(_ cdn: CDN, _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
+        var reasons = lostReasons(cloud.cloud)
         guard let pops = cloud.cloud.offers.cdnPops, cloud.cdnGiB != nil else {
-            return [Reason(.capability, "no CDN")]
+            return reasons + [Reason(.capability, "no CDN")]
         }
-        var reasons: [Reason] = []
         for name in cdn.audiences ?? application.audiences.map(\.name) {
             guard let jurisdiction = audiences[name]?.jurisdiction, !pops.contains(jurisdiction) else { continue }
             reasons.append(Reason(.capability, "no CDN point of presence in \(jurisdiction) (audience \(name))"))

@@ -9,16 +9,22 @@ public enum Planner {
         public var boundEvaluations: Int?
         /// Every cell's reasons for every unused cloud; a benchmark of the search alone can leave them out.
         public var explanations: Bool
+        /// Clouds to place as if they were gone, by name: a what-if, or the placement a failover moves to.
+        public var lost: Set<String>
+        /// Cells (and CDNs) left out of the placement, by name: what a what-if could not place, so the rest still shows.
+        public var leftOut: Set<String>
 
-        public init(budget: Int? = nil, boundEvaluations: Int? = nil, explanations: Bool = true) {
+        public init(budget: Int? = nil, boundEvaluations: Int? = nil, explanations: Bool = true, lost: Set<String> = [], leftOut: Set<String> = []) {
             self.budget = budget
             self.boundEvaluations = boundEvaluations
             self.explanations = explanations
+            self.lost = lost
+            self.leftOut = leftOut
         }
     }
 
     public static func plan(_ model: Model, options: Options = Options()) -> Result<PlacementPlan, PlacementFailure> {
-        let problem = PlanningProblem(model: model)
+        let problem = PlanningProblem(model: model, lost: options.lost, leftOut: options.leftOut)
         let failures = Feasibility.staticFailures(problem)
         guard failures.isEmpty else { return .failure(PlacementFailure(cells: failures)) }
 

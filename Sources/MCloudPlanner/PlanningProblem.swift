@@ -88,11 +88,13 @@ struct PlanningProblem {
 
     static let hoursPerMonth = 730.0
 
-    init(model: Model) {
+    /// `lost`: clouds taken as gone; they stay in the problem, so every summary counts them, and fail every filter.
+    /// `leftOut`: cells and CDNs not placed at all.
+    init(model: Model, lost: Set<String> = [], leftOut: Set<String> = []) {
         self.model = model
         let application = model.application
         clouds = model.clouds.map { CloudInfo(cloud: $0, rate: application.rate(for: $0.pricing.currency) ?? .nan) }
-        let filters = Filters(model: model)
+        let filters = Filters(model: model, lost: lost)
         self.filters = filters
         let cloudsInfo = clouds
         let audienceNames = application.audiences.map(\.name)
@@ -102,7 +104,7 @@ struct PlanningProblem {
         let databasesByName = Dictionary(model.databases.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var serviceCells: [ServiceCell] = []
         var databaseCells: [DatabaseCell] = []
-        for cell in model.cells {
+        for cell in model.cells where !leftOut.contains(cell.name) {
             switch cell.kind {
             case .service:
                 guard let service = servicesByName[cell.workload] else { continue }
@@ -114,7 +116,7 @@ struct PlanningProblem {
         }
         services = serviceCells
         databases = databaseCells
-        cdns = model.cdns.map { cdn in
+        cdns = model.cdns.filter { !leftOut.contains($0.name) }.map { cdn in
             let allowed = cloudsInfo.indices.filter { filters.cdnPasses(cdn, cloudsInfo[$0]) }
             let cost = cloudsInfo.indices.map { index in
                 allowed.contains(index) ? cdn.trafficGiBMonth * (cloudsInfo[index].cdnGiB ?? .infinity) : .infinity

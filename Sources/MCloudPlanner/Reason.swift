@@ -1,6 +1,8 @@
 /// Why a cloud cannot take (part of) a cell: one per failed filter.
 public struct Reason: Hashable, Sendable, CustomStringConvertible {
+    /// In the order summaries count a cloud by: its first failed filter. A lost cloud counts as lost whatever else it fails.
     public enum Filter: String, Hashable, Sendable, Comparable, CaseIterable {
+        case lost
         case capability
         case residency
         case latency

@@ -13,6 +13,19 @@ public struct CostDiff: Sendable, Hashable {
         public var byCDN: [PlacementReport.Amount]
 
         public static let zero = Amounts(monthly: 0, byCloud: [], byCell: [], byCDN: [])
+
+        public init(monthly: Double, byCloud: [PlacementReport.Amount], byCell: [PlacementReport.Amount], byCDN: [PlacementReport.Amount]) {
+            self.monthly = monthly
+            self.byCloud = byCloud
+            self.byCell = byCell
+            self.byCDN = byCDN
+        }
+
+        /// A placement's cost, each list sorted by name.
+        public init(_ cost: PlacementReport.Cost) {
+            func sorted(_ amounts: [PlacementReport.Amount]) -> [PlacementReport.Amount] { amounts.sorted { $0.name < $1.name } }
+            self.init(monthly: cost.monthly, byCloud: sorted(cost.byCloud), byCell: sorted(cost.byCell), byCDN: sorted(cost.byCDN))
+        }
     }
 
     public var currency: String
@@ -29,7 +42,7 @@ public struct CostDiff: Sendable, Hashable {
     /// since) is converted with `rate`, the value of one unit of it; without a rate there is no before.
     public init(recorded: AppliedPlacement.Cost?, after: PlacementReport.Cost?, currency: String, rate: (String) -> Double?) {
         func sorted(_ amounts: [PlacementReport.Amount]) -> [PlacementReport.Amount] { amounts.sorted { $0.name < $1.name } }
-        let planned = after.map { Amounts(monthly: $0.monthly, byCloud: sorted($0.byCloud), byCell: sorted($0.byCell), byCDN: sorted($0.byCDN)) }
+        let planned = after.map(Amounts.init)
         var before: Amounts?
         if let recorded, let factor = recorded.currency == currency ? 1 : rate(recorded.currency) {
             func converted(_ amounts: [String: Double]) -> [PlacementReport.Amount] {

@@ -3,11 +3,12 @@ import MCloudCore
 /// The cost diff as people read it: the monthly cost recorded at the last apply, after this plan and the change,
 /// for every cloud, then for the cells and CDNs whose cost changes.
 public enum CostView {
-    /// Empty without a recorded cost: the placement view already shows what the plan costs.
-    public static func render(_ diff: CostDiff) -> String {
+    /// Empty without a recorded cost: the placement view already shows what the plan costs. `heading` says what the
+    /// two sides are.
+    public static func render(_ diff: CostDiff, heading: String = "Monthly cost against the last apply") -> String {
         guard let before = diff.before, let delta = diff.delta else { return "" }
         let percent = diff.percentChange.map { " (\(signed($0))%)" } ?? ""
-        var text = "Monthly cost against the last apply (\(diff.currency)): \(money(before.monthly)) -> \(money(diff.after.monthly)), \(signed(delta.monthly))\(percent)\n\n"
+        var text = "\(heading) (\(diff.currency)): \(money(before.monthly)) -> \(money(diff.after.monthly)), \(signed(delta.monthly))\(percent)\n\n"
         func rows(_ title: String, _ old: [PlacementReport.Amount], _ new: [PlacementReport.Amount], _ change: [PlacementReport.Amount], all: Bool)
             -> (rows: [[String]], unchanged: Int)
         {

@@ -64,7 +64,7 @@ public enum PlacementView {
 
     /// Columns padded to their widest cell; numbers in the last column, or in every column of `rightAligned`
     /// (headers included), line up on the right.
-    static func table(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
+    public static func table(_ rows: [[String]], rightAligned: Set<Int> = []) -> String {
         guard let header = rows.first else { return "" }
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

@@ -69,14 +69,7 @@ extension PlacementReport {
     /// The `placement` object of cli.md's plan JSON (the bench checker reads the same shape).
     public var placementJSON: JSONValue {
         let cells = cells.map { cell -> (String, JSONValue) in
-            var fields: [(String, JSONValue)] = [("kind", .string(cell.site.kind))]
-            switch cell.site {
-            case .replicas(let replicas):
-                fields.append(("replicas", .object(replicas.map { ($0.cloud, .int($0.count)) })))
-            case .database(let primary, let backup):
-                fields.append(("primary", .string(primary)))
-                if let backup { fields.append(("backup", .string(backup))) }
-            }
+            var fields = Self.siteFields(cell.site)
             if let why = cell.why { fields.append(("why", .string(why))) }
             if !cell.warnings.isEmpty { fields.append(("warnings", .array(cell.warnings.map(JSONValue.string)))) }
             return (cell.name, .object(fields))
@@ -95,6 +88,19 @@ extension PlacementReport {
                 ("gap", .rounded(cost.gap)),
             ])),
         ])
+    }
+
+    /// A cell's kind and where it runs: `replicas` by cloud, or `primary` and `backup`.
+    static func siteFields(_ site: Site) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("kind", .string(site.kind))]
+        switch site {
+        case .replicas(let replicas):
+            fields.append(("replicas", .object(replicas.map { ($0.cloud, .int($0.count)) })))
+        case .database(let primary, let backup):
+            fields.append(("primary", .string(primary)))
+            if let backup { fields.append(("backup", .string(backup))) }
+        }
+        return fields
     }
 
     /// `explanations`: for every cell, every unused cloud and all its reasons.

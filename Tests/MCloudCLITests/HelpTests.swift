@@ -8,6 +8,7 @@ import Testing
         (["plan", "--help"], "help-plan.txt"),
         (["explain", "--help"], "help-explain.txt"),
         (["render", "--help"], "help-render.txt"),
+        (["backups", "--help"], "help-backups.txt"),
         (["help", "validate"], "help-validate.txt"),
     ])
     func helpIsGeneratedFromEachCommandsDeclaration(_ arguments: [String], _ golden: String) async throws {

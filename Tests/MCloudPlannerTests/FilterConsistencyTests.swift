@@ -39,7 +39,13 @@ import Testing
     @Test(arguments: inputs)
     func eachPredicatePassesExactlyWhereItsReasonsAreEmpty(_ input: Input) throws {
         let model = try #require(input.model())
-        let problem = PlanningProblem(model: model)
+        // Also with a cloud lost, which every filter must refuse.
+        for lost in [[], model.clouds.prefix(1).map(\.name)] {
+            try check(PlanningProblem(model: model, lost: Set(lost)))
+        }
+    }
+
+    private func check(_ problem: PlanningProblem) throws {
         let filters = problem.filters
         for cloud in problem.clouds {
             for cell in problem.services {

@@ -8,7 +8,7 @@ struct PlanCommand: Command {
     static let spec = CommandSpec(
         name: "plan",
         abstract: "Place every service and database across the clouds at minimum cost and show what apply would change.",
-        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, for every cell the clouds considered (with what the cell would cost there) and the reasons each other cloud was not used; then it refreshes what the state records from the clouds and lists each resource to create, update, replace or delete, with its reason and any change made outside mcloud. With a state, it shows the monthly cost recorded at the last apply against the cost after the plan. Every Policy rule gets a verdict; a failed mandatory one is an error and the plan is not saved. With --placement-only it stops after the placement, reading no state and no cloud; it does so by itself, with a note, when clouds the placement uses have no endpoints in the catalog and there is no state. Exits 1 when the input is invalid, no placement meets every rule or a mandatory policy rule fails; with --detailed-exitcode, 2 when there are changes.",
+        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, for every cell the clouds considered (with what the cell would cost there) and the reasons each other cloud was not used; then it refreshes what the state records from the clouds and lists each resource to create, update, replace or delete, with its reason and any change made outside mcloud. With a state, it shows the monthly cost recorded at the last apply against the cost after the plan. Every Policy rule gets a verdict; a failed mandatory one is an error and the plan is not saved. With --placement-only it stops after the placement, reading no state and no cloud; it does so by itself, with a note, when clouds the placement uses have no endpoints in the catalog and there is no state. Exits 1 when the input is invalid, no placement meets every rule or a mandatory policy rule fails; with --detailed-exitcode, 2 when there are changes. With --lose or --lose-vendor it is a what-if: the placement as if those clouds were gone beside the current one, the cells that move and those that can no longer be placed, and the cost of each; it reads no state, exits 1 when a cell cannot be placed and, with --detailed-exitcode, 2 when a cell moves.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
@@ -23,6 +23,8 @@ struct PlanCommand: Command {
                 names: ["--placement-only"], valueName: nil,
                 help: "Only the placement, cost, bound and reasons: no state, no cloud, no credentials, no endpoints needed."
             ),
+            WhatIfRunner.lose,
+            WhatIfRunner.loseVendor,
         ]
     )
 
@@ -35,6 +37,7 @@ struct PlanCommand: Command {
     var refresh: Bool
     var explain: Bool
     var placementOnly: Bool
+    var whatIf: WhatIfRunner.Request
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
@@ -56,9 +59,23 @@ struct PlanCommand: Command {
                 throw UsageError(message: "--placement-only reads no state and plans no resource changes, so \(option) does not apply")
             }
         }
+        whatIf = WhatIfRunner.Request(
+            clouds: arguments.all(WhatIfRunner.lose.canonicalName), vendors: arguments.all(WhatIfRunner.loseVendor.canonicalName),
+            json: json, explain: explain, detailedExitCode: detailedExitCode
+        )
+        if !whatIf.isEmpty {
+            let stateful = [
+                ("--out", out != nil), ("--target", !targets.isEmpty), ("--no-refresh", !refresh),
+                ("--state", arguments.value(StateOptions.option.canonicalName) != nil), ("--placement-only", placementOnly),
+            ]
+            if let (flag, _) = stateful.first(where: { $0.1 }) {
+                throw UsageError(message: "\(flag) does not go with --lose or --lose-vendor: a what-if places only, without the state or the clouds")
+            }
+        }
     }
 
     func run(_ context: CommandContext) async -> ExitCode {
+        if !whatIf.isEmpty { return WhatIfRunner.run(whatIf, manifests: manifests, context) }
         if placementOnly {
             guard let (model, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
             let document = PlanDocument(placementOnly: PlacementReport(plan), application: model.application.name, note: PlacementOnly.requested)

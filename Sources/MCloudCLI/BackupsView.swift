@@ -1,0 +1,71 @@
+import MCloudCore
+import MCloudDatabaseEngines
+import MCloudProvider
+import MCloudViews
+
+/// `mcloud backups`: each DR leg's backups (time, size, SHA-256, age) and whether the latest is too old, that is
+/// older than twice the schedule's interval. In the command line, not MCloudViews: the times and the schedule are
+/// the engine catalog's.
+enum BackupsView {
+    struct Leg: Sendable, Hashable {
+        var cell: String
+        var bucket: String
+        var cloud: String
+        var schedule: String?
+        /// Seconds between the schedule's last two runs; nil without a schedule cron can read.
+        var interval: Int?
+        /// Oldest first.
+        var backups: [BackupObject]
+
+        init(cell: String, bucket: String, cloud: String, schedule: String?, backups: [BackupObject], now: Int) {
+            self.cell = cell
+            self.bucket = bucket
+            self.cloud = cloud
+            self.schedule = schedule
+            self.backups = backups
+            interval = schedule.flatMap(CronSchedule.init).flatMap { cron in
+                guard let last = cron.latestRun(atOrBefore: now), let before = cron.latestRun(atOrBefore: last - 1) else { return nil }
+                return last - before
+            }
+        }
+
+        /// Why the leg cannot be relied on at `now`: empty, or its latest backup older than twice the interval.
+        func problem(now: Int) -> String? {
+            guard let latest = backups.last else { return "no backups in this leg yet" }
+            guard let interval, now - latest.time > 2 * interval else { return nil }
+            return "the latest backup is \(BackupsView.duration(now - latest.time)) old, more than twice the schedule's \(BackupsView.duration(interval))"
+        }
+    }
+
+    static func render(_ legs: [Leg], now: Int) -> String {
+        guard !legs.isEmpty else { return "No DR legs in the state.\n" }
+        var text = ""
+        for leg in legs {
+            let schedule = leg.schedule.map { ", schedule \"\($0)\"" + (leg.interval.map { " (every \(duration($0)))" } ?? "") } ?? ""
+            text += "\(leg.cell): bucket \(leg.bucket) in \(leg.cloud)\(schedule)\n"
+            if !leg.backups.isEmpty {
+                var rows = [["TIME", "SIZE", "SHA-256", "AGE", "OBJECT"]]
+                for backup in leg.backups.reversed() {
+                    rows.append([BackupStatus.text(backup.time), String(backup.size), backup.sha256.map { String($0.prefix(12)) } ?? "-", duration(now - backup.time), backup.key])
+                }
+                text += PlacementView.table(rows, rightAligned: [1, 3])
+            }
+            if let problem = leg.problem(now: now) { text += "  ! \(problem)\n" }
+            text += "\n"
+        }
+        return text
+    }
+
+    /// `3d 4h`, `5h 12m`, `40m`, `12s`: the largest unit, and the next one when it is not zero.
+    static func duration(_ seconds: Int) -> String {
+        let value = max(0, seconds)
+        let units = [(86400, "d"), (3600, "h"), (60, "m"), (1, "s")]
+        guard let first = units.firstIndex(where: { value >= $0.0 }) else { return "0s" }
+        var text = "\(value / units[first].0)\(units[first].1)"
+        if first + 1 < units.count {
+            let next = value % units[first].0 / units[first + 1].0
+            if next > 0 { text += " \(next)\(units[first + 1].1)" }
+        }
+        return text
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import MCloudCore
+import MCloudProvider
+
+/// `mcloud backups [CELL]`: what each DR leg's bucket holds, read through the bucket's provider.
+struct BackupsCommand: Command {
+    static let spec = CommandSpec(
+        name: "backups",
+        abstract: "List each DR leg's backups with their time, size, SHA-256 and age against the schedule.",
+        discussion: "Reads the BackupBuckets the state records and lists each one's objects through its cloud's provider, newest first; the SHA-256 is the one the backup job recorded at upload. A leg that is empty, or whose latest backup is older than twice its schedule's interval, is flagged, and the command then exits 2 with --detailed-exitcode. Exits 1 when the state or a bucket cannot be read, or CELL has no DR leg.",
+        options: [
+            ManifestOptions.file,
+            ManifestOptions.providers,
+            StateOptions.option,
+            CommandSpec.Option(names: ["--detailed-exitcode"], valueName: nil, help: "Exit 2 when a leg is empty or its latest backup is too old."),
+        ],
+        positionals: [CommandSpec.Positional(name: "CELL", help: "Only this database cell's leg, such as accounts-db@ru.", isOptional: true)]
+    )
+
+    var manifests: ManifestOptions
+    var state: StateOptions
+    var cell: String?
+    var detailedExitCode: Bool
+
+    init(_ arguments: ParsedArguments) throws(UsageError) {
+        manifests = ManifestOptions(arguments)
+        state = try StateOptions(arguments)
+        cell = arguments.positionals.first
+        detailedExitCode = arguments.flag("--detailed-exitcode")
+    }
+
+    func run(_ context: CommandContext) async -> ExitCode {
+        guard let backend = state.backend(context) else { return .failure }
+        let stored = StateOptions.read(backend, context)
+        guard stored.ok, let model = PlanRunner.model(manifests, context) else { return .failure }
+        let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var buckets = (stored.state?.resources ?? []).filter { $0.address.kind == .backupBucket }.map { ($0, Self.cellName(of: $0)) }
+        if let cell {
+            buckets = buckets.filter { $0.1 == cell }
+            guard !buckets.isEmpty else {
+                let names = (stored.state?.resources ?? []).filter { $0.address.kind == .backupBucket }.map(Self.cellName)
+                context.stderr.write("error: the state records no DR leg of '\(cell)'\(Suggestion.didYouMean(cell, in: names).replacingQuotes)\n")
+                return .failure
+            }
+        }
+        let now = Int(Date().timeIntervalSince1970)
+        let registry = ProviderRegistry(environment: context.environment)
+        var legs: [BackupsView.Leg] = []
+        for (bucket, name) in buckets.sorted(by: { $0.1 < $1.1 }) {
+            do throws(ProviderError) {
+                guard let cloud = clouds[bucket.cloud] else {
+                    throw ProviderError(.unavailable, "cloud \(bucket.cloud) of \(bucket.address) is not in the catalog")
+                }
+                guard let lister = try registry.provider(named: bucket.provider, for: cloud) as? any BackupLister else {
+                    throw ProviderError(.unavailable, "the \(bucket.provider) provider cannot list buckets")
+                }
+                let schedule = ResourceBody(bucket.attributes).string("schedule")
+                legs.append(BackupsView.Leg(cell: name, bucket: bucket.providerID, cloud: bucket.cloud, schedule: schedule, backups: try await lister.backups(in: bucket), now: now))
+            } catch {
+                context.stderr.write("error: \(error.message)\n")
+                return .failure
+            }
+        }
+        context.stdout.write(BackupsView.render(legs, now: now))
+        let flagged = legs.filter { $0.problem(now: now) != nil }.count
+        if flagged > 0 { context.stderr.write("warning: \(flagged) DR leg\(flagged == 1 ? "" : "s") cannot be relied on\n") }
+        return detailedExitCode && flagged > 0 ? .changes : .success
+    }
+
+    /// The cell a bucket backs up, as plan names it (`accounts-db@ru`); its labels carry it as `accounts-db.ru`.
+    static func cellName(of bucket: ResourceState) -> String {
+        let body = ResourceBody(bucket.attributes)
+        guard let label = body.cell else { return body.name }
+        guard !label.contains("@"), let dot = label.lastIndex(of: ".") else { return label }
+        return label[..<dot] + "@" + label[label.index(after: dot)...]
+    }
+}

@@ -1,0 +1,72 @@
+import MCloudCore
+import MCloudPlanner
+import MCloudViews
+
+/// `plan --lose CLOUD` and `--lose-vendor VENDOR`: the placement as if those clouds were gone, beside the current
+/// one. Pure planning: no state, no credentials, nothing read from the clouds.
+enum WhatIfRunner {
+    static let lose = CommandSpec.Option(
+        names: ["--lose"], valueName: "CLOUD",
+        help: "What-if: place as if CLOUD were gone and show what moves, what it costs and what can no longer be placed; repeatable. Reads no state.",
+        repeatable: true
+    )
+    static let loseVendor = CommandSpec.Option(
+        names: ["--lose-vendor"], valueName: "VENDOR", help: "What-if: as --lose for every cloud of VENDOR; repeatable.", repeatable: true
+    )
+
+    struct Request {
+        var clouds: [String]
+        var vendors: [String]
+        var json: Bool
+        var explain: Bool
+        var detailedExitCode: Bool
+
+        var isEmpty: Bool { clouds.isEmpty && vendors.isEmpty }
+    }
+
+    /// Exit 1 when the input is invalid, the placement with every cloud fails, or a cell cannot be placed without the
+    /// lost clouds (after printing the report); with --detailed-exitcode, 2 when a cell moves.
+    static func run(_ request: Request, manifests: ManifestOptions, _ context: CommandContext) -> ExitCode {
+        guard let model = PlanRunner.model(manifests, context), let lost = lostClouds(request, in: model, context) else { return .failure }
+        let whatIf: WhatIf
+        switch WhatIf.plan(model, losing: lost) {
+        case .success(let made): whatIf = made
+        case .failure(let failure):
+            PlacementLoader.report(failure, context)
+            return .failure
+        }
+        let report = WhatIfReport(whatIf)
+        context.stdout.write(request.json ? report.json.serialized() + "\n" : WhatIfView.render(report, explain: request.explain))
+        if !report.unplaceable.isEmpty {
+            let count = report.unplaceable.count
+            context.stderr.write("error: \(count) cell\(count == 1 ? "" : "s") cannot be placed without \(report.lost.joined(separator: ", "))\n")
+            return .failure
+        }
+        return request.detailedExitCode && report.hasChanges ? .changes : .success
+    }
+
+    /// The named clouds and every cloud of the named vendors; nil after naming one the catalog does not have.
+    static func lostClouds(_ request: Request, in model: Model, _ context: CommandContext) -> Set<String>? {
+        let names = model.clouds.map(\.name)
+        let vendors = Set(model.clouds.map(\.vendor)).sorted()
+        var lost = Set<String>()
+        var ok = true
+        for cloud in request.clouds {
+            guard names.contains(cloud) else {
+                context.stderr.write("error: --lose: no cloud named '\(cloud)'\(Suggestion.didYouMean(cloud, in: names).replacingQuotes)\n")
+                ok = false
+                continue
+            }
+            lost.insert(cloud)
+        }
+        for vendor in request.vendors {
+            guard vendors.contains(vendor) else {
+                context.stderr.write("error: --lose-vendor: no cloud of vendor '\(vendor)'\(Suggestion.didYouMean(vendor, in: vendors).replacingQuotes)\n")
+                ok = false
+                continue
+            }
+            lost.formUnion(model.clouds.filter { $0.vendor == vendor }.map(\.name))
+        }
+        return ok ? lost : nil
+    }
+}

@@ -1,0 +1,13 @@
+import MCloudAWS
+public import MCloudProvider
+
+/// The backups in a DR leg's bucket of the cloud's object storage (`BackupBucketKind.backups`).
+extension OpenStackResourceProvider: BackupLister {
+    public func backups(in bucket: ResourceState) async throws(ProviderError) -> [BackupObject] {
+        do throws(AWSError) {
+            return try await buckets.backups(bucket.providerID)
+        } catch {
+            throw ProviderFailure.wrap(error, "listing the backups in bucket \(bucket.providerID) of cloud \(cloud)")
+        }
+    }
+}
