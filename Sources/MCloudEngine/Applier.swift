@@ -144,6 +144,11 @@ public struct Applier: Sendable {
             } else {
                 observed = try await provider.create(desired)
             }
+            // The state names every resource by its cloud ID; without one it could not be read back. The resource
+            // may exist: the next refresh finds it by mcloud's labels and takes it over.
+            guard !observed.providerID.isEmpty else {
+                throw ProviderError(.failed, "\(change.action.rawValue) in \(change.cloud): the cloud's answer carries no ID for it, so it is not recorded; the next apply finds it and takes it over")
+            }
             try await recorder.record(ResourceState(
                 address: desired.address, provider: desired.provider, cloud: desired.cloud, providerID: observed.providerID,
                 attributes: Dictionary(desired.body.objectPairs, uniquingKeysWith: { first, _ in first }), dependencies: desired.dependencies

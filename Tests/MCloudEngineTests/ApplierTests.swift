@@ -69,6 +69,24 @@ import Testing
         #expect(provider.maxRunning == parallelism)
     }
 
+    /// Found by the chaos harness: a server-side apply answer without metadata.uid made the state write refuse
+    /// itself ("this is an mcloud bug"). Now the change fails naming why, and the next apply records it.
+    @Test func aCreateWhoseAnswerCarriesNoIDFailsClearlyAndTheNextApplyTakesItOver() async throws {
+        let namespace: ResourceAddress = "memory.lab.Namespace.shop"
+        let provider = MemoryProvider(withoutID: [namespace])
+        let backend = try Self.lockedBackend()
+        let outcome = try await Self.run(try await Self.plan(provider), provider, backend: backend)
+        #expect(outcome.failures.map(\.address) == [namespace])
+        #expect(outcome.failures.first?.message.contains("create in lab: the cloud's answer carries no ID") == true, "\(outcome.failures)")
+        #expect(try backend.read() == nil, "nothing else started, nothing was recorded")
+
+        let healed = MemoryProvider()
+        healed.objects.withLock { $0 = provider.objects.withLock { $0 } }
+        let again = try await Self.run(try await Self.plan(healed, state: try backend.read()), healed, backend: backend)
+        #expect(again.succeeded && again.state.resources.count == 4)
+        #expect(again.state[namespace]?.providerID == "id-\(namespace)")
+    }
+
     @Test func aFailureStartsNothingNewAndTheStateKeepsWhatCompleted() async throws {
         let provider = MemoryProvider(failing: ["memory.lab.Namespace.shop": "quota exceeded for namespaces"])
         let backend = try Self.lockedBackend()

@@ -55,10 +55,13 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
     let log = Mutex(Log())
     /// Addresses whose create or update fails with this message.
     let failing: [ResourceAddress: String]
+    /// Addresses whose create answers without an ID, as a cloud's unreadable answer would.
+    let withoutID: Set<ResourceAddress>
     let delay: Duration
 
-    init(failing: [ResourceAddress: String] = [:], delay: Duration = .milliseconds(2)) {
+    init(failing: [ResourceAddress: String] = [:], withoutID: Set<ResourceAddress> = [], delay: Duration = .milliseconds(2)) {
         self.failing = failing
+        self.withoutID = withoutID
         self.delay = delay
     }
 
@@ -81,7 +84,7 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
     func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
         try await work("create", resource.address)
         objects.withLock { $0[resource.address] = resource.body }
-        return ObservedResource(address: resource.address, providerID: "id-\(resource.address)", attributes: resource.body)
+        return ObservedResource(address: resource.address, providerID: withoutID.contains(resource.address) ? "" : "id-\(resource.address)", attributes: resource.body)
     }
 
     func update(_ resource: DesiredResource, recorded: ResourceState) async throws(ProviderError) -> ObservedResource {
