@@ -16,8 +16,10 @@ enum EngineFixtures {
         return .object(fields)
     }
 
-    static func desired(_ address: ResourceAddress, _ body: JSONValue, dependencies: [ResourceAddress] = [], type: ResourceKind = "Deployment") -> DesiredResource {
-        DesiredResource(address: address, provider: "memory", cloud: "lab", type: type, body: body, dependencies: dependencies)
+    static func desired(
+        _ address: ResourceAddress, _ body: JSONValue, dependencies: [ResourceAddress] = [], type: ResourceKind = "Deployment", cloud: String = "lab"
+    ) -> DesiredResource {
+        DesiredResource(address: address, provider: "memory", cloud: cloud, type: type, body: body, dependencies: dependencies)
     }
 
     static func recorded(_ address: ResourceAddress, _ body: JSONValue, dependencies: [ResourceAddress] = []) -> ResourceState {
@@ -27,11 +29,15 @@ enum EngineFixtures {
         )
     }
 
-    static let lab = Cloud(
-        name: "lab", vendor: "lab", api: .openstack, jurisdiction: ["EU"], region: "lab-1", zones: [], offers: .init(kubernetes: true),
+    static let lab = cloud("lab")
+
+    static func cloud(_ name: String) -> Cloud {
+        Cloud(
+        name: name, vendor: "lab", api: .openstack, jurisdiction: ["EU"], region: "lab-1", zones: [], offers: .init(kubernetes: true),
         capacity: .init(vcpu: 8, memoryGiB: 32, storageGiB: 100), pricing: .init(currency: "EUR"), latencyMs: [:], endpoints: .init(),
         location: SourceLocation(file: "lab.yaml", line: 1, column: 1)
-    )
+        )
+    }
 
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "mcloud-engine-\(UUID().uuidString)"
