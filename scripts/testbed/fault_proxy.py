@@ -2,7 +2,7 @@
 """A fault-injecting HTTP(S) proxy for mcloud's integration tests and the chaos harness (stdlib only, 127.0.0.1 only).
 
     fault_proxy.py --upstream URL [--upstream URL ...] [--port N ...] [--port-file FILE] [--tls CERT KEY]
-                   [--upstream-ca FILE] [--seed N]
+                   [--upstream-ca FILE] [--seed N] [--remember-header NAME]
 
 Listens on one port per upstream (the n-th --port for the n-th --upstream; a free one when not given) and prints
 "PORT <n>" for each, in order, once listening (the first also goes to --port-file). Every request is forwarded to
@@ -10,17 +10,19 @@ its port's upstream until the proxy is killed, except where a rule says otherwis
 against --upstream-ca; --tls makes the proxy itself speak TLS with that certificate. The Host header is kept as the
 client sent it (AWS signatures cover it). With several upstreams, each upstream's origin (scheme://host:port) in an
 answer's body or Location header is replaced by the proxy's own origin for it, so the URLs a service catalog hands
-out (Keystone's) lead back through the proxy.
+out (Keystone's) lead back through the proxy. The values of a --remember-header in answers (Keystone's
+X-Subject-Token) are kept for GET /__fault, so a test can look for those secrets in what its client wrote.
 
-Rules are set over HTTP on any of the proxy's ports; they act on all of them:
+Rules are set over HTTP on any of the proxy's ports; they act on all of them unless they name one:
 
     POST   /__fault   a JSON rule or list of rules, appended; answers the rule ids
-    GET    /__fault   the rules with their hit counts, the journal of requests seen ("METHOD path") and the list of
-                      injections ({"rule", "mode", "line"})
+    GET    /__fault   the rules with their hit counts, the journal of requests seen ("METHOD path"), the list of
+                      injections ({"rule", "mode", "line"}) and the remembered header values
     DELETE /__fault   removes every rule and clears the journal and the injections
 
 A rule (every field but "match" is optional):
     match       substring of "METHOD path" the rule applies to ("" matches all), e.g. "POST /cdn/resources"
+    port        only requests to this one of the proxy's ports (one upstream)
     times       how many matching requests it acts on, then it is spent (default: forever)
     rate        the chance (0 to 1) that it acts on a matching request (default 1), drawn from --seed
     latency_ms  wait this long before acting (alone: a slow but correct answer)
@@ -64,6 +66,8 @@ lock = threading.Lock()
 rules = []
 journal = []
 injections = []
+remembered = []
+remember_header = None
 next_id = [1]
 generator = random.Random(0)
 upstream_context = None
@@ -78,12 +82,14 @@ HTML = b"<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gate
 HOLD_SECONDS = 900
 
 
-def take_rule(line):
+def take_rule(line, port):
     """The first live rule matching the request line whose rate draw succeeds, with its use counted."""
     with lock:
         journal.append(line)
         for rule in rules:
             if rule.get("match", "") not in line or (rule.get("times") is not None and rule["hits"] >= rule["times"]):
+                continue
+            if rule.get("port") is not None and int(rule["port"]) != port:
                 continue
             if generator.random() >= float(rule.get("rate", 1)):
                 continue
@@ -208,7 +214,7 @@ class Handler(BaseHTTPRequestHandler):
     def control(self, body):
         if self.command == "GET":
             with lock:
-                self.reply(200, json.dumps({"rules": rules, "journal": journal, "injections": injections}),
+                self.reply(200, json.dumps({"rules": rules, "journal": journal, "injections": injections, "remembered": remembered}),
                            [("Content-Type", "application/json")])
         elif self.command == "DELETE":
             with lock:
@@ -252,6 +258,9 @@ class Handler(BaseHTTPRequestHandler):
         connection.close()
         kept = []
         for name, value in response.getheaders():
+            if remember_header and name.lower() == remember_header:
+                with lock:
+                    remembered.append(value)
             if name.lower() in HOP_BY_HOP or name.lower() == "content-length":
                 continue
             kept.append((name, rewrite(value.encode("latin-1")).decode("latin-1") if name.lower() == "location" else value))
@@ -324,7 +333,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path.split("?")[0] == "/__fault":
             self.control(body)
             return
-        rule = take_rule("%s %s" % (self.command, self.path))
+        rule = take_rule("%s %s" % (self.command, self.path), self.server.server_address[1])
         if rule and rule.get("latency_ms"):
             time.sleep(rule["latency_ms"] / 1000.0)
         if rule and rule.get("blackhole"):
@@ -377,7 +386,7 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
-    global upstream_context, generator
+    global upstream_context, generator, remember_header
     parser = argparse.ArgumentParser(description="fault-injecting HTTP proxy for tests")
     parser.add_argument("--upstream", action="append", required=True, help="http(s)://127.0.0.1:PORT of a server behind the proxy")
     parser.add_argument("--port", type=int, action="append", default=[], help="port to listen on for the upstream of the same rank (default: a free one)")
@@ -385,7 +394,9 @@ def main():
     parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="serve TLS with this certificate and key")
     parser.add_argument("--upstream-ca", help="CA file that https upstreams are verified against")
     parser.add_argument("--seed", type=int, default=0, help="seed of the rate draws and corruption choices")
+    parser.add_argument("--remember-header", help="keep the values of this answer header for GET /__fault")
     arguments = parser.parse_args()
+    remember_header = arguments.remember_header.lower() if arguments.remember_header else None
     generator = random.Random(arguments.seed)
     upstream_context = ssl.create_default_context(cafile=arguments.upstream_ca) if arguments.upstream_ca else ssl.create_default_context()
     servers = []
