@@ -4,8 +4,9 @@ Debian's OpenStack, moto with its S3 buckets, the CDN test server), each behind 
 production does to an apply; it prints a table of counts and exits 1 when a count that must be 0 is not.
 scripts/chaos.sh starts the beds and builds mcloud first; docs/reliability.md has the cases and a full run.
 
-    chaos.py [--kills N] [--corrupt N] [--corrupt-cycles N] [--corrupt-minutes M] [--rate R] [--partition CLOUD]
-             [--concurrent N] [--phases LIST] [--seed N] [--timeout S] [--stall S] [--hang S] [--work DIR] [--mcloud PATH] [--keep] [--quick]
+    chaos.py [--kills N] [--apply-seconds S] [--corrupt N] [--corrupt-cycles N] [--corrupt-minutes M] [--rate R]
+             [--partition CLOUD] [--concurrent N] [--phases LIST] [--seed N] [--timeout S] [--stall S] [--hang S]
+             [--minutes M] [--work DIR] [--mcloud PATH] [--keep] [--quick]
 
 Phases, in order: baseline (apply, plan, destroy: the durations the kills draw from), kills (kill -9 at random
 points of apply, then apply, plan, counts, destroy), corrupt (bad answers at a rate from every proxy during apply,
@@ -44,6 +45,7 @@ class Harness:
     def __init__(self, options):
         self.options = options
         self.rng = random.Random(options.seed)
+        self.started = time.time()
         self.application = "cx-" + "".join(self.rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(6))
         self.folder = options.work or "/tmp/mcloud-chaos-%s" % self.application
         self.workspace = Workspace(self.folder, self.application)
@@ -108,7 +110,7 @@ class Harness:
             "MCLOUD_CDN_POLL_SECONDS": "0.2", "MCLOUD_PROGRESS_INTERVAL": "5",
         }
         environment.update(self.limits)
-        self.runs = Runs(self.options.mcloud, self.workspace, environment)
+        self.runs = Runs(self.options.mcloud, self.workspace, environment, self.started + self.options.minutes * 60)
         kinds = set()
         for address in self.changes:
             if address.startswith("kubernetes."):
@@ -653,17 +655,18 @@ def main():
     parser = argparse.ArgumentParser(description="mcloud's chaos harness (see docs/reliability.md)")
     parser.add_argument("--kills", type=int, default=25, help="kill -9 runs (default 25)")
     parser.add_argument("--corrupt", type=int, default=2000, help="corrupted answers to reach (default 2000)")
+    parser.add_argument("--minutes", type=float, default=240, help="the whole run's time limit: past it no run starts, a running one is killed (a hang) and the harness fails (default 240; --quick 20)")
     parser.add_argument("--corrupt-minutes", type=float, default=90, help="time the corrupt phase may take at most (default 90)")
     parser.add_argument("--corrupt-cycles", type=int, default=3, help="faulty apply and destroy cycles of the corrupt phase (default 3)")
     parser.add_argument("--rate", type=float, default=0.08, help="chance that a proxy spoils an answer in a faulty apply or destroy, and the lowest in a faulty plan (default 0.08)")
     parser.add_argument("--partition", default="sel-spb", help="the cloud whose cluster is black-holed (default sel-spb)")
-    parser.add_argument("--partition-timeout", type=int, default=15, help="MCLOUD_HTTP_TIMEOUT of the partitioned apply (default 15)")
+    parser.add_argument("--partition-timeout", type=int, default=45, help="MCLOUD_HTTP_TIMEOUT of the partitioned apply (default 45; its stall limit is a third of it)")
     parser.add_argument("--concurrent", type=int, default=8, help="applies started at once on one postgres:// state (default 8)")
     parser.add_argument("--timeout", type=int, default=90, help="MCLOUD_HTTP_TIMEOUT of every run (default 90)")
     parser.add_argument("--stall", type=int, default=20, help="MCLOUD_HTTP_STALL_TIMEOUT of every run (default 20: the beds' Trove answers a list in more than 5 s on a busy machine)")
     parser.add_argument("--hang", type=float, default=0, help="seconds after which a run counts as hung (default 3 x the baseline apply + 4 x --timeout, at least 300)")
     parser.add_argument("--phases", help="comma-separated phases to run (default all: baseline,kills,corrupt,partition,concurrent,disk,secrets)")
-    parser.add_argument("--apply-seconds", type=float, default=0, help="the apply's duration the kills draw their delay from, instead of a baseline run's")
+    parser.add_argument("--apply-seconds", type=float, default=0, help="the apply's duration the kills draw their delay from; given, no baseline runs first")
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100000, help="seed of every random choice (default: the time)")
     parser.add_argument("--quick", action="store_true", help="CI's small counts: phases kills,corrupt,concurrent,secrets (no baseline: --apply-seconds 80), 1 kill, 100 answers, 1 corrupt cycle")
     parser.add_argument("--work", help="folder for the run (default /tmp/mcloud-chaos-<application>)")
@@ -674,6 +677,7 @@ def main():
         options.kills, options.corrupt, options.corrupt_cycles = min(options.kills, 1), min(options.corrupt, 100), 1
         options.phases = options.phases or "kills,corrupt,concurrent,secrets"
         options.apply_seconds = options.apply_seconds or 80
+        options.minutes = min(options.minutes, 20)
     options.phases = options.phases or "baseline,kills,corrupt,partition,concurrent,disk,secrets"
     phases = [phase.strip() for phase in options.phases.split(",") if phase.strip()]
     harness = Harness(options)
@@ -682,7 +686,7 @@ def main():
     print("chaos run %s, seed %d, application %s, work %s" % (time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), options.seed, harness.application, harness.folder), flush=True)
     try:
         harness.setup()
-        if ("kills" in phases and not options.apply_seconds) or "disk" in phases or "partition" in phases:
+        if not options.apply_seconds and ("kills" in phases or "disk" in phases or "partition" in phases):
             phases = ["baseline"] + [phase for phase in phases if phase != "baseline"]
         for phase in phases:
             if phase == "secrets":
@@ -691,6 +695,8 @@ def main():
         if "secrets" in phases:
             harness.secrets()
     except Failure as error:
+        failure = str(error)
+    except TimeoutError as error:
         failure = str(error)
     except KeyboardInterrupt:
         failure = "interrupted"

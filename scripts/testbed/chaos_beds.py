@@ -318,6 +318,8 @@ class Running:
 
     def wait(self, limit, killed=False):
         hung = False
+        if self.runs.deadline:
+            limit = min(limit, self.runs.deadline - self.started)
         try:
             self.process.wait(timeout=max(0.1, limit - (time.time() - self.started)))
         except subprocess.TimeoutExpired:
@@ -336,14 +338,17 @@ class Running:
 class Runs:
     """Runs the mcloud binary with the workspace's environment; keeps every run's output for the counts and the scan."""
 
-    def __init__(self, binary, workspace, environment):
+    def __init__(self, binary, workspace, environment, deadline=None):
         self.binary = binary
+        self.deadline = deadline  # time.time() after which no run starts and a running one is killed
         self.workspace = workspace
         self.environment = environment
         self.records = []
         self.count = 0
 
     def start(self, arguments, extra=None):
+        if self.deadline and time.time() > self.deadline:
+            raise TimeoutError("the harness's time limit (--minutes) is over")
         self.count += 1
         name = "%04d-%s" % (self.count, "-".join(a for a in arguments[:2] if not a.startswith("-")))
         out = os.path.join(self.workspace.folder, "logs", name + ".out")
