@@ -20,6 +20,8 @@ let package = Package(
         // Manifests in, a placement out; the planner is pure.
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML"]),
         .target(name: "MCloudPlanner", dependencies: ["MCloudCore"]),
+        // Placement inputs of any size from a seeded generator, for the benchmark, the tests and the report's examples.
+        .target(name: "MCloudSynthetic", dependencies: ["MCloudCore"]),
         // The contract between rendering, the engine and the providers, and the state backends.
         .target(name: "MCloudProvider", dependencies: ["MCloudCore"]),
         .target(name: "MCloudState", dependencies: ["MCloudCore", "MCloudProvider", "CPostgres"]),
@@ -50,7 +52,7 @@ let package = Package(
             name: "mcloud-bench",
             dependencies: [
                 "MCloudCore", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudKubernetes",
-                "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews",
+                "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews", "MCloudSynthetic",
             ]
         ),
 
@@ -58,6 +60,8 @@ let package = Package(
         .target(name: "MCloudTestSupport", path: "Tests/MCloudTestSupport"),
         // Holds the module graph to docs/architecture.md: reads Package.swift, the import lines and the drawing.
         .testTarget(name: "ArchitectureTests"),
+        // The scripts a newcomer runs first: install-deps.sh, toolchain.sh, the optional comparison's message.
+        .testTarget(name: "ScriptTests"),
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML", "MCloudCore"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP", "MCloudTestSupport"], exclude: ["Fixtures"]),
@@ -72,7 +76,7 @@ let package = Package(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
         ),
-        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudCore"]),
+        .testTarget(name: "MCloudPlannerTests", dependencies: ["MCloudPlanner", "MCloudManifest", "MCloudViews", "MCloudCore", "MCloudSynthetic"]),
         .testTarget(
             name: "MCloudViewsTests",
             dependencies: ["MCloudViews", "MCloudEngine", "MCloudProvider", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
@@ -88,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudManifestTests",
-            dependencies: ["MCloudManifest", "MCloudYAML", "MCloudCore"],
+            dependencies: ["MCloudManifest", "MCloudYAML", "MCloudCore", "MCloudSynthetic"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
@@ -101,7 +105,7 @@ let package = Package(
             name: "MCloudCLITests",
             dependencies: [
                 "MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudProvider", "MCloudCore", "MCloudHTTP", "MCloudOpenStack",
-                "MCloudAWS",
+                "MCloudAWS", "MCloudSynthetic",
             ],
             exclude: ["Golden", "Fixtures"]
         ),

@@ -4,6 +4,7 @@
 # that must be 0 is not (a crash, a duplicate, an orphan, an unloadable state, a leak, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/install-deps.sh build test
 scripts/testbed/kubernetes.sh start >/dev/null
 scripts/testbed/postgres.sh start >/dev/null
 scripts/testbed/moto.sh start >/dev/null

@@ -2,7 +2,7 @@
 # Installs what mcloud needs, builds it, validates every bundled example and plans the retail bank.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh build
 source scripts/toolchain.sh
 swift build -c release --product mcloud
 for application in Manifests/*/; do

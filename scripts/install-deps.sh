@@ -1,14 +1,42 @@
 #!/usr/bin/env bash
-# Installs the Debian packages mcloud builds against (libyaml, libcurl, OpenSSL and libpq headers, pkg-config) and
-# Graphviz, which draws `mcloud graph --format svg|html`.
+# Installs the Debian packages a task needs, only those missing (with sudo when not root):
+#
+#   scripts/install-deps.sh [GROUP...]        default: build
+#   scripts/install-deps.sh --list [GROUP...] print the packages instead
+#
+#   build   the headers mcloud builds against (libyaml, libcurl, OpenSSL, libpq), pkg-config, and Graphviz, which
+#           draws `mcloud graph --format svg|html`
+#   test    what the test suite runs beside the test beds: python3 (the tests' fixture servers), openssl (the
+#           tests' certificates) and chromium (the report test opens the HTML report headless)
+#   python  python3-venv, for the venvs of the optional scripts (check-placements.sh, validate-rendered.sh)
+#
+# scripts/examples.sh installs build; scripts/test.sh build and test; every test bed installs its own packages when
+# it starts (the PACKAGES of each scripts/testbed/*.sh). So the README's commands and .ci/run, which only calls them,
+# install the same packages.
 set -euo pipefail
-packages=(libyaml-dev libcurl4-openssl-dev libssl-dev libpq-dev pkg-config graphviz)
-missing=()
-for package in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+ME="install-deps"
+source "$(dirname "${BASH_SOURCE[0]}")/packages.sh"
+
+packages_of() {
+  case "$1" in
+    build) echo libyaml-dev libcurl4-openssl-dev libssl-dev libpq-dev pkg-config graphviz ;;
+    test) echo python3 openssl chromium ;;
+    python) echo python3 python3-venv ;;
+    *) echo "$ME: error: unknown group '$1' (build, test, python)" >&2; return 1 ;;
+  esac
+}
+
+list=0
+if [ "${1:-}" = "--list" ]; then list=1; shift; fi
+[ $# -gt 0 ] || set -- build
+packages=()
+for group in "$@"; do
+  names=$(packages_of "$group")
+  read -r -a found <<<"$names"
+  packages+=("${found[@]}")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
+if [ $list -eq 1 ]; then
+  printf '%s\n' "${packages[@]}"
+else
+  ensure_packages "${packages[@]}"
+fi

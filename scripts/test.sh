@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Builds every target with warnings as errors, starts the test beds the integration tests talk to (a real
 # kube-apiserver, PostgreSQL, moto for AWS, Debian's OpenStack), and runs the whole test suite. The first run on a
-# machine builds kube-apiserver from Debian's source (5-10 minutes; cached) and installs the OpenStack packages.
+# machine builds kube-apiserver from Debian's source (about 10 minutes; cached), installs the OpenStack packages and
+# moto from PyPI. The beds keep running afterwards, so the next run starts at once; scripts/testbed/stop-all.sh
+# stops them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh build test
 scripts/testbed/kubernetes.sh start >/dev/null
 scripts/testbed/postgres.sh start >/dev/null
 scripts/testbed/moto.sh start >/dev/null

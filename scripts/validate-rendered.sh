@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kubernetes_version=1.30.0
+scripts/install-deps.sh python
 
 # The validators, in a venv kept outside the checkout and keyed by the Python version. Pinned, so a new
 # release cannot change what CI accepts.

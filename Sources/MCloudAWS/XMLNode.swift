@@ -1,3 +1,5 @@
+import MCloudCore
+
 /// A small XML tree for AWS answers: elements, attributes and text, with the five named entities and numeric
 /// references. Namespaces are kept in names as written (`xmlns` is an attribute); DTDs are not supported.
 public struct XMLNode: Sendable, Hashable {
@@ -62,20 +64,7 @@ public struct XMLNode: Sendable, Hashable {
     /// `<name>escaped text</name>`, for building request bodies.
     public static func element(_ name: String, _ text: String) -> String { "<\(name)>\(escape(text))</\(name)>" }
 
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    public static func escape(_ text: String) -> String { Markup.escape(text) }
 }
 
 extension StringProtocol {

@@ -47,8 +47,6 @@ public struct PlacementPlan: Sendable {
         public var why: String
         /// Every cloud the cell does not use, by name, with every reason.
         public var rejected: [(cloud: String, reasons: [Reason])]
-        /// The best cloud not used and what it would take for it to win.
-        public var runnerUp: String?
     }
 
     public var application: String
@@ -59,6 +57,8 @@ public struct PlacementPlan: Sendable {
     public var cost: Cost
     /// Sorted by cell name.
     public var explanations: [Explanation]
+    /// Every cell's clouds that passed its filters, with the cost there and a verdict on each; sorted by cell name.
+    public var considered: [ConsideredClouds]
     /// Work the optimiser did, in cells placed.
     public var steps: Int
 }

@@ -8,10 +8,10 @@ struct PlanBuilder {
     let lowerBound: Double
     let steps: Int
 
-    private var state: PlacementState { optimizer.state }
+    var state: PlacementState { optimizer.state }
     private var currency: String { problem.model.application.currency }
 
-    private func name(_ cloud: Int) -> String { problem.clouds[cloud].cloud.name }
+    func name(_ cloud: Int) -> String { problem.clouds[cloud].cloud.name }
 
     func plan(explanations explain: Bool) -> PlacementPlan {
         let services = problem.services.indices.map { index in
@@ -29,9 +29,11 @@ struct PlanBuilder {
         }
         let cdns = problem.cdns.indices.map { PlacementPlan.CDNPlacement(name: problem.cdns[$0].cdn.name, cloud: name(state.cdn[$0])) }
         let cache = ReasonCache(problem: problem, state: state)
+        let consideredServices = explain ? problem.services.indices.map { consideredService($0, cache) } : []
+        let consideredDatabases = explain ? problem.databases.indices.map { consideredDatabase($0, cache) } : []
         let explanations = explain
-            ? (problem.services.indices.map { explainService($0, cache) } + problem.databases.indices.map { explainDatabase($0, cache) })
-                .sorted { $0.cell < $1.cell }
+            ? (problem.services.indices.map { explainService($0, consideredServices[$0], cache) }
+                + problem.databases.indices.map { explainDatabase($0, consideredDatabases[$0], cache) }).sorted { $0.cell < $1.cell }
             : []
         return PlacementPlan(
             application: problem.model.application.name,
@@ -40,6 +42,7 @@ struct PlanBuilder {
             cdns: cdns,
             cost: cost(),
             explanations: explanations,
+            considered: (consideredServices + consideredDatabases).sorted { $0.cell < $1.cell },
             steps: steps
         )
     }
@@ -92,7 +95,7 @@ struct PlanBuilder {
     // MARK: Explanations
 
     /// What one more replica of `service` would cost in `cloud`, counting the egress it saves.
-    private func replicaCost(_ service: Int, in cloud: Int) -> Double {
+    func replicaCost(_ service: Int, in cloud: Int) -> Double {
         let cell = problem.services[service]
         var cost = cell.replicaCost[cloud]
         for edge in cell.edges where state.primary[edge.cell] == cloud {
@@ -101,25 +104,23 @@ struct PlanBuilder {
         return cost
     }
 
-    private func explainService(_ index: Int, _ cache: ReasonCache) -> PlacementPlan.Explanation {
+    private func explainService(_ index: Int, _ considered: ConsideredClouds, _ cache: ReasonCache) -> PlacementPlan.Explanation {
         let cell = problem.services[index]
         let used = Set(state.replicas[index].map(\.cloud))
         let highest = used.map { replicaCost(index, in: $0) }.max() ?? 0
+        let candidates = Dictionary(considered.candidates.map { ($0.cloud, $0) }, uniquingKeysWith: { first, _ in first })
         var rejected: [(cloud: String, reasons: [Reason])] = []
-        var runnerUp: (cloud: Int, cost: Double)?
         for cloud in problem.clouds.indices where !used.contains(cloud) {
             var reasons = cache.serviceReasons(cell)[cloud]
-            if reasons.isEmpty {
-                let free = problem.clouds[cloud].capacity - state.usage[cloud]
-                let cost = replicaCost(index, in: cloud)
-                if free.copies(of: cell.perReplica, limit: 1) == 0 {
-                    reasons.append(Reason(.capacity, "needs \(Feasibility.describe(cell.perReplica)) per replica, \(cache.freeText(cloud)) free"))
+            if reasons.isEmpty, let candidate = candidates[name(cloud)] {
+                if candidate.verdict == .full {
+                    reasons.append(Reason(.capacity, candidate.capacity))
                 } else {
+                    let cost = candidate.perReplica ?? 0
                     let comparison = cost > highest + 1e-9
                         ? "more than the clouds chosen (at most \(Money.format(highest, currency)))"
                         : "as much as the clouds chosen; ties go to the earlier name"
                     reasons.append(Reason(.cost, "a replica costs \(Money.format(cost, currency)) a month here, \(comparison)"))
-                    if runnerUp == nil || cost < runnerUp?.cost ?? .infinity { runnerUp = (cloud, cost) }
                 }
             }
             rejected.append((name(cloud), reasons))
@@ -134,14 +135,11 @@ struct PlanBuilder {
         let passing = "\(cell.allowed.count) of \(problem.clouds.count) clouds pass" + (rules.isEmpty ? " capability" : " \(rules.joined(separator: " and "))")
         let spread = "minClouds \(cell.minClouds), at most \(cell.maxPerCloud) of \(cell.replicas) per cloud"
         let why = "\(placement): the cheapest replicas with room; \(passing); \(spread)"
-        let runnerText = runnerUp.map { candidate in
-            "\(name(candidate.cloud)): a replica there costs \(Money.format(candidate.cost - highest, currency)) a month more than the dearest one chosen"
-        }
-        return PlacementPlan.Explanation(cell: cell.cell.name, kind: .service, why: why, rejected: rejected, runnerUp: runnerText)
+        return PlacementPlan.Explanation(cell: cell.cell.name, kind: .service, why: why, rejected: rejected)
     }
 
     /// What the database's primary would cost in `cloud`, with its backup leg and the egress of the services as placed.
-    private func primaryCost(_ index: Int, in cloud: Int) -> Double {
+    func primaryCost(_ index: Int, in cloud: Int) -> Double {
         let cell = problem.databases[index]
         var cost = cell.totalCost(primary: cloud)
         for edge in cell.edges {
@@ -152,19 +150,19 @@ struct PlanBuilder {
         return cost
     }
 
-    private func explainDatabase(_ index: Int, _ cache: ReasonCache) -> PlacementPlan.Explanation {
+    private func explainDatabase(_ index: Int, _ considered: ConsideredClouds, _ cache: ReasonCache) -> PlacementPlan.Explanation {
         let cell = problem.databases[index]
         let primary = state.primary[index]
         let backup = cell.bestBackup[primary]
         let current = primaryCost(index, in: primary)
         let recovery = cell.database.backup?.disasterRecovery
+        let candidates = Dictionary(considered.candidates.map { ($0.cloud, $0) }, uniquingKeysWith: { first, _ in first })
         var rejected: [(cloud: String, reasons: [Reason])] = []
-        var runnerUp: (cloud: Int, extra: Double)?
         for cloud in problem.clouds.indices where cloud != primary && cloud != backup {
             let info = problem.clouds[cloud]
-            let asPrimary = cache.primaryReasons(cell)[cloud]
             let asBackup = cache.backupReasons(cell)[cloud]
-            var reasons = asPrimary
+            var reasons = cache.primaryReasons(cell)[cloud]
+            let candidate = reasons.isEmpty ? candidates[name(cloud)] : nil
             if let recovery {
                 for reason in asBackup where !reasons.contains(reason) {
                     reasons.append(reason)
@@ -177,17 +175,13 @@ struct PlanBuilder {
                     }
                 }
             }
-            if asPrimary.isEmpty {
-                let free = info.capacity - state.usage[cloud]
-                if !cell.demand.fits(within: free) {
-                    reasons.append(Reason(.capacity, "needs \(Feasibility.describe(cell.demand)) with its standbys, \(cache.freeText(cloud)) free"))
-                } else if cell.needsBackup, cell.bestBackup[cloud] == nil {
-                    reasons.append(Reason(.dr, "no other cloud could take the backup leg from here"))
-                } else {
-                    let extra = primaryCost(index, in: cloud) - current
-                    reasons.append(Reason(.cost, "as the primary it would cost \(Money.format(extra, currency)) a month more than \(name(primary))"))
-                    if runnerUp == nil || extra < runnerUp?.extra ?? .infinity { runnerUp = (cloud, extra) }
-                }
+            switch candidate?.verdict {
+            case .full?: reasons.append(Reason(.capacity, candidate?.capacity ?? ""))
+            case .noBackup?: reasons.append(Reason(.dr, "no other cloud could take the backup leg from here"))
+            case .dearer?, .runnerUp?:
+                let extra = (candidate?.monthly ?? current) - current
+                reasons.append(Reason(.cost, "as the primary it would cost \(Money.format(extra, currency)) a month more than \(name(primary))"))
+            case .chosen?, nil: break
             }
             rejected.append((name(cloud), reasons))
         }
@@ -201,14 +195,13 @@ struct PlanBuilder {
         if let backup {
             why += "; backup leg \(name(backup)): the cheapest object storage" + (recovery?.differentVendor == true ? " of another vendor" : " in another cloud")
         }
-        let runnerText = runnerUp.map { "\(name($0.cloud)): moving the primary there would cost \(Money.format($0.extra, currency)) a month more" }
-        return PlacementPlan.Explanation(cell: cell.cell.name, kind: .database, why: why, rejected: rejected, runnerUp: runnerText)
+        return PlacementPlan.Explanation(cell: cell.cell.name, kind: .database, why: why, rejected: rejected)
     }
 }
 
 /// Filter reasons depend on a cell only through its rules (data classes, audiences, exposure, engine), so cells
 /// that share those share the text; and the capacity left in each cloud is the same for every cell.
-private final class ReasonCache {
+final class ReasonCache {
     let problem: PlanningProblem
     let state: PlacementState
     /// Per cloud, by role and rules: `service|…`, `primary|…`, `backup|…`.

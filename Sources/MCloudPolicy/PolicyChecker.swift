@@ -98,7 +98,7 @@ public enum PolicyChecker {
 
         func denyDelete(kinds: [String], addresses: [String]) -> Finding {
             let what = (kinds.map { "kind \($0)" } + addresses.map { "address \($0)" }).joined(separator: ", ")
-            let offenders = document.deployment.changes.filter { change in
+            let offenders = (document.deployment?.changes ?? []).filter { change in
                 guard change.action == .delete || change.action == .replace else { return false }
                 let workload = Self.workloadKind(change)
                 return kinds.contains(change.type.rawValue) || workload.map(kinds.contains) == true

@@ -11,7 +11,9 @@ public enum ChangesView {
 
     public static func render(_ document: PlanDocument, color: Bool) -> String {
         func paint(_ text: String, _ style: Style) -> String { color ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text }
-        let plan = document.deployment
+        guard let plan = document.deployment else {
+            return paint("Placement only:", .emphasis) + " \(document.placementOnlyNote ?? "no resource changes were planned").\n"
+        }
         var out = ""
         if !plan.moves.isEmpty {
             out += paint("Placement moves:", .emphasis) + "\n"
@@ -44,13 +46,13 @@ public enum ChangesView {
             }
             out += "\n"
         }
-        out += summary(document, hasChanges: !changes.isEmpty)
+        out += summary(document, plan, hasChanges: !changes.isEmpty)
         return out
     }
 
-    static func summary(_ document: PlanDocument, hasChanges: Bool) -> String {
-        let all = document.deployment.changes.count
-        let notRefreshed = document.deployment.refreshed ? "" : " (not refreshed: the state stands for the clouds)"
+    static func summary(_ document: PlanDocument, _ plan: DeploymentPlan, hasChanges: Bool) -> String {
+        let all = plan.changes.count
+        let notRefreshed = plan.refreshed ? "" : " (not refreshed: the state stands for the clouds)"
         guard hasChanges else {
             return "No changes. The clouds match the manifests: \(all) resource\(all == 1 ? "" : "s") up to date\(notRefreshed).\n"
         }

@@ -1,33 +1,69 @@
 import MCloudCore
-public import MCloudPlanner
+import MCloudPlanner
 
-/// `mcloud explain CELL`: why one cell went where it did, what it costs, the runner-up, and every other cloud's
-/// reasons.
+/// `mcloud explain CELL`: why one cell went where it did, what it costs, the runner-up, the clouds considered (every
+/// one that passed the cell's filters, with what the cell would cost there) and every other cloud's reasons.
 public enum ExplainView {
     /// Nil when the plan has no cell of that name.
-    public static func render(cell: String, in plan: PlacementPlan) -> String? {
-        guard let explanation = plan.explanations.first(where: { $0.cell == cell }) else { return nil }
-        let currency = plan.cost.currency
-        let cost = plan.cost.byCell.first { $0.cell == cell }?.amount ?? 0
-        var text = "\(cell) (\(explanation.kind.rawValue))\n"
-        text += "  placement: \(placement(of: cell, in: plan))\n"
-        text += "  monthly:   \(Money.format(cost, currency))\n"
-        text += "  why:       \(explanation.why)\n"
-        text += "  runner-up: \(explanation.runnerUp ?? "none: every other cloud breaks a hard rule, listed below")\n"
+    public static func render(cell name: String, in report: PlacementReport) -> String? {
+        guard let cell = report.cells.first(where: { $0.name == name }) else { return nil }
+        let currency = report.cost.currency
+        let considered = report.considered.first { $0.cell == name }
+        var text = "\(name) (\(cell.site.kind))\n"
+        text += "  placement: \(PlacementView.describe(cell.site))\n"
+        text += "  monthly:   \(Money.format(report.cost.byCell.first { $0.name == name }?.amount ?? 0, currency))\n"
+        text += "  why:       \(cell.why ?? "")\n"
+        text += "  runner-up: \(considered.flatMap { runnerUp($0, site: cell.site, currency: currency) } ?? "none: every other cloud breaks a hard rule or has no room, listed below")\n"
+        if let considered, !considered.candidates.isEmpty {
+            let costs = switch cell.site {
+            case .replicas: "ALL HERE is every replica at that cloud's prices"
+            case .database: "MONTHLY is the primary there with its standbys, backup leg and its services' egress"
+            }
+            text += "  residency: \(considered.residency)\n"
+            text += "  considered (every cloud that passes the filters, cheapest first; \(currency) a month; \(costs)):\n"
+            text += indent(table(considered, site: cell.site), by: 2)
+        }
         text += "  not used:\n"
-        for (cloud, reasons) in explanation.rejected {
-            for reason in reasons { text += "    \(cloud): \(reason)\n" }
+        for rejection in report.explanations.first(where: { $0.cell == name })?.rejected ?? [] {
+            for reason in rejection.reasons { text += "    \(rejection.cloud): \(reason)\n" }
         }
         return text
     }
 
-    private static func placement(of cell: String, in plan: PlacementPlan) -> String {
-        if let service = plan.services.first(where: { $0.cell == cell }) {
-            return service.replicas.map { "\($0.cloud) \($0.count)" }.joined(separator: ", ")
+    static func runnerUp(_ considered: ConsideredClouds, site: PlacementReport.Site, currency: String) -> String? {
+        guard let candidate = considered.runnerUp, let delta = considered.runnerUpDelta else { return nil }
+        switch site {
+        case .replicas:
+            return "\(candidate.cloud): a replica there costs \(Money.format(delta, currency)) a month more than the dearest one chosen"
+        case .database:
+            return "\(candidate.cloud): moving the primary there would cost \(Money.format(delta, currency)) a month more"
         }
-        if let database = plan.databases.first(where: { $0.cell == cell }) {
-            return "primary \(database.primary)" + (database.backup.map { ", backup \($0)" } ?? "")
+    }
+
+    /// A service's candidates with their replicas and price per replica; a database's with the backup leg it would have.
+    static func table(_ considered: ConsideredClouds, site: PlacementReport.Site) -> String {
+        let money = { (value: Double?) in value.map { Money.decimals($0, places: 2) } ?? "-" }
+        switch site {
+        case .replicas:
+            let rows = [["CLOUD", "VERDICT", "REPLICAS", "PER REPLICA", "ALL HERE", "JURISDICTION", "CAPACITY"]] + considered.candidates.map { candidate in
+                [candidate.cloud, candidate.verdict.rawValue, String(candidate.replicas ?? 0), money(candidate.perReplica), money(candidate.monthly),
+                 tags(candidate), candidate.capacity]
+            }
+            return PlacementView.table(rows, rightAligned: [2, 3, 4])
+        case .database:
+            let rows = [["CLOUD", "VERDICT", "MONTHLY", "BACKUP", "JURISDICTION", "CAPACITY"]] + considered.candidates.map { candidate in
+                [candidate.cloud, candidate.verdict.rawValue, money(candidate.monthly), candidate.backup ?? "-", tags(candidate), candidate.capacity]
+            }
+            return PlacementView.table(rows, rightAligned: [2])
         }
-        return ""
+    }
+
+    static func tags(_ candidate: ConsideredClouds.Candidate) -> String {
+        "[\(candidate.jurisdiction.joined(separator: ", "))]"
+    }
+
+    private static func indent(_ text: String, by spaces: Int) -> String {
+        let padding = String(repeating: " ", count: spaces)
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : padding + $0 }.joined(separator: "\n")
     }
 }

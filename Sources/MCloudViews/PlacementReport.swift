@@ -73,6 +73,9 @@ public struct PlacementReport: Sendable, Hashable {
     public var cost: Cost
     /// In the planner's order: by cell name.
     public var explanations: [Explanation]
+    /// Every cloud that passed each cell's filters, with the cost there and a verdict; by cell name, amounts as the
+    /// document writes them.
+    public var considered: [ConsideredClouds] = []
 
     /// As the document writes it: six decimals, so float noise never reaches it.
     static func rounded(_ value: Double) -> Double {
@@ -100,6 +103,17 @@ extension PlacementReport {
             ),
             explanations: plan.explanations.map { explanation in
                 Explanation(cell: explanation.cell, rejected: explanation.rejected.map { .init(cloud: $0.cloud, reasons: $0.reasons.map(\.description)) })
+            },
+            considered: plan.considered.map { cell in
+                var rounded = cell
+                rounded.runnerUpDelta = cell.runnerUpDelta.map(Self.rounded)
+                rounded.candidates = cell.candidates.map { candidate in
+                    var candidate = candidate
+                    candidate.monthly = candidate.monthly.map(Self.rounded)
+                    candidate.perReplica = candidate.perReplica.map(Self.rounded)
+                    return candidate
+                }
+                return rounded
             }
         )
     }

@@ -1,22 +1,29 @@
 public import MCloudCore
 import MCloudEngine
+import MCloudPlanner
 import MCloudProvider
 
-/// Where a plan becomes JSON: cli.md's plan document, with mcloud's additions (the operation, each change's reason,
-/// drift, dependencies and provider ID, the placement moves, the state and input digest). Before and after are
-/// redacted. `PlanDocument+Parsing.swift` reads it back.
+/// Where a plan becomes JSON: cli.md's plan document, with mcloud's additions (the operation, each cell's considered
+/// clouds, each change's reason, drift, dependencies and provider ID, the placement moves, the state and input
+/// digest). Before and after are redacted. A placement-only plan has the operation `placement`, its note, and no
+/// changes, state or digest. `PlanDocument+Parsing.swift` reads it back.
 extension PlanDocument {
+    /// The operation of a placement-only plan, beside the engine's apply and destroy.
+    static let placementOperation = "placement"
+
     public var json: JSONValue {
         var fields: [(String, JSONValue)] = [
             ("format_version", .string(Self.formatVersion)),
-            ("operation", .string(deployment.operation.rawValue)),
+            ("operation", .string(deployment?.operation.rawValue ?? Self.placementOperation)),
             ("application", .string(application)),
         ]
+        if let placementOnlyNote { fields.append(("note", .string(placementOnlyNote))) }
         if let placement {
-            fields += [("placement", placement.placementJSON), ("explanations", placement.explanationsJSON)]
+            fields += [("placement", placement.placementJSON), ("explanations", placement.explanationsJSON), ("considered", placement.consideredJSON)]
         }
         if let cost { fields.append(("cost", cost.json)) }
         if let policy { fields.append(("policy", policy.json)) }
+        guard let deployment else { return .object(fields) }
         fields += [
             ("placement_moves", .array(deployment.moves.map(Self.json))),
             ("resource_changes", .array(deployment.changes.map(Self.json))),
@@ -92,6 +99,30 @@ extension PlacementReport {
     public var explanationsJSON: JSONValue {
         .object(explanations.map { explanation in
             (explanation.cell, .object(explanation.rejected.map { ($0.cloud, .array($0.reasons.map(JSONValue.string))) }))
+        })
+    }
+
+    /// `considered`: for every cell, the clouds chosen, the residency rules that apply, the runner-up and what moving
+    /// there adds, then every cloud that passed its filters, cheapest first, with its verdict, cost, jurisdiction and
+    /// capacity.
+    public var consideredJSON: JSONValue {
+        .object(considered.map { cell in
+            var fields: [(String, JSONValue)] = [
+                ("chosen", .array(cell.candidates.filter { $0.verdict == .chosen }.map { .string($0.cloud) })), ("residency", .string(cell.residency)),
+            ]
+            if let runnerUp = cell.runnerUp {
+                fields.append(("runnerUp", .object([("cloud", .string(runnerUp.cloud)), ("delta", cell.runnerUpDelta.map { .rounded($0) } ?? .null)])))
+            }
+            fields.append(("clouds", .array(cell.candidates.map { candidate in
+                var entry: [(String, JSONValue)] = [("cloud", .string(candidate.cloud)), ("verdict", .string(candidate.verdict.rawValue))]
+                entry.append(("monthly", candidate.monthly.map { .rounded($0) } ?? .null))
+                if let perReplica = candidate.perReplica { entry.append(("perReplica", .rounded(perReplica))) }
+                if let replicas = candidate.replicas { entry.append(("replicas", .int(replicas))) }
+                if let backup = candidate.backup { entry.append(("backup", .string(backup))) }
+                entry += [("jurisdiction", .array(candidate.jurisdiction.map(JSONValue.string))), ("capacity", .string(candidate.capacity))]
+                return .object(entry)
+            })))
+            return (cell.cell, .object(fields))
         })
     }
 }

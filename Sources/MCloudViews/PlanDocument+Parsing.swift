@@ -1,5 +1,6 @@
 import MCloudCore
 import MCloudEngine
+import MCloudPlanner
 import MCloudProvider
 
 /// A plan read back from `plan --out FILE`: the changes exactly as planned (checked against the state before apply)
@@ -22,10 +23,20 @@ extension PlanDocument {
         guard version == formatVersion else {
             throw Failure(description: "\(file): plan format \(version) is not one this mcloud reads (\(formatVersion)); plan again")
         }
-        guard let operationText = document["operation"]?.stringValue, let operation = DeploymentPlan.Operation(rawValue: operationText) else {
-            throw fail("operation must be apply or destroy")
-        }
         guard let application = document["application"]?.stringValue else { throw fail("application is missing") }
+        let placement = try document["placement"].map { (placement) throws(Failure) in
+            try PlacementReport(
+                placement: placement, explanations: document["explanations"] ?? .object([]), considered: document["considered"] ?? .object([]), fail: fail
+            )
+        }
+        let operationText = document["operation"]?.stringValue
+        if operationText == placementOperation {
+            guard let placement else { throw fail("a placement-only plan needs placement") }
+            return PlanDocument(placementOnly: placement, application: application, note: document["note"]?.stringValue ?? "")
+        }
+        guard let operationText, let operation = DeploymentPlan.Operation(rawValue: operationText) else {
+            throw fail("operation must be apply, destroy or placement")
+        }
         guard let stateObject = document["state"], let serial = stateObject["serial"]?.intValue else { throw fail("state.serial is missing") }
         let lineage = stateObject["lineage"]?.stringValue
         guard let digest = document["input_digest"]?.stringValue else { throw fail("input_digest is missing") }
@@ -35,9 +46,6 @@ extension PlanDocument {
             changes.append(try change(item, at: index, fail: fail))
         }
         let moves = (document["placement_moves"]?.arrayItems ?? []).compactMap(move)
-        let placement = try document["placement"].map { (placement) throws(Failure) in
-            try PlacementReport(placement: placement, explanations: document["explanations"] ?? .object([]), fail: fail)
-        }
         let deployment = DeploymentPlan(
             operation: operation, application: application, changes: changes, moves: moves,
             state: .init(lineage: lineage, serial: serial), inputDigest: digest, refreshed: document["refreshed"] == .bool(true),
@@ -86,8 +94,8 @@ extension PlanDocument {
 }
 
 extension PlacementReport {
-    /// The report of a saved plan's `placement` and `explanations`.
-    init(placement: JSONValue, explanations: JSONValue, fail: (String) -> PlanDocument.Failure) throws(PlanDocument.Failure) {
+    /// The report of a saved plan's `placement`, `explanations` and `considered`.
+    init(placement: JSONValue, explanations: JSONValue, considered: JSONValue, fail: (String) -> PlanDocument.Failure) throws(PlanDocument.Failure) {
         var cells: [Cell] = []
         for (name, cell) in placement["cells"]?.objectPairs ?? [] {
             let site: Site
@@ -115,6 +123,24 @@ extension PlacementReport {
             ),
             explanations: explanations.objectPairs.map { cell, rejected in
                 Explanation(cell: cell, rejected: rejected.objectPairs.map { .init(cloud: $0.0, reasons: $0.1.arrayItems.compactMap(\.stringValue)) })
+            },
+            considered: try considered.objectPairs.map { (cell, value) throws(PlanDocument.Failure) in
+                var candidates: [ConsideredClouds.Candidate] = []
+                for (index, item) in value["clouds"]?.arrayItems.enumerated() ?? [].enumerated() {
+                    guard let cloud = item["cloud"]?.stringValue, let verdict = item["verdict"]?.stringValue.flatMap(ConsideredClouds.Verdict.init) else {
+                        throw fail("considered.\(cell).clouds[\(index)] needs a cloud and a verdict")
+                    }
+                    candidates.append(ConsideredClouds.Candidate(
+                        cloud: cloud, verdict: verdict, monthly: item["monthly"]?.doubleValue, perReplica: item["perReplica"]?.doubleValue,
+                        replicas: item["replicas"]?.intValue, backup: item["backup"]?.stringValue,
+                        jurisdiction: (item["jurisdiction"]?.arrayItems ?? []).compactMap(\.stringValue), capacity: item["capacity"]?.stringValue ?? ""
+                    ))
+                }
+                let kind: MCloudCore.Cell.Kind = cells.first { $0.name == cell }?.site.kind == "Database" ? .database : .service
+                return ConsideredClouds(
+                    cell: cell, kind: kind, residency: value["residency"]?.stringValue ?? "", candidates: candidates,
+                    runnerUpDelta: value["runnerUp"]?["delta"]?.doubleValue
+                )
             }
         )
     }

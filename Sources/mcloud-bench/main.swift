@@ -16,6 +16,8 @@ import MCloudPlanner
 //       plans a generated input (default 200 clouds, 5,000 service and 800 database cells): time and peak memory
 //   swift run -c release mcloud-bench openstack-servers [--servers N] [--parallelism N] [--cloud NAME]
 //       creates and deletes N servers (default 20, 10 at once) on the OpenStack test bed: wall time vs the sum of waits
+//   swift run -c release mcloud-bench generate --out DIR [--clouds N] [--services N] [--databases N] [--seed N]
+//       writes the synthetic generator's instance to DIR (default 50 clouds, 500 cells) in the bench instances' layout
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
@@ -31,6 +33,8 @@ case "engine-plan":
     EngineBenchmark.plan(resources: arguments.dropFirst().first.flatMap { Int($0) } ?? 10_000)
 case "refresh":
     await EngineBenchmark.refresh(Array(arguments.dropFirst()))
+case "generate":
+    InstanceGenerator.run(Array(arguments.dropFirst()))
 case "openstack-servers":
     await OpenStackServersBenchmark.run(Array(arguments.dropFirst()))
 case "validate":
@@ -38,6 +42,6 @@ case "validate":
 case nil:
     ValidationBenchmark.run(documents: 10_000)
 default:
-    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N]")
+    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N] | generate --out DIR [--clouds N]")
     exit(1)
 }

@@ -7,7 +7,7 @@ import Testing
 @Suite struct ModuleGraphTests {
     /// The layers of docs/architecture.md, and the layers each may import.
     enum Layer: String, CaseIterable {
-        case vocabulary, wrapper, cLibrary, input, planner, contract, client, provider, stateBackends, rendering, engine, views, policy, commandLine
+        case vocabulary, wrapper, cLibrary, input, planner, generator, contract, client, provider, stateBackends, rendering, engine, views, policy, commandLine
         case shim, bench
 
         var mayImport: Set<Layer> {
@@ -15,7 +15,7 @@ import Testing
             case .vocabulary, .cLibrary: return []
             case .wrapper: return [.vocabulary, .cLibrary]
             case .input: return [.vocabulary, .wrapper]
-            case .planner, .contract: return [.vocabulary]
+            case .planner, .generator, .contract: return [.vocabulary]
             case .client: return [.vocabulary, .wrapper, .client]
             case .provider: return [.vocabulary, .wrapper, .contract, .client]
             case .stateBackends: return [.vocabulary, .contract, .cLibrary]
@@ -37,6 +37,7 @@ import Testing
         "CYAML": .cLibrary, "CCurl": .cLibrary, "COpenSSL": .cLibrary, "CPostgres": .cLibrary,
         "MCloudManifest": .input,
         "MCloudPlanner": .planner,
+        "MCloudSynthetic": .generator,
         "MCloudProvider": .contract,
         "MCloudKubernetes": .client, "MCloudOpenStack": .client, "MCloudAWS": .client, "MCloudCDN": .client,
         "MCloudKubernetesProvider": .provider, "MCloudOpenStackProvider": .provider, "MCloudAWSProvider": .provider, "MCloudCDNProvider": .provider,

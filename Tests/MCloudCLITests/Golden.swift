@@ -1,11 +1,14 @@
 import Foundation
 import Testing
 
-/// Compares output with a file under Golden/; `MCLOUD_RECORD_GOLDEN=1 swift test` rewrites the files instead.
+/// Compares output with a file under Golden/; `MCLOUD_RECORD_GOLDEN=1 swift test` rewrites the files instead. Paths
+/// under the checkout (a policy rule's FILE:LINE:COL, say) are compared relative to it, so a golden holds wherever
+/// the repository is cloned.
 enum Golden {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
-    static func check(_ actual: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func check(_ output: String, named name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let actual = output.replacingOccurrences(of: repositoryRoot + "/", with: "")
         let file = directory.appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["MCLOUD_RECORD_GOLDEN"] == "1" {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import Testing
 
 @Suite struct PlanCommandTests {
@@ -22,6 +23,22 @@ import Testing
         let run = await mcloudRun(["explain", "payments-api@ru", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", Self.providers])
         #expect(run.exitCode == 0)
         try Golden.check(run.stdout, named: "explain-payments-api-ru.txt")
+    }
+
+    /// Every verdict in five clouds (Fixtures/considered): chosen, runner-up, full, no backup leg; byte for byte, and
+    /// the same on every run.
+    @Test func consideredCloudsOfASmallInstanceMatchTheirGolden() async throws {
+        let arguments = ["plan", "--placement-only", "--json", "-f", "\(fixtures)/considered/Manifests", "--providers", "\(fixtures)/considered/Providers"]
+        let run = await mcloudRun(arguments)
+        #expect(run.exitCode == 0)
+        let considered = try #require(try JSONParser.parse(Array(run.stdout.utf8))["considered"])
+        try Golden.check(considered.serialized() + "\n", named: "considered-ledger.json")
+        #expect(await mcloudRun(arguments).stdout == run.stdout)
+        for cell in ["ledger-db@ru", "api@ru"] {
+            let explained = await mcloudRun(["explain", cell, "-f", "\(fixtures)/considered/Manifests", "--providers", "\(fixtures)/considered/Providers"])
+            #expect(explained.exitCode == 0)
+            try Golden.check(explained.stdout, named: "explain-\(cell.replacingOccurrences(of: "@", with: "-")).txt")
+        }
     }
 
     @Test func explainingAnUnknownCellSuggestsTheNearestName() async {

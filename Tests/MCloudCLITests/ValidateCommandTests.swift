@@ -29,10 +29,47 @@ import Testing
         try Golden.check(relative, named: golden)
     }
 
-    @Test func threeApplicationsAtOnceAreRefusedWithAHint() async {
-        let run = await mcloudRun(["validate", "-f", "\(repositoryRoot)/Manifests", "--providers", "\(repositoryRoot)/Providers"])
+    /// Regression: at the repository root, `mcloud validate` (default -f Manifests/) failed on the bundled examples
+    /// with "a second Application".
+    @Test func validateAtTheRepositoryRootChecksEachExampleOnItsOwn() throws {
+        let run = try runBinary(["validate"], in: repositoryRoot)
+        #expect(run.stderr == "")
+        #expect(run.stdout == """
+            Manifests/retail-bank: Valid: 9 clouds, application retail-bank, 8 services, 5 databases, 2 CDNs, 1 policy with 6 rules; 24 cells in 11 files.
+            Manifests/shop: Valid: 9 clouds, application shop, 5 services, 2 databases, 1 CDN; 7 cells in 10 files.
+            Manifests/telemed: Valid: 9 clouds, application telemed, 9 services, 3 databases, 1 CDN; 21 cells in 10 files.
+
+            """)
+        #expect(run.exitCode == 0)
+    }
+
+    /// One broken application among several fails the run and names its folder; the others are still checked.
+    @Test func aBrokenApplicationAmongSeveralFailsAloneWithItsFolder() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-applications-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for application in ["shop", "telemed"] {
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(application), withIntermediateDirectories: true)
+            for file in ["application.yaml", "services.yaml", "databases.yaml", "cdn.yaml"] {
+                try FileManager.default.copyItem(
+                    at: URL(fileURLWithPath: "\(repositoryRoot)/Manifests/\(application)/\(file)"), to: directory.appendingPathComponent("\(application)/\(file)")
+                )
+            }
+        }
+        let services = directory.appendingPathComponent("telemed/services.yaml")
+        try String(contentsOf: services, encoding: .utf8).replacingOccurrences(of: "replicas: 3", with: "replicas: three").write(to: services, atomically: true, encoding: .utf8)
+        let run = await mcloudRun(["validate", "-f", directory.path, "--providers", "\(repositoryRoot)/Providers"])
+        #expect(run.exitCode == 1)
+        #expect(run.stdout == "\(directory.path)/shop: Valid: 9 clouds, application shop, 5 services, 2 databases, 1 CDN; 7 cells in 10 files.\n")
+        #expect(run.stderr.contains("telemed/services.yaml:"))
+        #expect(run.stderr.contains("\(directory.path)/telemed: validate: "))
+    }
+
+    /// A plan still places exactly one application, and says how to point at one.
+    @Test func planningSeveralApplicationsAtOnceIsRefusedWithAHint() async {
+        let run = await mcloudRun(["plan", "-f", "\(repositoryRoot)/Manifests", "--providers", "\(repositoryRoot)/Providers"])
         #expect(run.exitCode == 1)
         #expect(run.stderr.contains("error: metadata.name: a second Application \"shop\""))
+        #expect(run.stderr.contains("point -f at one application's folder"))
     }
 
     @Test func aMissingPathIsAnErrorNamingIt() async {

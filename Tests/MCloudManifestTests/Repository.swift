@@ -8,8 +8,6 @@ enum Repository {
 
     static let providers = root + "/Providers"
     static let manifests = root + "/Manifests"
-    /// The placement benchmark instances shared next to the repository: `<repo>/../shared/bench/instances`.
-    static let benchInstances = URL(fileURLWithPath: root + "/../shared/bench/instances").standardizedFileURL.path
 
     /// The `*.yaml` and `*.yml` files under `directory`, searched recursively, sorted; empty when it cannot be read.
     static func yamlFiles(in directory: String) -> [String] {

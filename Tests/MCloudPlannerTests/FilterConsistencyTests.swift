@@ -1,19 +1,44 @@
 import MCloudCore
 import MCloudManifest
 @testable import MCloudPlanner
+import MCloudSynthetic
 import Testing
 
 /// The planner filters with fast predicates and explains with reasons; the two must never disagree.
 @Suite struct FilterConsistencyTests {
     static let root = String(#filePath.split(separator: "/Tests/")[0])
 
-    static let inputs: [(String, String)] = ["retail-bank", "shop", "telemed"].map { ("\(root)/Manifests/\($0)", "\(root)/Providers") }
-        + ["c8_s20_d5_k1", "c20_s100_d20_k2"].map { ("\(root)/../shared/bench/instances/\($0)/Manifests", "\(root)/../shared/bench/instances/\($0)/Providers") }
+    enum Input: Sendable, CustomTestStringConvertible {
+        case example(String)
+        case generated(SyntheticInstance.Size, seed: UInt64)
 
-    @Test(arguments: inputs.indices)
-    func eachPredicatePassesExactlyWhereItsReasonsAreEmpty(_ index: Int) throws {
-        let (manifests, providers) = Self.inputs[index]
-        let model = try #require(ManifestLoader.load(paths: [manifests], providers: providers).model)
+        var testDescription: String {
+            switch self {
+            case .example(let name): return name
+            case .generated(let size, let seed): return "generated \(size.clouds) clouds, \(size.services) services, \(size.databases) databases, seed \(seed)"
+            }
+        }
+
+        func model() -> Model? {
+            switch self {
+            case .example(let name):
+                return ManifestLoader.load(paths: ["\(FilterConsistencyTests.root)/Manifests/\(name)"], providers: "\(FilterConsistencyTests.root)/Providers").model
+            case .generated(let size, let seed):
+                let files = SyntheticInstance(size: size, seed: seed).files
+                return ManifestLoader.load(files.map { ManifestLoader.Source(file: $0.path, bytes: Array($0.text.utf8)) }).model
+            }
+        }
+    }
+
+    /// The examples, and generated inputs of the bench instances' sizes, whose rules and prices vary far more.
+    static let inputs: [Input] = ["retail-bank", "shop", "telemed"].map(Input.example) + [
+        .generated(SyntheticInstance.Size(clouds: 8, services: 20, databases: 5), seed: 1),
+        .generated(SyntheticInstance.Size(clouds: 20, services: 100, databases: 20), seed: 2),
+    ]
+
+    @Test(arguments: inputs)
+    func eachPredicatePassesExactlyWhereItsReasonsAreEmpty(_ input: Input) throws {
+        let model = try #require(input.model())
         let problem = PlanningProblem(model: model)
         let filters = problem.filters
         for cloud in problem.clouds {

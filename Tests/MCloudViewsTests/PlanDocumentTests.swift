@@ -9,8 +9,8 @@ import Testing
         let cliMD = ["format_version", "application", "placement", "explanations", "resource_changes", "summary"]
         #expect(keys.filter(cliMD.contains) == cliMD)
         #expect(keys == [
-            "format_version", "operation", "application", "placement", "explanations", "cost", "policy", "placement_moves", "resource_changes",
-            "summary", "state", "input_digest", "refreshed",
+            "format_version", "operation", "application", "placement", "explanations", "considered", "cost", "policy", "placement_moves",
+            "resource_changes", "summary", "state", "input_digest", "refreshed",
         ])
         #expect(document["policy"]?["outcome"]?.stringValue == "warn")
         #expect(document["cost"]?.objectPairs.map(\.0) == ["currency", "before", "after", "delta"])

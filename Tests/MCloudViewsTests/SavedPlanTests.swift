@@ -11,7 +11,7 @@ import Testing
         let bytes = Array((document.json.serialized() + "\n").utf8)
         let read = try PlanDocument.parse(bytes, file: "plan.json")
         #expect(read.json.serialized() == document.json.serialized())
-        #expect(read.deployment.changes.map(\.after?.dependencies) == document.deployment.changes.map(\.after?.dependencies))
+        #expect(read.deployment?.changes.map(\.after?.dependencies) == document.deployment?.changes.map(\.after?.dependencies))
     }
 
     @Test func showPrintsWhatPlanPrintedPlacementIncluded() throws {

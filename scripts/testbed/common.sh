@@ -1,4 +1,7 @@
-# Sourced by the test bed scripts (after they set ME and, where they keep one, STATE): what every bed does alike.
+# Sourced by the test bed scripts (after they set ME and, where they keep one, STATE): what every bed does alike, and
+# ensure_packages (../packages.sh), with which each bed installs the Debian packages it names.
+
+source "$(dirname "${BASH_SOURCE[0]}")/../packages.sh"
 
 log() { printf '%s: %s\n' "$ME" "$*" >&2; }
 die() { printf '%s: error: %s\n' "$ME" "$*" >&2; exit 1; }

@@ -45,33 +45,6 @@ case "$CACHE_ROOT" in /*) ;; *) die "MCLOUD_CACHE_DIR must be an absolute path" 
 
 # ---------------------------------------------------------------- packages
 
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"
-  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
-  else die "installing packages needs root (or sudo): $*"
-  fi
-}
-
-APT_UPDATED=0
-apt_update() {
-  log "apt-get update"
-  as_root apt-get -o DPkg::Lock::Timeout=600 update -qq || die "apt-get update failed"
-  APT_UPDATED=1
-}
-
-# ensure_packages NAME...: installs the Debian packages that are not installed yet.
-ensure_packages() {
-  local missing=() package
-  for package in "$@"; do
-    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  [ "$APT_UPDATED" -eq 1 ] || apt_update
-  log "apt-get install ${missing[*]}"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq \
-    --no-install-recommends "${missing[@]}" >&2 || die "apt-get install ${missing[*]} failed"
-}
-
 has_source_package() { apt-cache showsrc "$SOURCE_PACKAGE" 2>/dev/null | grep -q "^Package: $SOURCE_PACKAGE\$"; }
 
 # Adds a deb-src line for the machine's Debian release (main), on the same mirror as its deb line, unless apt

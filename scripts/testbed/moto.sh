@@ -13,17 +13,22 @@
 #   scripts/testbed/moto.sh env      print the env file of the running server
 #
 # Environment: MCLOUD_CACHE_DIR (default /var/cache/mcloud, or ~/.cache/mcloud when that is not writable; the
-# venv is $MCLOUD_CACHE_DIR/venv-moto-<version>), MCLOUD_TESTBED_MOTO_DIR (default /tmp/mcloud-testbed/moto),
+# venv is $MCLOUD_CACHE_DIR/venv-moto-<version>-py<Debian's Python version>), MCLOUD_TESTBED_MOTO_DIR (default /tmp/mcloud-testbed/moto),
 # MCLOUD_TESTBED_MOTO_PORT (default 24566; the open server takes the next port). See docs/aws.md.
 set -euo pipefail
 
 readonly MOTO_VERSION=5.2.5
 readonly ME="moto testbed"
+# The Debian packages the bed needs: Python with venv for moto, curl for the readiness probe and the IAM setup.
+readonly PACKAGES=(python3 python3-venv curl)
 
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 CACHE_ROOT=${MCLOUD_CACHE_DIR:-$(default_cache_root)}
-VENV=$CACHE_ROOT/venv-moto-$MOTO_VERSION
+# Debian's Python (python3 on PATH may be a pyenv shim), and a venv keyed by its version: a venv made by another
+# interpreter is never reused or replaced.
+PY=/usr/bin/python3
+VENV=$CACHE_ROOT/venv-moto-$MOTO_VERSION-py$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || echo none)
 SERVER=$VENV/bin/moto_server
 STATE=${MCLOUD_TESTBED_MOTO_DIR:-/tmp/mcloud-testbed/moto}
 PORT=${MCLOUD_TESTBED_MOTO_PORT:-24566}
@@ -38,18 +43,18 @@ case "$STATE" in /*) ;; *) STATE=$PWD/$STATE ;; esac
 [[ "$PORT" =~ ^[0-9]+$ ]] || die "MCLOUD_TESTBED_MOTO_PORT must be a port number"
 
 ensure_venv() {
-  if [ -x "$SERVER" ] && "$VENV/bin/python" -c "import moto, sys; sys.exit(moto.__version__ != '$MOTO_VERSION')" 2>/dev/null; then
-    return 0
-  fi
+  ensure_packages "${PACKAGES[@]}"
+  usable() { [ -x "$SERVER" ] && "$VENV/bin/python" -c "import moto, sys; sys.exit(moto.__version__ != '$MOTO_VERSION')" 2>/dev/null; }
+  usable && return 0
   mkdir -p "$CACHE_ROOT"
   exec 8>"$CACHE_ROOT/.venv-moto.lock"
   flock -w 600 8 || die "another install holds $CACHE_ROOT/.venv-moto.lock"
-  if ! [ -x "$SERVER" ]; then
+  if ! usable; then
     log "installing moto[server]==$MOTO_VERSION into $VENV (about 20 s)"
     rm -rf "$VENV"
-    python3 -m venv "$VENV" || die "python3 -m venv failed (Debian package python3-venv)"
+    "$PY" -m venv "$VENV" || die "$PY -m venv failed"
     "$VENV/bin/pip" install -q --disable-pip-version-check "moto[server]==$MOTO_VERSION" >&2 ||
-      { rm -rf "$VENV"; die "pip install moto[server]==$MOTO_VERSION failed"; }
+      { rm -rf "$VENV"; die "pip install moto[server]==$MOTO_VERSION failed: the bed needs PyPI (or the index pip.conf names)"; }
   fi
   exec 8>&-
 }

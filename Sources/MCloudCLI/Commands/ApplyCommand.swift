@@ -61,12 +61,12 @@ struct ApplyCommand: Command {
             }
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
             guard PlanRunner.enforce(made.document.policy, consequence: "nothing was changed", context) else { return .failure }
-            guard made.document.deployment.hasChanges else {
-                return await ApplyRunner.recordUnchanged(made.document, state: stored.state, backend: backend, context) ? .success : .failure
+            guard made.deployment.hasChanges else {
+                return await ApplyRunner.recordUnchanged(made.document, made.deployment, state: stored.state, backend: backend, context) ? .success : .failure
             }
             guard ApplyRunner.confirmed("Do you want to perform these actions?", autoApprove: autoApprove, context) else { return .failure }
             return await ApplyRunner.execute(
-                made.document, clouds: made.clouds, state: stored.state, backend: backend, interrupts: interrupts, parallelism: parallelism, context
+                made.document, made.deployment, clouds: made.clouds, state: stored.state, backend: backend, interrupts: interrupts, parallelism: parallelism, context
             )
         }
     }
@@ -85,7 +85,10 @@ struct ApplyCommand: Command {
         }
         // plan --out saves no plan that fails a mandatory rule; a file that says otherwise was not made so.
         guard PlanRunner.enforce(document.policy, consequence: "\(file) is not applied", context) else { return .failure }
-        let plan = document.deployment
+        guard let plan = document.deployment else {
+            context.stderr.write("error: \(file) is a placement-only plan, which changes nothing; plan without --placement-only (the clouds need endpoints) and apply that\n")
+            return .failure
+        }
         let current = DeploymentPlan.StateReference(state)
         guard current == plan.state else {
             let made = plan.state.lineage == nil ? "no state" : "state serial \(plan.state.serial)"
@@ -101,7 +104,7 @@ struct ApplyCommand: Command {
         let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         guard let complete = restoringRedactedValues(plan, file: file, context) else { return .failure }
         document.deployment = complete
-        return await ApplyRunner.execute(document, clouds: clouds, state: state, backend: backend, interrupts: interrupts, parallelism: parallelism, context)
+        return await ApplyRunner.execute(document, complete, clouds: clouds, state: state, backend: backend, interrupts: interrupts, parallelism: parallelism, context)
     }
 
     /// A saved plan never holds a secret: a value under a secret-looking name (an env var `DB_PASSWORD`) is saved

@@ -41,14 +41,14 @@ struct DestroyCommand: Command {
             }
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
             guard PlanRunner.enforce(made.document.policy, consequence: "nothing was destroyed", context) else { return .failure }
-            guard made.document.deployment.hasChanges else {
-                return await ApplyRunner.recordUnchanged(made.document, state: stored.state, backend: backend, context) ? .success : .failure
+            guard made.deployment.hasChanges else {
+                return await ApplyRunner.recordUnchanged(made.document, made.deployment, state: stored.state, backend: backend, context) ? .success : .failure
             }
             guard ApplyRunner.confirmed("Do you really want to destroy all resources?", autoApprove: autoApprove, context) else {
                 return .failure
             }
             return await ApplyRunner.execute(
-                made.document, clouds: made.clouds, state: stored.state, backend: backend, interrupts: interrupts, parallelism: parallelism, context
+                made.document, made.deployment, clouds: made.clouds, state: stored.state, backend: backend, interrupts: interrupts, parallelism: parallelism, context
             )
         }
     }

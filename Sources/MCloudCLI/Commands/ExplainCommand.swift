@@ -1,12 +1,11 @@
 import MCloudCore
 import MCloudViews
-import MCloudPlanner
 
 /// `mcloud explain CELL`: why one cell went where it did, and what it would take for the runner-up to win.
 struct ExplainCommand: Command {
     static let spec = CommandSpec(
         name: "explain",
-        abstract: "Explain one cell's placement: every other cloud's reasons and the runner-up.",
+        abstract: "Explain one cell's placement: the clouds considered, the runner-up and every other cloud's reasons.",
         options: [ManifestOptions.file, ManifestOptions.providers],
         positionals: [CommandSpec.Positional(name: "CELL", help: "A cell such as payments-api@ru, or a global workload's name.")]
     )
@@ -21,8 +20,9 @@ struct ExplainCommand: Command {
 
     func run(_ context: CommandContext) async -> ExitCode {
         guard let (_, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
-        guard let text = ExplainView.render(cell: cell, in: plan) else {
-            let names = plan.explanations.map(\.cell)
+        let report = PlacementReport(plan)
+        guard let text = ExplainView.render(cell: cell, in: report) else {
+            let names = report.cells.map(\.name)
             context.stderr.write("error: no cell named '\(cell)'\(Suggestion.didYouMean(cell, in: names).replacingQuotes)\n")
             return .failure
         }

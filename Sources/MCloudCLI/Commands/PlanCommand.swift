@@ -1,13 +1,14 @@
 import MCloudViews
 import MCloudCore
 import MCloudEngine
+import MCloudProvider
 
 /// `mcloud plan`: where every cell runs, what it costs and why, and exactly what apply would change.
 struct PlanCommand: Command {
     static let spec = CommandSpec(
         name: "plan",
         abstract: "Place every service and database across the clouds at minimum cost and show what apply would change.",
-        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, and for every cell the reasons each other cloud was not used; then it refreshes what the state records from the clouds and lists each resource to create, update, replace or delete, with its reason and any change made outside mcloud. With a state, it shows the monthly cost recorded at the last apply against the cost after the plan. Every Policy rule gets a verdict; a failed mandatory one is an error and the plan is not saved. Exits 1 when the input is invalid, no placement meets every rule or a mandatory policy rule fails; with --detailed-exitcode, 2 when there are changes.",
+        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, for every cell the clouds considered (with what the cell would cost there) and the reasons each other cloud was not used; then it refreshes what the state records from the clouds and lists each resource to create, update, replace or delete, with its reason and any change made outside mcloud. With a state, it shows the monthly cost recorded at the last apply against the cost after the plan. Every Policy rule gets a verdict; a failed mandatory one is an error and the plan is not saved. With --placement-only it stops after the placement, reading no state and no cloud; it does so by itself, with a note, when clouds the placement uses have no endpoints in the catalog and there is no state. Exits 1 when the input is invalid, no placement meets every rule or a mandatory policy rule fails; with --detailed-exitcode, 2 when there are changes.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
@@ -18,6 +19,10 @@ struct PlanCommand: Command {
             CommandSpec.Option(names: ["--detailed-exitcode"], valueName: nil, help: "Exit 0 without changes, 2 with changes, 1 on error."),
             CommandSpec.Option(names: ["--no-refresh"], valueName: nil, help: "Take the state as the truth; read nothing from the clouds."),
             CommandSpec.Option(names: ["--explain"], valueName: nil, help: "Also print every rejected cloud's reasons for every cell."),
+            CommandSpec.Option(
+                names: ["--placement-only"], valueName: nil,
+                help: "Only the placement, cost, bound and reasons: no state, no cloud, no credentials, no endpoints needed."
+            ),
         ]
     )
 
@@ -29,6 +34,7 @@ struct PlanCommand: Command {
     var detailedExitCode: Bool
     var refresh: Bool
     var explain: Bool
+    var placementOnly: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
@@ -39,30 +45,62 @@ struct PlanCommand: Command {
         detailedExitCode = arguments.flag("--detailed-exitcode")
         refresh = !arguments.flag("--no-refresh")
         explain = arguments.flag("--explain")
+        placementOnly = arguments.flag("--placement-only")
         if json, explain { throw UsageError(message: "--explain adds to the human view; --json already holds every reason") }
+        if placementOnly {
+            let planning = [
+                (StateOptions.option.canonicalName, arguments.value(StateOptions.option.canonicalName) != nil), ("--target", !targets.isEmpty),
+                ("--detailed-exitcode", detailedExitCode), ("--no-refresh", !refresh),
+            ]
+            if let (option, _) = planning.first(where: \.1) {
+                throw UsageError(message: "--placement-only reads no state and plans no resource changes, so \(option) does not apply")
+            }
+        }
     }
 
     func run(_ context: CommandContext) async -> ExitCode {
+        if placementOnly {
+            guard let (model, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
+            let document = PlanDocument(placementOnly: PlacementReport(plan), application: model.application.name, note: PlacementOnly.requested)
+            return output(document, context) ? .success : .failure
+        }
         guard let backend = state.backend(context) else { return .failure }
         let stored = StateOptions.read(backend, context)
         guard stored.ok else { return .failure }
-        guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, context) else {
-            return .failure
+        guard let inputs = DeploymentInputs.load(manifests, context) else { return .failure }
+        // A what-if on a catalog of price lists: nothing to refresh and nowhere to connect, so the placement is the
+        // answer. Not when the caller asked for what only a deployment plan has.
+        let bare = inputs.cloudsWithoutEndpoints
+        if !bare.isEmpty, stored.state?.resources.isEmpty ?? true, out == nil, targets.isEmpty, !detailedExitCode {
+            let note = PlacementOnly.missingEndpoints(bare)
+            if json { context.stderr.write("note: placement only: \(note)\n") }
+            let document = PlanDocument(placementOnly: PlacementReport(inputs.placementPlan), application: inputs.model.application.name, note: note)
+            return output(document, context) ? .success : .failure
         }
+        guard let made = await PlanRunner.apply(inputs, state: stored.state, refresh: refresh, targets: targets, context) else { return .failure }
+        guard output(made.document, context) else { return .failure }
+        return detailedExitCode && made.deployment.hasChanges ? .changes : .success
+    }
+
+    /// Prints the plan (human or JSON) and saves it with --out; false after printing why it could not be saved.
+    private func output(_ document: PlanDocument, _ context: CommandContext) -> Bool {
         // Encoded once, and only when it is printed or saved: with thousands of resources the JSON is the larger part
         // of a plan without refresh.
-        let encoded = json || out != nil ? made.document.json : nil
+        let encoded = json || out != nil ? document.json : nil
         if json, let encoded {
             context.stdout.write(encoded.serialized() + "\n")
         } else {
-            context.stdout.write(PlanView.render(made.document, explain: explain, color: context.usesColor))
+            context.stdout.write(PlanView.render(document, explain: explain, color: context.usesColor))
         }
         let consequence = out.map { "\($0) was not saved" } ?? "apply would refuse it"
-        guard PlanRunner.enforce(made.document.policy, consequence: consequence, context) else { return .failure }
+        guard PlanRunner.enforce(document.policy, consequence: consequence, context) else { return false }
         if let out, let encoded {
-            guard PlanRunner.save(encoded, to: out, context) else { return .failure }
-            if !json { context.stdout.write("\nSaved the plan to \(out). Apply exactly this with: mcloud apply \(out)\n") }
+            guard PlanRunner.save(encoded, to: out, context) else { return false }
+            if !json {
+                let next = document.deployment == nil ? "Show it with: mcloud show \(out); draw it with: mcloud report --plan \(out) --out report.html" : "Apply exactly this with: mcloud apply \(out)"
+                context.stdout.write("\nSaved the plan to \(out). \(next)\n")
+            }
         }
-        return detailedExitCode && made.document.deployment.hasChanges ? .changes : .success
+        return true
     }
 }

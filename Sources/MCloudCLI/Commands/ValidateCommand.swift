@@ -6,7 +6,7 @@ struct ValidateCommand: Command {
     static let spec = CommandSpec(
         name: "validate",
         abstract: "Check manifests and the cloud catalog, reporting every problem as FILE:LINE:COL.",
-        discussion: "Reads every *.yaml and *.yml file under the given paths in sorted order. Exits 0 when the input is valid (warnings are printed but allowed), 1 when there is any error.",
+        discussion: "Reads every *.yaml and *.yml file under the given paths in sorted order. A folder holding several applications, each in a folder of its own (as Manifests/ holds the examples), has each validated on its own with the catalog. Exits 0 when the input is valid (warnings are printed but allowed), 1 when there is any error.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
@@ -20,13 +20,25 @@ struct ValidateCommand: Command {
     }
 
     func run(_ context: CommandContext) async -> ExitCode {
-        let set = ManifestLoader.load(paths: manifests.paths, providers: manifests.providers)
+        guard let applications = ApplicationFolders.split(paths: manifests.paths) else {
+            return check(ManifestLoader.load(paths: manifests.paths, providers: manifests.providers), label: "", context) ? .success : .failure
+        }
+        var valid = true
+        for application in applications {
+            let set = ManifestLoader.load(paths: application.files, providers: manifests.providers)
+            valid = check(set, label: "\(application.folder): ", context) && valid
+        }
+        return valid ? .success : .failure
+    }
+
+    /// Prints the diagnostics and a summary line, starting with `label`; whether the set is valid.
+    private func check(_ set: ManifestSet, label: String, _ context: CommandContext) -> Bool {
         for diagnostic in set.diagnostics {
             context.stderr.write("\(diagnostic)\n")
         }
         guard let model = set.model else {
-            context.stderr.write("validate: \(Self.count(set.diagnostics.errorCount, "error")), \(Self.count(set.diagnostics.warningCount, "warning"))\n")
-            return .failure
+            context.stderr.write("\(label)validate: \(Self.count(set.diagnostics.errorCount, "error")), \(Self.count(set.diagnostics.warningCount, "warning"))\n")
+            return false
         }
         var parts = [
             Self.count(model.clouds.count, "cloud"),
@@ -40,8 +52,8 @@ struct ValidateCommand: Command {
             let policies = model.policies.count == 1 ? "1 policy" : "\(model.policies.count) policies"
             parts.append("\(policies) with \(Self.count(rules, "rule"))")
         }
-        context.stdout.write("Valid: \(parts.joined(separator: ", ")); \(Self.count(model.cells.count, "cell")) in \(Self.count(set.files.count, "file")).\n")
-        return .success
+        context.stdout.write("\(label)Valid: \(parts.joined(separator: ", ")); \(Self.count(model.cells.count, "cell")) in \(Self.count(set.files.count, "file")).\n")
+        return true
     }
 
     static func count(_ number: Int, _ noun: String) -> String {

@@ -35,15 +35,14 @@ enum ApplyRunner {
     /// where the application now runs and what that costs, even when no resource changed (prices may have). The
     /// caller holds the lock.
     static func execute(
-        _ document: PlanDocument, clouds: [String: Cloud], state: State?, backend: any StateBackend, interrupts: InterruptHandler?,
+        _ document: PlanDocument, _ plan: DeploymentPlan, clouds: [String: Cloud], state: State?, backend: any StateBackend, interrupts: InterruptHandler?,
         parallelism: Int, _ context: CommandContext
     ) async -> ExitCode {
-        let plan = document.deployment
         var initial = state ?? State()
         initial.application = plan.application
         let recorder = StateRecorder(state: initial, backend: backend)
         guard plan.hasChanges else {
-            guard await recordUnchanged(document, state: state, backend: backend, context) else { return .failure }
+            guard await recordUnchanged(document, plan, state: state, backend: backend, context) else { return .failure }
             context.stdout.write("\nNo changes to apply.\n")
             return .success
         }
@@ -70,7 +69,7 @@ enum ApplyRunner {
         let done = outcome.completed
         let counts = "\(done[.create] ?? 0) added, \(done[.update] ?? 0) changed, \(done[.replace] ?? 0) replaced, \(done[.delete] ?? 0) destroyed"
         if outcome.succeeded {
-            guard await record(document, recorder: recorder, context: context) else { return .failure }
+            guard await record(document, plan, recorder: recorder, context: context) else { return .failure }
             context.stdout.write("\n\(plan.operation == .destroy ? "Destroy" : "Apply") complete! Resources: \(counts).\n")
             return .success
         }
@@ -84,16 +83,16 @@ enum ApplyRunner {
 
     /// A plan without changes still makes its placement the recorded one: the cost can change with the prices alone.
     /// Nothing is written without a state to write to.
-    static func recordUnchanged(_ document: PlanDocument, state: State?, backend: any StateBackend, _ context: CommandContext) async -> Bool {
+    static func recordUnchanged(_ document: PlanDocument, _ plan: DeploymentPlan, state: State?, backend: any StateBackend, _ context: CommandContext) async -> Bool {
         guard let state else { return true }
-        return await record(document, recorder: StateRecorder(state: state, backend: backend), context: context)
+        return await record(document, plan, recorder: StateRecorder(state: state, backend: backend), context: context)
     }
 
     /// Writes the placement a complete apply made (none after a destroy); a targeted plan made only part of it, so
     /// the record stays as it was. False after printing why the state could not be written.
-    private static func record(_ document: PlanDocument, recorder: StateRecorder, context: CommandContext) async -> Bool {
-        guard !document.deployment.targeted else { return true }
-        let placement = document.deployment.operation == .destroy ? nil : document.placement?.applied
+    private static func record(_ document: PlanDocument, _ plan: DeploymentPlan, recorder: StateRecorder, context: CommandContext) async -> Bool {
+        guard !plan.targeted else { return true }
+        let placement = plan.operation == .destroy ? nil : document.placement?.applied
         do throws(StateError) {
             try await recorder.record(placement: placement)
             return true

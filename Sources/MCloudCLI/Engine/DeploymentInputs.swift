@@ -27,6 +27,13 @@ struct DeploymentInputs {
         Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The clouds the placement uses whose catalog entry has no endpoints at all (a price list for a what-if), sorted.
+    var cloudsWithoutEndpoints: [String] {
+        let used = Set(placementPlan.services.flatMap { $0.replicas.map(\.cloud) }
+            + placementPlan.databases.flatMap { [$0.primary] + ($0.backup.map { [$0] } ?? []) } + placementPlan.cdns.map(\.cloud))
+        return model.clouds.filter { used.contains($0.name) && $0.endpoints == Cloud.Endpoints() }.map(\.name).sorted()
+    }
+
     /// SHA-256 over every input file's bytes and its path relative to the folder given (so the same checkout gives
     /// the same digest wherever it lies), manifests then catalog, each in sorted order.
     static func digest(_ manifests: ManifestOptions) -> String {

@@ -14,37 +14,52 @@ enum PlanRunner {
         help: "Only resources whose address starts with ADDRESS, and what they depend on; repeatable.", repeatable: true
     )
 
-    /// The plan, built once as the document every output is drawn from, and the catalog clouds it was made with; nil
-    /// after printing why there is none.
+    /// A deployment plan, the document every output is drawn from, and the catalog clouds it was made with.
+    struct Made {
+        var document: PlanDocument
+        var deployment: DeploymentPlan
+        var clouds: [String: Cloud]
+    }
+
+    /// The plan, built once as the document every output is drawn from; nil after printing why there is none.
     static func plan(
         _ operation: DeploymentPlan.Operation, manifests: ManifestOptions, state: State?, refresh: Bool, targets: [String],
         _ context: CommandContext
-    ) async -> (document: PlanDocument, clouds: [String: Cloud])? {
-        let request: PlanMaker.Request
-        let clouds: [String: Cloud]
-        let model: Model
-        var placement: PlacementReport?
+    ) async -> Made? {
         switch operation {
         case .apply:
             guard let inputs = DeploymentInputs.load(manifests, context) else { return nil }
-            request = PlanMaker.Request(
-                operation: .apply, application: inputs.model.application.name, desired: inputs.desired, state: state, refresh: refresh,
-                inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
-            )
-            clouds = inputs.clouds
-            model = inputs.model
-            placement = PlacementReport(inputs.placementPlan)
+            return await apply(inputs, state: state, refresh: refresh, targets: targets, context)
         case .destroy:
             // Destroy places nothing: it needs the application's name and the clouds' endpoints, even when the
             // manifests could no longer be placed.
-            guard let read = Self.model(manifests, context) else { return nil }
-            model = read
-            request = PlanMaker.Request(
+            guard let model = model(manifests, context) else { return nil }
+            let request = PlanMaker.Request(
                 operation: .destroy, application: model.application.name, desired: [], state: state, refresh: refresh,
                 inputDigest: DeploymentInputs.digest(manifests), targets: TargetSelection(targets)
             )
-            clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            return await make(request, model: model, clouds: clouds, state: state, placement: nil, context)
         }
+    }
+
+    /// The apply plan of inputs already read and placed.
+    static func apply(_ inputs: DeploymentInputs, state: State?, refresh: Bool, targets: [String], _ context: CommandContext) async -> Made? {
+        let request = PlanMaker.Request(
+            operation: .apply, application: inputs.model.application.name, desired: inputs.desired, state: state, refresh: refresh,
+            inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
+        )
+        let made = await make(request, model: inputs.model, clouds: inputs.clouds, state: state, placement: PlacementReport(inputs.placementPlan), context)
+        let bare = inputs.cloudsWithoutEndpoints
+        if made == nil, !bare.isEmpty {
+            context.stderr.write("hint: \(PlacementOnly.list(bare)) no endpoints in the catalog; 'mcloud plan --placement-only' shows where everything would run without endpoints or credentials\n")
+        }
+        return made
+    }
+
+    private static func make(
+        _ request: PlanMaker.Request, model: Model, clouds: [String: Cloud], state: State?, placement: PlacementReport?, _ context: CommandContext
+    ) async -> Made? {
         // After a destroy nothing runs, so it costs nothing.
         let application = model.application
         let cost = CostDiff(recorded: state?.placement?.cost, after: placement?.cost, currency: application.currency, rate: application.rate(for:))
@@ -52,7 +67,7 @@ enum PlanRunner {
             let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
             var document = PlanDocument(deployment: plan, placement: placement, cost: cost)
             document.policy = PolicyChecker.check(model, document: document, recorded: state?.placement)
-            return (document, clouds)
+            return Made(document: document, deployment: plan, clouds: clouds)
         } catch {
             context.stderr.write("error: \(error.message)\n")
             return nil
@@ -80,18 +95,8 @@ enum PlanRunner {
         return set.model
     }
 
-    /// Writes the plan's JSON for `apply PLANFILE`, atomically: a temporary file renamed over the target.
+    /// Writes the plan's JSON for `apply PLANFILE`, atomically.
     static func save(_ document: JSONValue, to path: String, _ context: CommandContext) -> Bool {
-        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        do {
-            try Data((document.serialized() + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
-            if FileManager.default.fileExists(atPath: path) { _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: path), withItemAt: URL(fileURLWithPath: temporary)) }
-            else { try FileManager.default.moveItem(atPath: temporary, toPath: path) }
-            return true
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            context.stderr.write("error: cannot write the plan to \(path): \(error.localizedDescription)\n")
-            return false
-        }
+        AtomicFile.write(Data((document.serialized() + "\n").utf8), to: path, what: "the plan", context)
     }
 }

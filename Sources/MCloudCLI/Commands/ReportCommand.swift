@@ -1,0 +1,77 @@
+import Foundation
+import MCloudCore
+import MCloudEngine
+import MCloudViews
+
+/// `mcloud report`: the plan as one HTML page with a placement map, for a reviewer's browser.
+struct ReportCommand: Command {
+    static let spec = CommandSpec(
+        name: "report",
+        abstract: "Write the plan as one self-contained HTML page: a placement map, costs, laws, every cell's reasons and the changes.",
+        discussion: "Without --plan, places the manifests as 'plan --placement-only' does (no state, no cloud, no credentials) and draws that; with a plan saved by 'mcloud plan --out', draws its placement and its resource changes. The manifests and catalog give the audiences, the laws on their data and the clouds' vendors and jurisdictions. The page has its style, script and drawings inline and loads nothing from a network.",
+        options: [
+            ManifestOptions.file,
+            ManifestOptions.providers,
+            CommandSpec.Option(names: ["--plan"], valueName: "PLANFILE", help: "A plan saved by 'mcloud plan --out' to draw, with its resource changes."),
+            CommandSpec.Option(names: ["--out"], valueName: "FILE", help: "Where to write the page ('-': standard output).", isRequired: true),
+        ]
+    )
+
+    var manifests: ManifestOptions
+    var planFile: String?
+    var out: String
+
+    init(_ arguments: ParsedArguments) {
+        manifests = ManifestOptions(arguments)
+        planFile = arguments.value("--plan")
+        out = arguments.value("--out") ?? "-"
+    }
+
+    func run(_ context: CommandContext) async -> ExitCode {
+        let document: PlanDocument
+        let model: Model
+        let source = manifests.paths.joined(separator: ", ")
+        if let planFile {
+            guard let loaded = PlanRunner.model(manifests, context), let saved = Self.read(planFile, context) else { return .failure }
+            guard saved.placement != nil else {
+                context.stderr.write("error: \(planFile) places nothing (a destroy plan); report draws a plan of where things run\n")
+                return .failure
+            }
+            guard saved.application == loaded.application.name else {
+                context.stderr.write("error: \(planFile) plans application \(saved.application), but the manifests describe \(loaded.application.name)\n")
+                return .failure
+            }
+            if let digest = saved.deployment?.inputDigest, digest != DeploymentInputs.digest(manifests) {
+                context.stderr.write("note: the manifests or the catalog changed since \(planFile) was made; the page draws the saved plan\n")
+            }
+            (document, model) = (saved, loaded)
+        } else {
+            guard let (loaded, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
+            let note = "the report placed the manifests itself, reading no state and no cloud; to draw the changes too, save a plan (mcloud plan --out FILE) and give it with --plan FILE"
+            (document, model) = (PlanDocument(placementOnly: PlacementReport(plan), application: loaded.application.name, note: note), loaded)
+        }
+        let origin = planFile.map { "\(source), the saved plan \($0)" } ?? "\(source), placed without state or credentials"
+        let page = PlanReport.html(document, setting: ReportSetting(model: model, source: origin))
+        guard out != "-" else {
+            context.stdout.write(page)
+            return .success
+        }
+        guard AtomicFile.write(Data(page.utf8), to: out, what: "the report", context) else { return .failure }
+        let cells = document.placement?.cells.count ?? 0
+        context.stdout.write("Wrote \(out): \(cells) cell\(cells == 1 ? "" : "s") on \(model.clouds.count) clouds, \(page.utf8.count / 1024) KiB. Open it in a browser; it needs no network.\n")
+        return .success
+    }
+
+    private static func read(_ file: String, _ context: CommandContext) -> PlanDocument? {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            context.stderr.write("error: cannot read the plan file \(file)\n")
+            return nil
+        }
+        do throws(PlanDocument.Failure) {
+            return try PlanDocument.parse(Array(data), file: file)
+        } catch {
+            context.stderr.write("error: \(error.description)\n")
+            return nil
+        }
+    }
+}

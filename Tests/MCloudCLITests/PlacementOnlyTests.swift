@@ -1,0 +1,146 @@
+import Foundation
+import MCloudCore
+import MCloudSynthetic
+import Testing
+
+/// `plan --placement-only`, and the plan that becomes one by itself on a catalog without endpoints: the placement,
+/// cost, bound and reasons, with no state, no cloud and no credentials read.
+@Suite struct PlacementOnlyTests {
+    static let providers = "\(repositoryRoot)/Providers"
+
+    /// A generated instance in a temporary folder: a catalog of price lists, none with endpoints.
+    static func generated(_ size: SyntheticInstance.Size) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-placement-only-\(UUID().uuidString)").path
+        try SyntheticInstance(size: size, seed: 3).write(to: directory)
+        return directory
+    }
+
+    /// The repository's catalog with every `endpoints:` block taken out: the same clouds, as price lists only.
+    static func catalogWithoutEndpoints() throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-price-lists-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: providers) where name.hasSuffix(".yaml") {
+            var kept: [Substring] = []
+            var inEndpoints = false
+            for line in try String(contentsOfFile: "\(providers)/\(name)", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+                if line.hasPrefix("  endpoints:") { inEndpoints = true; continue }
+                if inEndpoints, line.hasPrefix("    ") { continue }
+                inEndpoints = false
+                kept.append(line)
+            }
+            try kept.joined(separator: "\n").write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        return directory.path
+    }
+
+    static func json(_ run: Run) throws -> JSONValue { try JSONParser.parse(Array(run.stdout.utf8)) }
+
+    @Test(arguments: [SyntheticInstance.Size(clouds: 8, services: 20, databases: 5), SyntheticInstance.Size(clouds: 16, services: 50, databases: 10)])
+    func aCatalogWithoutEndpointsAndNoStateGivesThePlacementWithANote(_ size: SyntheticInstance.Size) async throws {
+        let directory = try Self.generated(size)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let arguments = ["plan", "-f", "\(directory)/Manifests", "--providers", "\(directory)/Providers", "--state", PlanCommandTests.noState]
+        let run = await mcloudRun(arguments + ["--json"])
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("note: placement only: clouds "))
+        #expect(run.stderr.contains("have no endpoints in the catalog and there is no state"))
+        let document = try Self.json(run)
+        #expect(document["operation"]?.stringValue == "placement")
+        #expect(document["resource_changes"] == nil && document["state"] == nil)
+        #expect(document["placement"]?["cells"]?.objectPairs.count == 4 * (size.services + size.databases))
+        #expect(document["explanations"]?.objectPairs.count == 4 * (size.services + size.databases))
+        #expect(document["considered"]?.objectPairs.count == 4 * (size.services + size.databases))
+        #expect((document["placement"]?["cost"]?["lowerBound"]?.doubleValue ?? 0) > 0)
+
+        let human = await mcloudRun(arguments)
+        #expect(human.exitCode == 0)
+        #expect(human.stdout.hasPrefix("Placement of synthetic ("))
+        #expect(human.stdout.hasSuffix("no resource changes were planned (give those clouds endpoints to plan them).\n"))
+        let asked = await mcloudRun(["plan", "--placement-only", "--json", "-f", "\(directory)/Manifests", "--providers", "\(directory)/Providers"])
+        #expect(try Self.json(asked)["placement"] == document["placement"])
+    }
+
+    /// The placement does not depend on endpoints: planned from the catalog, from the same catalog as price lists,
+    /// and with --placement-only, every example gets the same `placement` (and explanations and considered clouds).
+    @Test(arguments: ["retail-bank", "shop", "telemed"])
+    func thePlacementIsTheSameWithAndWithoutEndpoints(_ application: String) async throws {
+        let priceLists = try Self.catalogWithoutEndpoints()
+        defer { try? FileManager.default.removeItem(atPath: priceLists) }
+        let manifests = "\(repositoryRoot)/Manifests/\(application)"
+        let planned = try Self.json(await mcloudRun(["plan", "--json", "-f", manifests, "--providers", Self.providers, "--state", PlanCommandTests.noState]))
+        let asked = try Self.json(await mcloudRun(["plan", "--json", "--placement-only", "-f", manifests, "--providers", Self.providers]))
+        let withoutEndpoints = try Self.json(await mcloudRun(["plan", "--json", "-f", manifests, "--providers", priceLists, "--state", PlanCommandTests.noState]))
+        #expect(planned["operation"]?.stringValue == "apply")
+        #expect(asked["operation"]?.stringValue == "placement" && withoutEndpoints["operation"]?.stringValue == "placement")
+        for key in ["placement", "explanations", "considered"] {
+            #expect(planned[key] != nil)
+            #expect(asked[key] == planned[key], "\(key) differs with --placement-only")
+            #expect(withoutEndpoints[key] == planned[key], "\(key) differs without endpoints")
+        }
+    }
+
+    /// Asking for what only a deployment plan has keeps the error, with a hint instead of a silent placement.
+    @Test func outAndDetailedExitcodeOnACatalogWithoutEndpointsFailWithAHint() async throws {
+        let priceLists = try Self.catalogWithoutEndpoints()
+        defer { try? FileManager.default.removeItem(atPath: priceLists) }
+        let run = await mcloudRun([
+            "plan", "--detailed-exitcode", "-f", "\(repositoryRoot)/Manifests/shop", "--providers", priceLists, "--state", PlanCommandTests.noState,
+        ])
+        #expect(run.exitCode == 1)
+        #expect(run.stderr.contains("error: no provider can handle some resources"))
+        #expect(run.stderr.contains("have no endpoints in the catalog; 'mcloud plan --placement-only' shows where everything would run"))
+    }
+
+    @Test(arguments: ["--state=file:///tmp/x.json", "--target=kubernetes", "--detailed-exitcode", "--no-refresh"])
+    func placementOnlyRefusesWhatNeedsTheStateOrTheClouds(_ option: String) async {
+        let run = await mcloudRun(["plan", "--placement-only", option])
+        #expect(run.exitCode == 1)
+        #expect(run.stderr.hasPrefix("error: --placement-only reads no state and plans no resource changes, so --"))
+    }
+
+    /// The real binary in a folder whose default state file is not JSON: a plan must read it and fails; a
+    /// placement-only plan never opens it.
+    @Test func placementOnlyNeverReadsTheState() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-broken-state-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent(".mcloud"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("not a state".utf8).write(to: folder.appendingPathComponent(".mcloud/state.json"))
+        let arguments = ["plan", "-f", "\(repositoryRoot)/Manifests/shop", "--providers", Self.providers]
+        let full = try runBinary(arguments, in: folder.path)
+        #expect(full.exitCode == 1 && full.stderr.contains("state"), "\(full.stderr)")
+        let placement = try runBinary(arguments + ["--placement-only"], in: folder.path)
+        #expect(placement.exitCode == 0, "\(placement.stderr)")
+        #expect(placement.stdout.contains("Placement only: --placement-only reads no state and no cloud and needs no credentials"))
+    }
+
+    @Test func aSavedPlacementOnlyPlanShowsAsPlannedAndIsNotApplied() async throws {
+        let file = NSTemporaryDirectory() + "mcloud-placement-\(UUID().uuidString).plan"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let planned = await mcloudRun(["plan", "--placement-only", "-f", "\(repositoryRoot)/Manifests/shop", "--providers", Self.providers, "--out", file])
+        #expect(planned.exitCode == 0)
+        let saved = "\nSaved the plan to \(file). Show it with: mcloud show \(file); draw it with: mcloud report --plan \(file) --out report.html\n"
+        #expect(planned.stdout.hasSuffix(saved))
+        let shown = await mcloudRun(["show", file])
+        #expect(shown.exitCode == 0)
+        #expect(shown.stdout + saved == planned.stdout)
+        let applied = await mcloudRun(["apply", file, "-f", "\(repositoryRoot)/Manifests/shop", "--providers", Self.providers, "--state", PlanCommandTests.noState])
+        #expect(applied.exitCode == 1)
+        #expect(applied.stderr == "error: \(file) is a placement-only plan, which changes nothing; plan without --placement-only (the clouds need endpoints) and apply that\n")
+    }
+}
+
+/// Runs the built `mcloud` binary in `directory`.
+func runBinary(_ arguments: [String], in directory: String) throws -> Run {
+    let process = Process()
+    process.executableURL = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return Run(exitCode: process.terminationStatus, stdout: stdout, stderr: stderr)
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// `show PLANFILE` prints exactly what `plan` printed, placement and cost included, because both draw the same
+/// plan document; `show --json` is `plan --json`. Checked against the plan goldens, so a view that forgets part of a
+/// saved plan fails here as well as there.
+@Suite struct ShowCommandTests {
+    @Test(arguments: ["retail-bank", "shop", "telemed"])
+    func showOfASavedPlanEqualsPlansOutput(_ application: String) async throws {
+        let file = NSTemporaryDirectory() + "mcloud-show-\(UUID().uuidString).plan"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let arguments = ["plan", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", "\(repositoryRoot)/Providers", "--state", PlanCommandTests.noState]
+        let planned = await mcloudRun(arguments + ["--out", file])
+        #expect(planned.exitCode == 0)
+        let saved = "\nSaved the plan to \(file). Apply exactly this with: mcloud apply \(file)\n"
+        #expect(planned.stdout.hasSuffix(saved))
+
+        let shown = await mcloudRun(["show", file])
+        #expect(shown.exitCode == 0)
+        #expect(shown.stdout + saved == planned.stdout)
+        try Golden.check(shown.stdout, named: "plan-\(application).txt")
+
+        let shownJSON = await mcloudRun(["show", "--json", file])
+        let plannedJSON = await mcloudRun(arguments + ["--json"])
+        #expect(shownJSON.stdout == plannedJSON.stdout)
+        try Golden.check(shownJSON.stdout, named: "plan-\(application).json")
+    }
+
+    /// Regression: saving a plan over an earlier one failed ("The file doesn't exist", FileManager.replaceItemAt on
+    /// Linux) and deleted the earlier plan too.
+    @Test func savingAPlanOverAnEarlierOneReplacesIt() async throws {
+        let file = NSTemporaryDirectory() + "mcloud-resave-\(UUID().uuidString).plan"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data("an earlier plan".utf8).write(to: URL(fileURLWithPath: file))
+        let planned = await mcloudRun(["plan", "--placement-only", "-f", "\(repositoryRoot)/Manifests/shop", "--providers", "\(repositoryRoot)/Providers", "--out", file])
+        #expect(planned.exitCode == 0, "\(planned.stderr)")
+        let shown = await mcloudRun(["show", file])
+        #expect(shown.exitCode == 0)
+        #expect(shown.stdout.hasPrefix("Placement of shop ("))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix((file as NSString).lastPathComponent + ".tmp-") }
+        #expect(leftovers.isEmpty)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+/// The scripts a newcomer runs first say what is wrong in words that point to the fix: a toolchain that cannot start
+/// names its binary and the loader's error, the optional comparison says the shared bench is absent, and each group
+/// of install-deps.sh names the packages its task needs.
+@Suite struct ScriptTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    struct Result {
+        var status: Int32
+        var output: String
+    }
+
+    /// Runs bash with a clean environment (plus `environment`) in the repository, stdout and stderr together.
+    static func bash(_ script: String, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: root)
+        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { _, new in new }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: output)
+    }
+
+    /// Regression: on a minimal Debian without libncurses6 the toolchain was found but could not start, and the script
+    /// said "no Swift toolchain found".
+    @Test func aToolchainThatCannotStartIsNamedWithTheLoadersError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-broken-toolchain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // What the dynamic loader prints for a binary whose library is missing, exit code 127 included.
+        let loader = "#!/bin/sh\necho \"$0: error while loading shared libraries: libncurses.so.6: cannot open shared object file: No such file or directory\" >&2\nexit 127\n"
+        for name in ["swift", "swiftc"] {
+            let file = folder.appendingPathComponent(name)
+            try Data(loader.utf8).write(to: file)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+        }
+        let run = try Self.bash("set -eu; source scripts/toolchain.sh; echo reached", environment: ["SWIFT_TOOLCHAIN_DIRS": folder.path])
+        #expect(run.status == 1)
+        #expect(!run.output.contains("reached"))
+        #expect(run.output.contains("error: found a Swift toolchain, but it cannot start:"))
+        #expect(run.output.contains("\(folder.path)/swift --version: \(folder.path)/swift: error while loading shared libraries: libncurses.so.6"))
+        #expect(!run.output.contains("no Swift toolchain found"))
+    }
+
+    @Test func noToolchainAtAllSaysWhereItLooked() throws {
+        let run = try Self.bash("set -eu; source scripts/toolchain.sh", environment: ["SWIFT_TOOLCHAIN_DIRS": "/nonexistent/swift/bin"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("error: no Swift toolchain found in /nonexistent/swift/bin or on PATH"))
+    }
+
+    @Test func theComparisonScriptSaysWhenTheSharedBenchIsAbsent() throws {
+        let run = try Self.bash("scripts/check-placements.sh", environment: ["MCLOUD_BENCH_DIR": "/nonexistent/bench"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("check-placements: the shared benchmark is not here: no /nonexistent/bench/check.py"))
+        #expect(run.output.contains("Nothing was checked."))
+    }
+
+    /// The README's commands install exactly these groups (examples.sh build; test.sh build and test), and .ci/run
+    /// installs nothing of its own, so CI cannot have a package the README's commands lack.
+    @Test(arguments: [
+        ("build", ["libyaml-dev", "libcurl4-openssl-dev", "libssl-dev", "libpq-dev", "pkg-config", "graphviz"]),
+        ("test", ["python3", "openssl", "chromium"]),
+        ("python", ["python3", "python3-venv"]),
+    ])
+    func eachInstallGroupNamesItsPackages(_ group: String, _ packages: [String]) throws {
+        let run = try Self.bash("scripts/install-deps.sh --list \(group)")
+        #expect(run.status == 0)
+        #expect(run.output.split(separator: "\n").map(String.init) == packages)
+    }
+
+    @Test func ciInstallsNothingTheReadmesCommandsDoNot() throws {
+        let ci = try String(contentsOfFile: "\(Self.root)/.ci/run", encoding: .utf8)
+        #expect(!ci.contains("apt-get"), ".ci/run installs packages itself")
+        #expect(ci.contains("\nscripts/test.sh\n"))
+        let test = try String(contentsOfFile: "\(Self.root)/scripts/test.sh", encoding: .utf8)
+        #expect(test.contains("scripts/install-deps.sh build test\n"))
+        let examples = try String(contentsOfFile: "\(Self.root)/scripts/examples.sh", encoding: .utf8)
+        #expect(examples.contains("scripts/install-deps.sh build\n"))
+    }
+}
