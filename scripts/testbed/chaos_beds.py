@@ -480,7 +480,14 @@ class Inventory:
                     if tag.startswith("address:"):
                         found.append((tag[len("address:"):], group["id"], False))
         prefix = "mcloud.%s." % self.application
-        for instance in get("database", "/instances")["instances"]:
+        instances, marker = [], None
+        while True:  # Trove answers 20 instances a page whatever the limit, with a next link while more follow
+            page = get("database", "/instances?limit=100" + ("&marker=%s" % marker if marker else ""))
+            instances += page["instances"]
+            if not page["instances"] or not any(link.get("rel") == "next" for link in page.get("links", [])):
+                break
+            marker = page["instances"][-1]["id"]
+        for instance in instances:
             if instance["name"].startswith(prefix):
                 cloud, name = instance["name"][len(prefix):].split(".", 1)
                 deleting = instance.get("status") in ("SHUTDOWN", "DELETED")
