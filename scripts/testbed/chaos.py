@@ -235,6 +235,7 @@ class Harness:
         if applied.code != 0:
             raise Failure("the baseline apply failed (exit %s): %s" % (applied.code, applied.stderr()[-3000:]))
         self.durations["apply"] = applied.seconds
+        self.state_size = os.path.getsize(state[len("file://"):])  # the whole application's, for the disk phase
         plan = self.mcloud("plan", state, ["--detailed-exitcode"])
         duplicates, orphans = self.counts(state)
         destroyed = self.mcloud("destroy", state, limit=3600)
@@ -245,7 +246,6 @@ class Harness:
             "destroy_exit": destroyed.code, "duplicates": len(duplicates), "orphans": len(orphans), "leftovers": left,
             "seconds": round(time.time() - started, 1),
         }
-        self.state_size = os.path.getsize(state[len("file://"):] + ".backup") if os.path.exists(state[len("file://"):] + ".backup") else 400000
         self.log("baseline: apply %.0f s, plan exit %d, destroy %.0f s, %d left" % (applied.seconds, plan.code, destroyed.seconds, len(left)))
 
     def kills(self):
@@ -482,7 +482,7 @@ class Harness:
                 handle.write(row[0] + "\n")
         result.update({
             "terminated": terminated, "terminated_exit": record.code, "terminated_message": message, "state_loads": loads,
-            "lock_taken_over": broken is None and rerun.code == 0, "force_unlocked": broken == 0, "rerun_exit": rerun.code,
+            "lock_taken_over": broken is None and "is locked by" not in rerun.stderr(), "force_unlocked": broken == 0, "rerun_exit": rerun.code,
             "converged": plan.code == 0, "duplicates": len(duplicates), "orphans": len(orphans),
             "serials": serials, "serials_never_back": all(a < b for a, b in zip(serials, serials[1:])),
             "destroy_exit": destroyed.code, "leftovers": len(left),
