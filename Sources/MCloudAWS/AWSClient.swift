@@ -38,15 +38,21 @@ public struct AWSClient: Sendable {
 
     /// Signs (again on every attempt, so the date stays fresh) and sends. A 2xx answer is returned; anything else
     /// becomes `AWSError`. Throttled requests are always retried, since AWS did not run them; 500/502/503/504 and
-    /// connection failures only when `request.retryable`.
+    /// connection failures only when `request.retryable`. Attempts and waits together end within the policy's
+    /// deadline, or the request fails as a timeout naming the operation and the limit.
     public func send(
         _ request: HTTPRequest, service: AWSService, operation: String, region: String? = nil, signing: SigV4Signer.Options = .standard
     ) async throws(AWSError) -> HTTPResponse {
         let signer = signer(for: service, region: region, options: signing)
+        let end = retryPolicy.deadline(from: .now)
+        let outOfTime = AWSError.transport(operation: operation, .timeout(url: request.url, seconds: retryPolicy.deadline))
         var waited = 0.0
         var attempt = 1
         while true {
-            let signed = signer.sign(request, at: clock()).request
+            let left = RetryPolicy.secondsLeft(until: end)
+            guard left > 0 else { throw outOfTime }
+            var signed = signer.sign(request, at: clock()).request
+            signed.timeLimit = min(request.timeLimit ?? left, left)
             let failure: AWSError
             var delay = backoff(attempt)
             switch await exchange(signed) {
@@ -57,10 +63,11 @@ public struct AWSClient: Sendable {
                 guard throttled || (request.retryable && [500, 502, 503, 504].contains(response.status)) else { throw failure }
                 if let asked = response.header("retry-after").flatMap({ RetryAfter.seconds($0, now: clock()) }) { delay = min(asked, retryPolicy.maxDelay) }
             case .failure(let error):
+                if case .timeout = error, RetryPolicy.secondsLeft(until: end) <= 0.25 { throw outOfTime }
                 failure = .transport(operation: operation, error)
-                guard request.retryable, Self.isTransient(error) else { throw failure }
+                guard request.retryable, error.isRetryable else { throw failure }
             }
-            guard attempt < retryPolicy.maxAttempts, waited + delay <= retryPolicy.budget else { throw failure }
+            guard attempt < retryPolicy.maxAttempts, waited + delay <= retryPolicy.budget, delay < RetryPolicy.secondsLeft(until: end) else { throw failure }
             logger?.debug("aws retry \(attempt) of \(operation) in \(String(format: "%.2f", delay)) s after \(failure)")
             do throws(HTTPError) {
                 try await sleeper.sleep(seconds: delay)
@@ -91,14 +98,6 @@ public struct AWSClient: Sendable {
             return try XMLNode.parse(response.body)
         } catch {
             throw .invalidResponse(operation: operation, detail: error.description)
-        }
-    }
-
-    /// Connection failures and timeouts may pass; TLS and malformed requests come back the same.
-    private static func isTransient(_ error: HTTPError) -> Bool {
-        switch error {
-        case .connection, .timeout: return true
-        case .invalidRequest, .tls, .retriesExhausted, .cancelled: return false
         }
     }
 

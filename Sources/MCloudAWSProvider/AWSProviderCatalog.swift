@@ -1,5 +1,6 @@
 import MCloudAWS
 public import MCloudCore
+public import MCloudHTTP
 public import MCloudProvider
 
 /// AWS providers for clouds whose catalog entry has `endpoints.aws.profile`: credentials from that profile of the
@@ -7,9 +8,11 @@ public import MCloudProvider
 /// `region`, and `AWS_ENDPOINT_URL(_<SERVICE>)` or the profile's `endpoint_url` for an emulator.
 public final class AWSProviderCatalog: ProviderCatalog {
     let environment: [String: String]
+    let limits: HTTPLimits
 
-    public init(environment: [String: String]) {
+    public init(environment: [String: String], limits: HTTPLimits = HTTPLimits()) {
         self.environment = environment
+        self.limits = limits
     }
 
     public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
@@ -21,9 +24,13 @@ public final class AWSProviderCatalog: ProviderCatalog {
         environment["AWS_REGION"] = cloud.region
         if environment["AWS_ACCESS_KEY_ID"] == nil { environment["AWS_PROFILE"] = profile }
         let settings = AWSResourceProvider.Settings(environment: self.environment, cloud: cloud.name)
+        let limits = limits
         return AWSResourceProvider(cloud: cloud.name, settings: settings) { [environment] () throws(ProviderError) -> AWSClient in
             do throws(AWSError) {
-                return AWSClient(configuration: try AWSConfigurationLoader.load(environment: environment))
+                return AWSClient(
+                    configuration: try AWSConfigurationLoader.load(environment: environment), transport: CurlTransport(timeouts: limits.timeouts),
+                    retryPolicy: limits.retry
+                )
             } catch {
                 throw ProviderError(.unavailable, "cloud \(cloud.name) (profile \(profile)): \(error.description)")
             }

@@ -192,6 +192,7 @@ public struct AWSResourceProvider: ResourceProvider {
     ) async throws(AWSError) -> T {
         if let found = try await find() { return found }
         let policy = session.client.retryPolicy
+        let end = policy.deadline(from: .now)
         var waited = 0.0
         var attempt = 1
         while true {
@@ -199,7 +200,7 @@ public struct AWSResourceProvider: ResourceProvider {
                 return try await create()
             } catch where outcomeUnknown(error) {
                 let delay = min(policy.maxDelay, policy.baseDelay * pow(2, Double(attempt - 1))) * session.client.jitter()
-                guard attempt < policy.maxAttempts, waited + delay <= policy.budget else { throw error }
+                guard attempt < policy.maxAttempts, waited + delay <= policy.budget, delay < RetryPolicy.secondsLeft(until: end) else { throw error }
                 do throws(HTTPError) {
                     try await session.client.sleeper.sleep(seconds: delay)
                 } catch {
@@ -212,13 +213,15 @@ public struct AWSResourceProvider: ResourceProvider {
         }
     }
 
-    /// Whether AWS may have done what a failed request asked.
+    /// Whether AWS may have done what a failed request asked: the request went out and no readable answer came.
     static func outcomeUnknown(_ error: AWSError) -> Bool {
         switch error {
         case .transport(_, let failure):
-            if case .connection = failure { return true }
-            if case .timeout = failure { return true }
-            return false
+            switch failure {
+            case .connection, .timeout, .stalled, .tooLarge, .retriesExhausted: return true
+            case .invalidRequest, .tls, .cancelled: return false
+            }
+        case .invalidResponse: return true
         case .service(let service): return [500, 502, 503, 504].contains(service.status)
         case .unexpectedAnswer(_, let status, _): return [500, 502, 503, 504].contains(status)
         default: return false

@@ -12,15 +12,19 @@ public import MCloudHTTP
 public struct CDNProviderCatalog: ProviderCatalog {
     let environment: [String: String]
     let transport: @Sendable () -> any HTTPTransport
+    let limits: HTTPLimits
 
-    public init(environment: [String: String], transport: @escaping @Sendable () -> any HTTPTransport = { RetryingTransport(CurlTransport()) }) {
+    /// `transport` is for tests; by default every request keeps to `limits`.
+    public init(environment: [String: String], limits: HTTPLimits = HTTPLimits(), transport: (@Sendable () -> any HTTPTransport)? = nil) {
         self.environment = environment
-        self.transport = transport
+        self.limits = limits
+        self.transport = transport ?? { RetryingTransport(CurlTransport(timeouts: limits.timeouts), policy: limits.retry) }
     }
 
     public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
         let environment = environment
         let transport = transport
+        let limits = limits
         if cloud.api == .aws {
             return CDNResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> any CDNService in
                 var settings = environment
@@ -29,7 +33,8 @@ public struct CDNProviderCatalog: ProviderCatalog {
                 settings["AWS_REGION"] = "us-east-1"
                 do throws(AWSError) {
                     let configuration = try AWSConfigurationLoader.load(environment: settings)
-                    return CloudFrontCDN(client: CloudFrontClient(client: AWSClient(configuration: configuration, transport: transport())))
+                    let client = AWSClient(configuration: configuration, transport: CurlTransport(timeouts: limits.timeouts), retryPolicy: limits.retry)
+                    return CloudFrontCDN(client: CloudFrontClient(client: client))
                 } catch {
                     throw ProviderError(.unavailable, "cloud \(cloud.name): \(error.description)")
                 }

@@ -2,13 +2,16 @@ public import MCloudProvider
 import Synchronization
 import MCloudCore
 
-/// Carries out a plan: walks the dependency graph with up to `parallelism` changes at once, writes the state after
-/// every completed change, and on a failure or a stop starts nothing new while what runs finishes.
+/// Carries out a plan: walks the dependency graph with up to `parallelism` changes at once and writes the state after
+/// every completed change. A failure stops its cloud: none of that provider's other changes in that cloud starts
+/// (it may be unreachable, and each would wait out its time limits), nor anything that depends on the failed change,
+/// while the other clouds' independent changes go on, as Terraform goes on with what does not depend on an error.
+/// A stop (an interrupt, a state that cannot be written) starts nothing new anywhere; what runs finishes.
 public struct Applier: Sendable {
     public struct Outcome: Sendable {
         public var completed: [ResourceChange.Action: Int]
         public var failures: [(address: ResourceAddress, message: String)]
-        /// Changes never started, because of a failure or a stop.
+        /// Changes never started, because of a failure in their cloud or one they depend on, or a stop.
         public var notStarted: Int
         public var stopReason: String?
         public var state: State
@@ -41,12 +44,17 @@ public struct Applier: Sendable {
         var completed: [ResourceChange.Action: Int] = [:]
         var failures: [(address: ResourceAddress, message: String)] = []
         var started = 0
+        /// The clouds (per provider) where a change failed: none of their other changes starts.
+        var halted = Set<String>()
+        func cloudKey(_ change: ResourceChange) -> String { "\(change.provider) \(change.cloud)" }
         let stopSignal = stopSignal
         await withTaskGroup(of: Result.self) { group in
             var running = 0
             func startReady() {
                 while running < parallelism, stopSignal.stopReason == nil, let next = ready.popLast() {
                     let change = graph.changes[next]
+                    // What depends on a failed change never becomes ready; what shares its cloud is left here.
+                    guard !halted.contains(cloudKey(change)) else { continue }
                     running += 1
                     started += 1
                     group.addTask { await run(change, index: next, providers: providers, recorder: recorder) }
@@ -63,9 +71,10 @@ public struct Applier: Sendable {
                         if waits[dependent] == 0 { ready.insert(dependent, at: 0) }
                     }
                 case .failed(let index, let message):
-                    failures.append((address: graph.changes[index].address, message: message))
-                    if stopSignal.stop("\(graph.changes[index].address) failed") {
-                        report(.stopping(reason: "an error occurred; waiting for the changes in progress, starting no new ones"))
+                    let change = graph.changes[index]
+                    failures.append((address: change.address, message: message))
+                    if halted.insert(cloudKey(change)).inserted {
+                        report(.stopping(reason: "\(change.address) failed; starting no other \(change.provider) change in \(change.cloud) and nothing that depends on it (changes elsewhere go on)"))
                     }
                 }
                 startReady()
@@ -143,6 +152,11 @@ public struct Applier: Sendable {
                 observed = try await provider.update(desired, recorded: recorded)
             } else {
                 observed = try await provider.create(desired)
+            }
+            // The state names every resource by its cloud ID; without one it could not be read back. The resource
+            // may exist: the next refresh finds it by mcloud's labels and takes it over.
+            guard !observed.providerID.isEmpty else {
+                throw ProviderError(.failed, "\(change.action.rawValue) in \(change.cloud): the cloud's answer carries no ID for it, so it is not recorded; the next apply finds it and takes it over")
             }
             try await recorder.record(ResourceState(
                 address: desired.address, provider: desired.provider, cloud: desired.cloud, providerID: observed.providerID,

@@ -7,6 +7,6 @@ public enum ApplyEvent: Sendable, Hashable {
     case stillRunning(address: ResourceAddress, action: ResourceChange.Action, seconds: Int)
     case finished(address: ResourceAddress, action: ResourceChange.Action, seconds: Int, providerID: String?)
     case failed(address: ResourceAddress, action: ResourceChange.Action, message: String)
-    /// The first interrupt: nothing new starts, what runs finishes.
+    /// A failure: none of its cloud's other changes and nothing that depends on it starts; what runs finishes.
     case stopping(reason: String)
 }

@@ -20,6 +20,8 @@ public struct HTTPRequest: Sendable, Hashable {
     public var body: [UInt8]?
     /// Lets the retry layer resend a POST or PATCH the caller knows to be idempotent.
     public var retryable: Bool
+    /// Seconds this attempt may take at most: what is left of the request's time limit, set by the retry layer.
+    public var timeLimit: Double?
 
     public init(method: Method, url: String, headers: [(name: String, value: String)] = [], body: [UInt8]? = nil, retryable: Bool? = nil) {
         self.method = method

@@ -1,21 +1,34 @@
 public import Foundation
 
-/// How hard to try: exponential backoff with full jitter, capped per wait and in total.
+/// How hard to try: exponential backoff with full jitter, capped per wait and in total, all within one deadline.
 public struct RetryPolicy: Sendable, Hashable {
     public var maxAttempts: Int
     public var baseDelay: Double
     public var maxDelay: Double
     /// Seconds of waiting allowed across all retries of one request.
     public var budget: Double
+    /// Seconds the whole request may take, every attempt and wait included (`MCLOUD_HTTP_TIMEOUT`).
+    public var deadline: Double
 
-    public init(maxAttempts: Int = 5, baseDelay: Double = 0.2, maxDelay: Double = 10, budget: Double = 30) {
+    public init(maxAttempts: Int = 5, baseDelay: Double = 0.2, maxDelay: Double = 10, budget: Double = 30, deadline: Double = 120) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.budget = budget
+        self.deadline = deadline
     }
 
     public static let none = RetryPolicy(maxAttempts: 1, baseDelay: 0, maxDelay: 0, budget: 0)
+
+    /// When a request started now must be over.
+    public func deadline(from start: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        start + .milliseconds(Int(deadline * 1000))
+    }
+
+    /// Seconds left before `end`.
+    public static func secondsLeft(until end: ContinuousClock.Instant) -> Double {
+        (end - ContinuousClock.now).inSeconds
+    }
 
     /// Statuses that mean "try again later": throttling and a gateway or server in trouble.
     public static let retryableStatuses: Set<Int> = [429, 502, 503, 504]
@@ -58,24 +71,32 @@ public struct RetryingTransport: HTTPTransport {
     }
 
     /// After the last attempt a throttled or failing response is returned as it is, so the caller can report
-    /// the server's own message; a connection that never answered becomes `retriesExhausted`.
+    /// the server's own message; a connection that never answered becomes `retriesExhausted`. The whole request,
+    /// attempts and waits, ends within the policy's deadline: each attempt gets only what is left of it, and once it
+    /// is spent the request fails as a timeout naming the limit.
     public func send(_ request: HTTPRequest) async throws(HTTPError) -> HTTPResponse {
+        let end = policy.deadline(from: .now)
         var waited = 0.0
         var attempt = 1
         while true {
+            let left = RetryPolicy.secondsLeft(until: end)
+            guard left > 0 else { throw .timeout(url: request.url, seconds: policy.deadline) }
+            var bounded = request
+            bounded.timeLimit = min(request.timeLimit ?? left, left)
             let delay: Double
             let reason: String
             do throws(HTTPError) {
-                let response = try await base.send(request)
+                let response = try await base.send(bounded)
                 guard request.retryable, RetryPolicy.retryableStatuses.contains(response.status) else { return response }
                 let asked = response.header("retry-after").flatMap { RetryAfter.seconds($0, now: Date()) }
                 delay = asked.map { min($0, policy.maxDelay) } ?? backoff(attempt)
-                guard attempt < policy.maxAttempts, waited + delay <= policy.budget else { return response }
+                guard attempt < policy.maxAttempts, waited + delay <= policy.budget, delay < RetryPolicy.secondsLeft(until: end) else { return response }
                 reason = "HTTP \(response.status)"
             } catch {
+                if case .timeout = error, RetryPolicy.secondsLeft(until: end) <= 0.25 { throw .timeout(url: request.url, seconds: policy.deadline) }
                 guard request.retryable, error.isRetryable else { throw error }
                 delay = backoff(attempt)
-                guard attempt < policy.maxAttempts, waited + delay <= policy.budget else {
+                guard attempt < policy.maxAttempts, waited + delay <= policy.budget, delay < RetryPolicy.secondsLeft(until: end) else {
                     throw .retriesExhausted(attempts: attempt, last: error.description)
                 }
                 reason = error.description
@@ -104,5 +125,12 @@ public enum RetryAfter {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: trimmed) else { return nil }
         return max(0, date.timeIntervalSince(now))
+    }
+}
+
+extension Duration {
+    /// The duration as a number of seconds.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -20,13 +20,21 @@ public struct TLSConfiguration: Sendable, Hashable {
     public static let system = TLSConfiguration()
 }
 
-/// Limits on one attempt.
+/// Limits on one request, so no answer can hold mcloud up or fill its memory: how long to connect, how long the
+/// request may take in all (`RetryingTransport` spreads it over the attempts and the waits between them), how long
+/// an answer may go without a byte, and how large its body may be. `HTTPLimits` reads them from the environment.
 public struct HTTPTimeouts: Sendable, Hashable {
     public var connect: Double
     public var total: Double
+    /// Seconds of less than one byte a second (libcurl's low-speed limit) before an attempt is given up; whole seconds.
+    public var stall: Double
+    /// The largest body accepted, decompressed; checked as it arrives, since a chunked body announces no length.
+    public var maxResponseBytes: Int
 
-    public init(connect: Double = 10, total: Double = 60) {
+    public init(connect: Double = 10, total: Double = 120, stall: Double = 30, maxResponseBytes: Int = 256 << 20) {
         self.connect = connect
         self.total = total
+        self.stall = stall
+        self.maxResponseBytes = maxResponseBytes
     }
 }

@@ -36,21 +36,22 @@ public actor KubernetesClient {
     // MARK: Requests
 
     /// One request with the right credentials; a 401 with an exec plugin renews the credential and tries once more.
+    /// A request that got no answer fails naming `operation`.
     func send(
         _ method: HTTPRequest.Method, _ path: String, query: [(String, String)] = [], body: [UInt8]? = nil,
-        contentType: String? = nil, retryable: Bool? = nil
+        contentType: String? = nil, retryable: Bool? = nil, operation: String
     ) async throws(KubernetesError) -> HTTPResponse {
-        var response = try await attempt(method, path, query: query, body: body, contentType: contentType, retryable: retryable, renewed: false)
+        var response = try await attempt(method, path, query: query, body: body, contentType: contentType, retryable: retryable, operation: operation)
         if response.status == 401, let plugin {
             try await plugin.refresh()
-            response = try await attempt(method, path, query: query, body: body, contentType: contentType, retryable: retryable, renewed: true)
+            response = try await attempt(method, path, query: query, body: body, contentType: contentType, retryable: retryable, operation: operation)
         }
         return response
     }
 
     private func attempt(
         _ method: HTTPRequest.Method, _ path: String, query: [(String, String)], body: [UInt8]?, contentType: String?,
-        retryable: Bool?, renewed: Bool
+        retryable: Bool?, operation: String
     ) async throws(KubernetesError) -> HTTPResponse {
         var headers: [(name: String, value: String)] = [("Accept", "application/json"), ("User-Agent", Self.userAgent)]
         if let contentType { headers.append(("Content-Type", contentType)) }
@@ -75,7 +76,7 @@ public actor KubernetesClient {
         do {
             return try await transport(clientCertificate).send(request)
         } catch {
-            throw .transport(error)
+            throw .transport(operation: operation, error)
         }
     }
 
@@ -115,7 +116,7 @@ public actor KubernetesClient {
     // MARK: Discovery
 
     public func serverVersion() async throws(KubernetesError) -> String {
-        let response = try await send(.GET, "/version")
+        let response = try await send(.GET, "/version", operation: "get /version")
         guard response.status == 200 else { throw .api(APIStatus.decode(operation: "get /version", response: response)) }
         return try json(response, "get /version")["gitVersion"]?.stringValue ?? "unknown"
     }
@@ -129,7 +130,7 @@ public actor KubernetesClient {
         }
         if resources[apiVersion] == nil {
             let path = apiVersion.contains("/") ? "/apis/\(apiVersion)" : "/api/\(apiVersion)"
-            let response = try await send(.GET, path)
+            let response = try await send(.GET, path, operation: "discover \(apiVersion)")
             guard response.status == 200 else { throw .api(APIStatus.decode(operation: "discover \(apiVersion)", response: response)) }
             resources[apiVersion] = try json(response, "discover \(apiVersion)")["resources"]?.arrayItems.compactMap { item in
                 guard let name = item["name"]?.stringValue, !name.contains("/"), let kind = item["kind"]?.stringValue else { return nil }
@@ -144,12 +145,12 @@ public actor KubernetesClient {
 
     private func loadGroupVersions() async throws(KubernetesError) -> Set<String> {
         var versions: Set<String> = []
-        let core = try await send(.GET, "/api")
+        let core = try await send(.GET, "/api", operation: "discover /api")
         guard core.status == 200 else { throw .api(APIStatus.decode(operation: "discover /api", response: core)) }
         for version in try json(core, "discover /api")["versions"]?.arrayItems ?? [] {
             if let name = version.stringValue { versions.insert(name) }
         }
-        let groups = try await send(.GET, "/apis")
+        let groups = try await send(.GET, "/apis", operation: "discover /apis")
         guard groups.status == 200 else { throw .api(APIStatus.decode(operation: "discover /apis", response: groups)) }
         for group in try json(groups, "discover /apis")["groups"]?.arrayItems ?? [] {
             for version in group["versions"]?.arrayItems ?? [] {
@@ -206,7 +207,7 @@ public actor KubernetesClient {
         // Server-side apply is idempotent by design, so a throttled or dropped apply may be sent again.
         let response = try await send(
             .PATCH, try await objectPath(reference), query: query, body: Array(object.serialized(pretty: false).utf8),
-            contentType: "application/apply-patch+yaml", retryable: true
+            contentType: "application/apply-patch+yaml", retryable: true, operation: operation
         )
         guard response.status == 200 || response.status == 201 else { throw .api(APIStatus.decode(operation: operation, response: response)) }
         return try json(response, operation)
@@ -214,7 +215,7 @@ public actor KubernetesClient {
 
     /// The object as it is on the server, or nil when it does not exist.
     public func get(_ reference: ObjectReference) async throws(KubernetesError) -> JSONValue? {
-        let response = try await send(.GET, try await objectPath(reference))
+        let response = try await send(.GET, try await objectPath(reference), operation: "get \(reference)")
         if response.status == 404 { return nil }
         guard response.status == 200 else { throw .api(APIStatus.decode(operation: "get \(reference)", response: response)) }
         return try json(response, "get \(reference)")
@@ -224,7 +225,7 @@ public actor KubernetesClient {
     public func list(apiVersion: String, kind: String, namespace: String? = nil, labelSelector: String) async throws(KubernetesError) -> [JSONValue] {
         let info = try await resource(apiVersion: apiVersion, kind: kind)
         let operation = "list \(kind) \(labelSelector)"
-        let response = try await send(.GET, info.collectionPath(namespace: namespace), query: [("labelSelector", labelSelector)])
+        let response = try await send(.GET, info.collectionPath(namespace: namespace), query: [("labelSelector", labelSelector)], operation: operation)
         guard response.status == 200 else { throw .api(APIStatus.decode(operation: operation, response: response)) }
         // List items carry no apiVersion and kind of their own; put them back so each item is a full object.
         return (try json(response, operation)["items"]?.arrayItems ?? []).map { item in
@@ -244,7 +245,7 @@ public actor KubernetesClient {
     @discardableResult
     public func delete(_ reference: ObjectReference, propagation: Propagation = .background) async throws(KubernetesError) -> Bool {
         let body = Array(#"{"kind":"DeleteOptions","apiVersion":"v1","propagationPolicy":"\#(propagation.rawValue)"}"#.utf8)
-        let response = try await send(.DELETE, try await objectPath(reference), body: body, contentType: "application/json")
+        let response = try await send(.DELETE, try await objectPath(reference), body: body, contentType: "application/json", operation: "delete \(reference)")
         if response.status == 404 { return false }
         guard response.status == 200 || response.status == 202 else {
             throw .api(APIStatus.decode(operation: "delete \(reference)", response: response))

@@ -5,7 +5,8 @@ public import MCloudHTTP
 public enum KubernetesError: Error, Sendable, CustomStringConvertible {
     /// The server answered with an error `Status`.
     case api(APIStatus)
-    case transport(HTTPError)
+    /// No answer came for the operation.
+    case transport(operation: String, HTTPError)
     case credentials(String)
     case discovery(String)
     case invalidObject(String)
@@ -14,7 +15,7 @@ public enum KubernetesError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .api(let status): return status.description
-        case .transport(let error): return error.description
+        case .transport(let operation, let error): return "\(operation): \(error.description)"
         case .credentials(let message): return "credentials: \(message)"
         case .discovery(let message): return "discovery: \(message)"
         case .invalidObject(let message): return "invalid object: \(message)"

@@ -1,5 +1,6 @@
 import MCloudKubernetes
 public import MCloudCore
+public import MCloudHTTP
 public import MCloudProvider
 import Synchronization
 
@@ -7,10 +8,12 @@ import Synchronization
 /// `endpoints.kubernetes.kubeconfig` names, using the context its `endpoints.kubernetes.context` names.
 public final class KubernetesProviderCatalog: ProviderCatalog {
     let environment: [String: String]
+    let limits: HTTPLimits
     private let kubeconfigs = Mutex<[String: Kubeconfig]>([:])
 
-    public init(environment: [String: String]) {
+    public init(environment: [String: String], limits: HTTPLimits = HTTPLimits()) {
         self.environment = environment
+        self.limits = limits
     }
 
     public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
@@ -21,7 +24,7 @@ public final class KubernetesProviderCatalog: ProviderCatalog {
         return KubernetesResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> KubernetesClient in
             do throws(KubeconfigError) {
                 let connection = try self.kubeconfig(file).connection(context: context)
-                return KubernetesClient(connection: connection, environment: self.environment)
+                return KubernetesClient(connection: connection, environment: self.environment, retryPolicy: self.limits.retry, timeouts: self.limits.timeouts)
             } catch {
                 throw ProviderError(.unavailable, "cloud \(cloud.name): \(error.description)")
             }

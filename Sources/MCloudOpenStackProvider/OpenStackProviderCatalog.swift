@@ -2,6 +2,7 @@ import Foundation
 public import MCloudCore
 public import MCloudProvider
 import MCloudAWS
+public import MCloudHTTP
 import MCloudOpenStack
 
 /// OpenStack providers for the clouds whose catalog entry names an `endpoints.openstack.cloud`: that cloud of
@@ -12,9 +13,11 @@ import MCloudOpenStack
 /// catalog entry is checked here; files are read on first use.
 public final class OpenStackProviderCatalog: ProviderCatalog {
     let environment: [String: String]
+    let limits: HTTPLimits
 
-    public init(environment: [String: String]) {
+    public init(environment: [String: String], limits: HTTPLimits = HTTPLimits()) {
         self.environment = environment
+        self.limits = limits
     }
 
     public func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
@@ -22,18 +25,19 @@ public final class OpenStackProviderCatalog: ProviderCatalog {
             throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.openstack.cloud in the catalog")
         }
         let environment = environment
+        let limits = limits
         return OpenStackResourceProvider(
             cloud: cloud.name, environment: environment,
             connect: { () throws(OpenStackError) -> OpenStackSession in
-                try OpenStackSession(cloud: try CloudsYAML.load(cloud: openstackCloud, environment: environment))
+                try OpenStackSession(cloud: try CloudsYAML.load(cloud: openstackCloud, environment: environment), retryPolicy: limits.retry, timeouts: limits.timeouts)
             },
-            objectStorage: { () throws(AWSError) -> S3Client in try Self.objectStorage(for: cloud, environment: environment) }
+            objectStorage: { () throws(AWSError) -> S3Client in try Self.objectStorage(for: cloud, environment: environment, limits: limits) }
         )
     }
 
     /// The S3 client for a cloud's object storage. Region: `AWS_REGION`, `AWS_DEFAULT_REGION` or the profile's,
     /// else the catalog cloud's region.
-    static func objectStorage(for cloud: Cloud, environment: [String: String]) throws(AWSError) -> S3Client {
+    static func objectStorage(for cloud: Cloud, environment: [String: String], limits: HTTPLimits) throws(AWSError) -> S3Client {
         guard let url = cloud.endpoints.objectStorageURL else {
             throw .configuration("cloud \(cloud.name) has no endpoints.objectStorage.url in the catalog, so it has nowhere to keep backup buckets")
         }
@@ -47,7 +51,7 @@ public final class OpenStackProviderCatalog: ProviderCatalog {
             settings["AWS_REGION"] = cloud.region
             configuration = try AWSConfigurationLoader.load(environment: settings)
         }
-        return S3Client(client: AWSClient(configuration: configuration))
+        return S3Client(client: AWSClient(configuration: configuration, transport: CurlTransport(timeouts: limits.timeouts), retryPolicy: limits.retry))
     }
 
 }

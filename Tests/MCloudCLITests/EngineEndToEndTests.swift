@@ -236,38 +236,41 @@ import Testing
         #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
     }
 
-    /// The first Ctrl-C lets what runs finish and starts nothing new; the state and the lock are left clean, and the
-    /// next apply finishes the job.
-    @Test func ctrlCStopsGracefullyAndTheNextApplyFinishes() async throws {
+    /// The first Ctrl-C, or SIGTERM (what `timeout`, a cancelled CI job and Kubernetes send), lets what runs finish
+    /// and starts nothing new; the state and the lock are left clean, exit 1, and the next apply finishes the job.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func theFirstSignalStopsGracefullyAndTheNextApplyFinishes(_ number: Int32) async throws {
         let workspace = try EngineWorkspace(services: 8)
         let run = try Self.start(["apply", "--auto-approve", "--parallelism", "1"] + workspace.common) { $0.contains("complete after") }
-        kill(run.process.processIdentifier, SIGINT)
+        kill(run.process.processIdentifier, number)
         let stderr = try await Self.finish(run)
-        #expect(run.process.terminationStatus == 1, "\(stderr)")
-        #expect(stderr.contains("Interrupt received") && stderr.contains("Apply stopped"), "\(stderr)")
+        #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 1, "\(stderr)")
+        #expect(stderr.contains("\(Self.name(number)) received: waiting for the changes in progress") && stderr.contains("Apply stopped"), "\(stderr)")
         #expect(!FileManager.default.fileExists(atPath: workspace.statePath + ".lock"), "the lock was left behind")
+        #expect(try FileStateBackend(path: workspace.statePath).read()?.resources.isEmpty == false)
         let finished = await workspace.run("apply", ["--auto-approve"])
         #expect(finished.exitCode == 0, "\(finished.stderr)")
         #expect(await workspace.run("plan", ["--detailed-exitcode"]).exitCode == 0)
         #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
     }
 
-    /// A delete held by a finalizer keeps reporting that it is still running; the first Ctrl-C waits for it, the
-    /// second exits at once and releases the lock.
-    @Test func aSecondCtrlCExitsAtOnceDuringASlowChange() async throws {
+    /// A delete held by a finalizer keeps reporting that it is still running; the first signal waits for it, the
+    /// second exits at once (128 plus the signal's number, as a shell reports it) and releases the lock.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSecondSignalExitsAtOnceDuringASlowChange(_ number: Int32) async throws {
         let workspace = try EngineWorkspace()
         #expect(await workspace.run("apply", ["--auto-approve"]).exitCode == 0)
         try await Self.patch(workspace, "api", #"{"metadata":{"finalizers":["example.com/hold"]}}"#)
         let run = try Self.start(["destroy", "--auto-approve", "--parallelism", "1"] + workspace.common, environment: ["MCLOUD_PROGRESS_INTERVAL": "0.2"]) {
             $0.contains("Deployment.\(workspace.namespace).api: Still destroying")
         }
-        kill(run.process.processIdentifier, SIGINT)
+        kill(run.process.processIdentifier, number)
         try await Task.sleep(for: .milliseconds(500))
-        #expect(run.process.isRunning, "the first Ctrl-C must wait for the change in progress")
-        kill(run.process.processIdentifier, SIGINT)
+        #expect(run.process.isRunning, "the first signal must wait for the change in progress")
+        kill(run.process.processIdentifier, number)
         let stderr = try await Self.finish(run)
-        #expect(run.process.terminationStatus == 130, "\(stderr)")
-        #expect(stderr.contains("Interrupt received") && stderr.contains("Second interrupt"), "\(stderr)")
+        #expect(run.process.terminationStatus == 128 + number, "\(stderr)")
+        #expect(stderr.contains("\(Self.name(number)) received") && stderr.contains("Second \(number == SIGINT ? "interrupt" : "SIGTERM"): exiting now"), "\(stderr)")
         #expect(!FileManager.default.fileExists(atPath: workspace.statePath + ".lock"), "the lock was left behind")
         try await Self.patch(workspace, "api", #"{"metadata":{"finalizers":null}}"#)
         let destroyed = await workspace.run("destroy", ["--auto-approve"])
@@ -275,8 +278,29 @@ import Testing
         #expect(try await workspace.listed("apps/v1", "Deployment").isEmpty)
     }
 
+    /// How mcloud names a signal in its messages.
+    static func name(_ number: Int32) -> String { number == SIGINT ? "Interrupt" : "SIGTERM" }
+
+    /// Before any change (here, waiting for "yes") SIGTERM and Ctrl-C stop at once, release the lock, change nothing.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalBeforeAnyChangeReleasesTheLockAndExits(_ number: Int32) async throws {
+        let workspace = try EngineWorkspace()
+        let input = Pipe()
+        let run = try Self.start(["apply"] + workspace.common, input: input) { $0.contains("Enter a value:") }
+        #expect(FileManager.default.fileExists(atPath: workspace.statePath + ".lock"))
+        kill(run.process.processIdentifier, number)
+        let stderr = try await Self.finish(run)
+        #expect(run.process.terminationStatus == 128 + number, "\(stderr)")
+        #expect(stderr.contains("received before any change: nothing was changed. Apply stopped; the state lock is released."), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.statePath + ".lock"), "the lock was left behind")
+        #expect(try await workspace.listed("apps/v1", "Deployment").isEmpty)
+        _ = input
+    }
+
     /// The real binary, read until its output so far satisfies `done`.
-    static func start(_ arguments: [String], environment: [String: String] = [:], until done: (String) -> Bool) throws -> (process: Process, errors: Pipe) {
+    static func start(
+        _ arguments: [String], environment: [String: String] = [:], input: Pipe? = nil, until done: (String) -> Bool
+    ) throws -> (process: Process, errors: Pipe) {
         let process = Process()
         process.executableURL = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
         process.arguments = arguments
@@ -285,6 +309,7 @@ import Testing
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        if let input { process.standardInput = input }
         try process.run()
         var seen = ""
         while process.isRunning, !done(seen) {

@@ -69,6 +69,24 @@ import Testing
         #expect(provider.maxRunning == parallelism)
     }
 
+    /// Found by the chaos harness: a server-side apply answer without metadata.uid made the state write refuse
+    /// itself ("this is an mcloud bug"). Now the change fails naming why, and the next apply records it.
+    @Test func aCreateWhoseAnswerCarriesNoIDFailsClearlyAndTheNextApplyTakesItOver() async throws {
+        let namespace: ResourceAddress = "memory.lab.Namespace.shop"
+        let provider = MemoryProvider(withoutID: [namespace])
+        let backend = try Self.lockedBackend()
+        let outcome = try await Self.run(try await Self.plan(provider), provider, backend: backend)
+        #expect(outcome.failures.map(\.address) == [namespace])
+        #expect(outcome.failures.first?.message.contains("create in lab: the cloud's answer carries no ID") == true, "\(outcome.failures)")
+        #expect(try backend.read() == nil, "nothing else started, nothing was recorded")
+
+        let healed = MemoryProvider()
+        healed.objects.withLock { $0 = provider.objects.withLock { $0 } }
+        let again = try await Self.run(try await Self.plan(healed, state: try backend.read()), healed, backend: backend)
+        #expect(again.succeeded && again.state.resources.count == 4)
+        #expect(again.state[namespace]?.providerID == "id-\(namespace)")
+    }
+
     @Test func aFailureStartsNothingNewAndTheStateKeepsWhatCompleted() async throws {
         let provider = MemoryProvider(failing: ["memory.lab.Namespace.shop": "quota exceeded for namespaces"])
         let backend = try Self.lockedBackend()
@@ -78,6 +96,34 @@ import Testing
         #expect(outcome.notStarted == 3)
         #expect(!provider.events.contains { $0.hasPrefix("start create memory.lab.Deployment") })
         #expect(try backend.read() == nil)
+    }
+
+    /// A failure stops its cloud and what depends on it; another cloud's independent changes still finish (a cloud
+    /// cut off by the network then costs one time limit, not the whole apply).
+    @Test func aFailureStopsItsCloudAndItsDependentsWhileOtherCloudsGoOn() async throws {
+        let namespace: ResourceAddress = "memory.lab.Namespace.shop"
+        let desired = [
+            F.desired(namespace, F.body("Namespace", "shop", namespace: nil), type: "Namespace"),
+            F.desired("memory.lab.Service.shop.z", F.body("Service", "z"), type: "Service"),
+            F.desired("memory.next.Deployment.shop.x", F.body("Deployment", "x", replicas: 1), cloud: "next"),
+            F.desired("memory.next.Deployment.shop.y", F.body("Deployment", "y", replicas: 1), dependencies: [namespace], cloud: "next"),
+        ]
+        let provider = MemoryProvider(failing: [namespace: "connection refused"])
+        let clouds = ["lab": F.lab, "next": F.cloud("next")]
+        let plan = try await PlanMaker.plan(
+            .init(operation: .apply, application: "shop", desired: desired, state: nil, refresh: true, inputDigest: "sha256:0"), clouds: clouds, catalog: provider
+        )
+        let providers = try ProviderSet(needs: plan.changes.map { ($0.address, $0.provider, $0.cloud) }, clouds: clouds, catalog: provider)
+        let events = Mutex<[ApplyEvent]>([])
+        let applier = Applier(parallelism: 1, tick: 60) { event in events.withLock { $0.append(event) } }
+        let backend = try Self.lockedBackend()
+        let outcome = try await applier.apply(plan, providers: providers, recorder: StateRecorder(state: State(), backend: backend))
+        #expect(outcome.failures.map(\.address) == [namespace])
+        #expect(try backend.read()?.resources.map(\.address) == ["memory.next.Deployment.shop.x"])
+        #expect(outcome.notStarted == 2, "the other change in lab and the one that needs the namespace")
+        #expect(!provider.events.contains { $0.contains("Service.shop.z") || $0.contains("shop.y") })
+        #expect(outcome.stopReason == nil)
+        #expect(events.withLock { $0 }.contains(.stopping(reason: "\(namespace) failed; starting no other memory change in lab and nothing that depends on it (changes elsewhere go on)")))
     }
 
     @Test func everyCompletedChangeIsWrittenToTheStateAtOnce() async throws {

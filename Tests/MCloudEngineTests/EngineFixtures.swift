@@ -16,8 +16,10 @@ enum EngineFixtures {
         return .object(fields)
     }
 
-    static func desired(_ address: ResourceAddress, _ body: JSONValue, dependencies: [ResourceAddress] = [], type: ResourceKind = "Deployment") -> DesiredResource {
-        DesiredResource(address: address, provider: "memory", cloud: "lab", type: type, body: body, dependencies: dependencies)
+    static func desired(
+        _ address: ResourceAddress, _ body: JSONValue, dependencies: [ResourceAddress] = [], type: ResourceKind = "Deployment", cloud: String = "lab"
+    ) -> DesiredResource {
+        DesiredResource(address: address, provider: "memory", cloud: cloud, type: type, body: body, dependencies: dependencies)
     }
 
     static func recorded(_ address: ResourceAddress, _ body: JSONValue, dependencies: [ResourceAddress] = []) -> ResourceState {
@@ -27,11 +29,15 @@ enum EngineFixtures {
         )
     }
 
-    static let lab = Cloud(
-        name: "lab", vendor: "lab", api: .openstack, jurisdiction: ["EU"], region: "lab-1", zones: [], offers: .init(kubernetes: true),
+    static let lab = cloud("lab")
+
+    static func cloud(_ name: String) -> Cloud {
+        Cloud(
+        name: name, vendor: "lab", api: .openstack, jurisdiction: ["EU"], region: "lab-1", zones: [], offers: .init(kubernetes: true),
         capacity: .init(vcpu: 8, memoryGiB: 32, storageGiB: 100), pricing: .init(currency: "EUR"), latencyMs: [:], endpoints: .init(),
         location: SourceLocation(file: "lab.yaml", line: 1, column: 1)
-    )
+        )
+    }
 
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "mcloud-engine-\(UUID().uuidString)"
@@ -55,10 +61,13 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
     let log = Mutex(Log())
     /// Addresses whose create or update fails with this message.
     let failing: [ResourceAddress: String]
+    /// Addresses whose create answers without an ID, as a cloud's unreadable answer would.
+    let withoutID: Set<ResourceAddress>
     let delay: Duration
 
-    init(failing: [ResourceAddress: String] = [:], delay: Duration = .milliseconds(2)) {
+    init(failing: [ResourceAddress: String] = [:], withoutID: Set<ResourceAddress> = [], delay: Duration = .milliseconds(2)) {
         self.failing = failing
+        self.withoutID = withoutID
         self.delay = delay
     }
 
@@ -81,7 +90,7 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
     func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
         try await work("create", resource.address)
         objects.withLock { $0[resource.address] = resource.body }
-        return ObservedResource(address: resource.address, providerID: "id-\(resource.address)", attributes: resource.body)
+        return ObservedResource(address: resource.address, providerID: withoutID.contains(resource.address) ? "" : "id-\(resource.address)", attributes: resource.body)
     }
 
     func update(_ resource: DesiredResource, recorded: ResourceState) async throws(ProviderError) -> ObservedResource {

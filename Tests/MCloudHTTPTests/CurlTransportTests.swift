@@ -1,5 +1,6 @@
 import Foundation
 import MCloudHTTP
+import MCloudTestSupport
 import Synchronization
 import Testing
 

@@ -66,7 +66,8 @@ import Testing
         // Another tool takes .spec.replicas over, as `kubectl scale --server-side --force-conflicts` would.
         let other = try await client.send(
             .PATCH, "/apis/apps/v1/namespaces/\(name)/deployments/web", query: [("fieldManager", "other-tool"), ("force", "true")],
-            body: Array(try Self.deployment(name, replicas: 5).serialized(pretty: false).utf8), contentType: "application/apply-patch+yaml"
+            body: Array(try Self.deployment(name, replicas: 5).serialized(pretty: false).utf8), contentType: "application/apply-patch+yaml",
+            operation: "scale web as other-tool"
         )
         #expect(other.status == 200)
         await #expect {
@@ -160,8 +161,8 @@ import Testing
         await #expect {
             _ = try await client.serverVersion()
         } throws: { error in
-            guard case .transport(.retriesExhausted(let attempts, let last)) = error as? KubernetesError else { return false }
-            return attempts == 3 && last.contains("127.0.0.1:1") && !last.contains("secret-token")
+            guard case .transport(let operation, .retriesExhausted(let attempts, let last)) = error as? KubernetesError else { return false }
+            return operation == "get /version" && attempts == 3 && last.contains("127.0.0.1:1") && !last.contains("secret-token")
         }
     }
 

@@ -93,4 +93,19 @@ struct RequestTests {
     func retryable(error: OpenStackError, expected: Bool) {
         #expect(NovaClient.mayHaveCreated(error) == expected)
     }
+
+    /// Trove's answers as the bed gives them: 20 instances whatever the limit, and a `next` link while more follow.
+    @Test("Trove's list goes on while its answer has a next link, however few items a page holds", arguments: [
+        (20, #"[{"rel":"next","href":"https://127.0.0.1:8779/v1.0/p/instances/detail?limit=100&marker=i19"}]"#, "i19"),
+        (3, #"[{"rel":"next","href":"https://h/instances/detail?marker=i2"}]"#, "i2"),
+        (20, "[]", nil),
+        (100, "[]", nil),
+        (0, #"[{"rel":"next","href":"https://h/instances/detail"}]"#, nil),
+    ] as [(Int, String, String?)])
+    func troveNextPage(items count: Int, links: String, marker: String?) throws {
+        let items = (0..<count).map { #"{"id":"i\#($0)","name":"n\#($0)","status":"ACTIVE"}"# }.joined(separator: ",")
+        let answer = try JSONParser.parse(#"{"instances":[\#(items)],"links":\#(links)}"#)
+        let decoded = answer["instances"]?.arrayItems.compactMap(DatabaseInstance.decode) ?? []
+        #expect(TroveClient.nextMarker(answer, decoded) == marker)
+    }
 }

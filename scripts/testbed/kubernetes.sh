@@ -9,6 +9,9 @@
 #   scripts/testbed/kubernetes.sh status   exit 0 running and ready, 3 stopped, 1 half running or not ready
 #   scripts/testbed/kubernetes.sh env      print the env file of the running bed
 #   scripts/testbed/kubernetes.sh reset    stop and delete the state folder (PKI, etcd data, kubeconfigs)
+#   scripts/testbed/kubernetes.sh clusters NAME...   start the bed and one more API server per NAME on its etcd
+#                                          (a cluster of its own: etcd prefix /clusters/NAME), print their env file
+#   scripts/testbed/kubernetes.sh stop-clusters      stop those (stop stops them too)
 #
 # Environment: MCLOUD_CACHE_DIR (default /var/cache/mcloud, or ~/.cache/mcloud when that is not writable),
 # MCLOUD_TESTBED_DIR (default /tmp/mcloud-testbed/kubernetes), MCLOUD_TESTBED_TIMEOUT (seconds to wait for
@@ -472,7 +475,7 @@ read_ports() {
 
 api_ready() {
   curl -fsS -o /dev/null --max-time 3 --cacert "$PKI/ca.crt" --cert "$PKI/admin.crt" --key "$PKI/admin.key" \
-    "https://127.0.0.1:$API_PORT/readyz" 2>/dev/null
+    "https://127.0.0.1:${1:-$API_PORT}/readyz" 2>/dev/null
 }
 
 etcd_healthy() { curl -fsS --max-time 2 "http://127.0.0.1:$ETCD_PORT/health" 2>/dev/null | grep -q '"health":"true"'; }
@@ -486,6 +489,22 @@ bed_state() {
   if [ -z "$api" ] && [ -z "$etcd" ]; then return 3; fi
   if [ -n "$api" ] && [ -n "$etcd" ] && [ -n "$API_PORT" ] && [ -f "$STATE/env" ] && api_ready; then return 0; fi
   return 1
+}
+
+# start_apiserver NAME PORT CERT_DIR [FLAG...]: kube-apiserver on the bed's etcd, PKI and tokens, in the background
+# (log logs/NAME.log, pid NAME.pid).
+start_apiserver() {
+  local name=$1 port=$2 certs=$3
+  shift 3
+  setsid "$BIN" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$port" \
+    --etcd-servers="http://127.0.0.1:$ETCD_PORT" "$@" \
+    --tls-cert-file="$PKI/server.crt" --tls-private-key-file="$PKI/server.key" --cert-dir="$certs" \
+    --client-ca-file="$PKI/ca.crt" --token-auth-file="$PKI/tokens.csv" --authorization-mode=RBAC \
+    --service-account-issuer=https://kubernetes.default.svc --service-account-key-file="$PKI/sa.pub" \
+    --service-account-signing-key-file="$PKI/sa.key" --service-cluster-ip-range=10.96.0.0/24 \
+    --endpoint-reconciler-type=none \
+    </dev/null >>"$LOGS/$name.log" 2>&1 8>&- 9>&- &
+  echo $! >"$STATE/$name.pid"
 }
 
 lock_state() {
@@ -554,15 +573,7 @@ cmd_start() {
   t1=$(now)
   log "starting kube-apiserver v$KUBE_VERSION on 127.0.0.1:$API_PORT"
   echo "---- $(date -u +%Y-%m-%dT%H:%M:%SZ) start" >>"$LOGS/kube-apiserver.log"
-  setsid "$BIN" --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$API_PORT" \
-    --etcd-servers="http://127.0.0.1:$ETCD_PORT" \
-    --tls-cert-file="$PKI/server.crt" --tls-private-key-file="$PKI/server.key" --cert-dir="$STATE/apiserver-certs" \
-    --client-ca-file="$PKI/ca.crt" --token-auth-file="$PKI/tokens.csv" --authorization-mode=RBAC \
-    --service-account-issuer=https://kubernetes.default.svc --service-account-key-file="$PKI/sa.pub" \
-    --service-account-signing-key-file="$PKI/sa.key" --service-cluster-ip-range=10.96.0.0/24 \
-    --endpoint-reconciler-type=none \
-    </dev/null >>"$LOGS/kube-apiserver.log" 2>&1 8>&- 9>&- &
-  echo $! >"$STATE/kube-apiserver.pid"
+  start_apiserver kube-apiserver "$API_PORT" "$STATE/apiserver-certs"
   local deadline=$((SECONDS + READY_TIMEOUT))
   until api_ready; do
     if ! pid_of kube-apiserver "$BIN" >/dev/null && [ $((SECONDS + READY_TIMEOUT - deadline)) -ge 2 ]; then
@@ -586,12 +597,104 @@ cmd_start() {
   cat "$STATE/env"
 }
 
+# ---------------------------------------------------------------- more clusters on the same etcd
+
+# The API servers `clusters` starts: their names, one a line.
+cluster_names() {
+  local file
+  for file in "$STATE"/cluster-*.pid; do
+    [ -f "$file" ] || continue
+    file=${file##*/cluster-}
+    echo "${file%.pid}"
+  done
+}
+
+# `clusters NAME...`: one more kube-apiserver per NAME, each a cluster of its own (etcd prefix /clusters/NAME, a port
+# kept in clusters/ports), with the bed's PKI and tokens; then clusters/kubeconfig (a context per NAME, the admin
+# token) and clusters/env (MCLOUD_TEST_KUBE_CLUSTERS_KUBECONFIG and one MCLOUD_TEST_KUBE_CLUSTER_<NAME> URL each).
+cmd_clusters() {
+  [ $# -gt 0 ] || die "usage: $0 clusters NAME..."
+  local name port previous pending=() deadline
+  for name in "$@"; do
+    [[ "$name" =~ ^[a-z0-9][a-z0-9-]{0,40}$ ]] || die "cluster name $name: lowercase letters, digits and -, at most 41"
+  done
+  cmd_start >/dev/null
+  lock_state
+  read_ports
+  mkdir -p "$STATE/clusters"
+  touch "$STATE/clusters/ports"
+  for name in "$@"; do
+    pid_of "cluster-$name" "$BIN" >/dev/null && continue
+    previous=$(awk -F= -v n="$name" '$1 == n { print $2 }' "$STATE/clusters/ports")
+    TAKEN_PORTS="$API_PORT $ETCD_PORT $PEER_PORT $(awk -F= -v n="$name" '$1 != n { print $2 }' "$STATE/clusters/ports" | tr '\n' ' ')"
+    port=$(pick_port "cluster $name" "$previous")
+    { grep -v "^$name=" "$STATE/clusters/ports" || true; echo "$name=$port"; } >"$STATE/clusters/ports.tmp"
+    mv -f "$STATE/clusters/ports.tmp" "$STATE/clusters/ports"
+    mkdir -p "$STATE/clusters/$name-certs"
+    log "starting cluster $name on 127.0.0.1:$port (etcd prefix /clusters/$name)"
+    echo "---- $(date -u +%Y-%m-%dT%H:%M:%SZ) start" >>"$LOGS/cluster-$name.log"
+    start_apiserver "cluster-$name" "$port" "$STATE/clusters/$name-certs" --etcd-prefix="/clusters/$name"
+  done
+  deadline=$((SECONDS + READY_TIMEOUT))
+  for name in "$@"; do
+    port=$(awk -F= -v n="$name" '$1 == n { print $2 }' "$STATE/clusters/ports")
+    until api_ready "$port"; do
+      pid_of "cluster-$name" "$BIN" >/dev/null || { show_logs "$LOGS/cluster-$name.log"; die "cluster $name exited (log: $LOGS/cluster-$name.log)"; }
+      [ $SECONDS -lt $deadline ] || { show_logs "$LOGS/cluster-$name.log"; die "cluster $name was not ready within $READY_TIMEOUT s"; }
+      sleep 0.3
+    done
+  done
+  write_cluster_files
+  cat "$STATE/clusters/env"
+}
+
+write_cluster_files() {
+  local name port token ca
+  token=$(cat "$PKI/admin.token")
+  ca=$(b64 "$PKI/ca.crt")
+  (
+    umask 077
+    {
+      echo "# Written by scripts/testbed/kubernetes.sh clusters: a context per cluster, the admin token."
+      echo "apiVersion: v1"
+      echo "kind: Config"
+      echo "clusters:"
+      while IFS== read -r name port; do
+        pid_of "cluster-$name" "$BIN" >/dev/null || continue
+        printf -- '- name: %s\n  cluster:\n    server: https://127.0.0.1:%s\n    certificate-authority-data: %s\n' "$name" "$port" "$ca"
+      done <"$STATE/clusters/ports"
+      printf 'users:\n- name: admin-token\n  user:\n    token: %s\ncontexts:\n' "$token"
+      while IFS== read -r name port; do
+        pid_of "cluster-$name" "$BIN" >/dev/null || continue
+        printf -- '- name: %s\n  context:\n    cluster: %s\n    user: admin-token\n' "$name" "$name"
+      done <"$STATE/clusters/ports"
+    } >"$STATE/clusters/kubeconfig.tmp"
+    {
+      echo "MCLOUD_TEST_KUBE_CLUSTERS_KUBECONFIG=$STATE/clusters/kubeconfig"
+      while IFS== read -r name port; do
+        pid_of "cluster-$name" "$BIN" >/dev/null || continue
+        echo "MCLOUD_TEST_KUBE_CLUSTER_$(echo "$name" | tr 'a-z-' 'A-Z_')=https://127.0.0.1:$port"
+      done <"$STATE/clusters/ports"
+    } >"$STATE/clusters/env.tmp"
+  )
+  mv -f "$STATE/clusters/kubeconfig.tmp" "$STATE/clusters/kubeconfig"
+  mv -f "$STATE/clusters/env.tmp" "$STATE/clusters/env"
+}
+
+cmd_stop_clusters() {
+  [ -d "$STATE" ] || return 0
+  local name
+  for name in $(cluster_names); do stop_one "cluster-$name" "$BIN"; done
+  [ ! -f "$STATE/clusters/ports" ] || write_cluster_files
+}
+
 cmd_stop() {
   if [ ! -d "$STATE" ]; then
     log "not running (no $STATE)"
     return 0
   fi
   lock_state
+  cmd_stop_clusters
   stop_one kube-apiserver "$BIN"
   stop_one etcd "$ETCD_BIN"
   log "stopped"
@@ -618,8 +721,10 @@ case "${1:-}" in
   status) cmd_status ;;
   env) cmd_env ;;
   reset) cmd_reset ;;
+  clusters) shift; cmd_clusters "$@" ;;
+  stop-clusters) lock_state; cmd_stop_clusters ;;
   *)
-    echo "usage: $0 build|start|stop|status|env|reset" >&2
+    echo "usage: $0 build|start|stop|status|env|reset|clusters NAME...|stop-clusters" >&2
     exit 2
     ;;
 esac

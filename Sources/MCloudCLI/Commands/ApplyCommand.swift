@@ -10,7 +10,7 @@ struct ApplyCommand: Command {
     static let spec = CommandSpec(
         name: "apply",
         abstract: "Create, update and delete resources so the clouds match the manifests.",
-        discussion: "Without PLANFILE, plans first and asks for 'yes' (or --auto-approve). With PLANFILE (from 'mcloud plan --out'), does exactly what it lists, and refuses a plan made from another state than the current one. Resources change in dependency order, up to --parallelism at once; the state is written after each one, so an interrupted or failed apply continues where it stopped on the next run. Ctrl-C once stops starting new changes; twice exits at once.",
+        discussion: "Without PLANFILE, plans first and asks for 'yes' (or --auto-approve). With PLANFILE (from 'mcloud plan --out'), does exactly what it lists, and refuses a plan made from another state than the current one. Resources change in dependency order, up to --parallelism at once; the state is written after each one, so an interrupted or failed apply continues where it stopped on the next run. Ctrl-C or SIGTERM once stops starting new changes (before any change, it stops at once); twice exits at once. Either way the state lock is released.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
@@ -52,10 +52,10 @@ struct ApplyCommand: Command {
 
     func run(_ context: CommandContext) async -> ExitCode {
         guard let backend = state.backend(context) else { return .failure }
-        return await ApplyRunner.withLock(backend, operation: "apply", context) { lock in
+        return await ApplyRunner.withLock(backend, operation: "apply", context) { _, interrupts in
             let stored = StateOptions.read(backend, context)
             guard stored.ok else { return .failure }
-            if let planFile { return await applySaved(planFile, state: stored.state, backend: backend, lock: lock, context) }
+            if let planFile { return await applySaved(planFile, state: stored.state, backend: backend, interrupts: interrupts, context) }
             guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, context) else {
                 return .failure
             }
@@ -66,12 +66,12 @@ struct ApplyCommand: Command {
             }
             guard ApplyRunner.confirmed("Do you want to perform these actions?", autoApprove: autoApprove, context) else { return .failure }
             return await ApplyRunner.execute(
-                made.document, made.deployment, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
+                made.document, made.deployment, clouds: made.clouds, state: stored.state, backend: backend, interrupts: interrupts, parallelism: parallelism, context
             )
         }
     }
 
-    private func applySaved(_ file: String, state: State?, backend: any StateBackend, lock: LockInfo, _ context: CommandContext) async -> ExitCode {
+    private func applySaved(_ file: String, state: State?, backend: any StateBackend, interrupts: InterruptHandler?, _ context: CommandContext) async -> ExitCode {
         guard let data = FileManager.default.contents(atPath: file) else {
             context.stderr.write("error: cannot read the plan file \(file)\n")
             return .failure
@@ -104,7 +104,7 @@ struct ApplyCommand: Command {
         let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         guard let complete = restoringRedactedValues(plan, file: file, context) else { return .failure }
         document.deployment = complete
-        return await ApplyRunner.execute(document, complete, clouds: clouds, state: state, backend: backend, lock: lock, parallelism: parallelism, context)
+        return await ApplyRunner.execute(document, complete, clouds: clouds, state: state, backend: backend, interrupts: interrupts, parallelism: parallelism, context)
     }
 
     /// A saved plan never holds a secret: a value under a secret-looking name (an env var `DB_PASSWORD`) is saved

@@ -33,7 +33,7 @@ struct DestroyCommand: Command {
 
     func run(_ context: CommandContext) async -> ExitCode {
         guard let backend = state.backend(context) else { return .failure }
-        return await ApplyRunner.withLock(backend, operation: "destroy", context) { lock in
+        return await ApplyRunner.withLock(backend, operation: "destroy", context) { _, interrupts in
             let stored = StateOptions.read(backend, context)
             guard stored.ok else { return .failure }
             guard let made = await PlanRunner.plan(.destroy, manifests: manifests, state: stored.state, refresh: true, targets: targets, context) else {
@@ -48,7 +48,7 @@ struct DestroyCommand: Command {
                 return .failure
             }
             return await ApplyRunner.execute(
-                made.document, made.deployment, clouds: made.clouds, state: stored.state, backend: backend, lock: lock, parallelism: parallelism, context
+                made.document, made.deployment, clouds: made.clouds, state: stored.state, backend: backend, interrupts: interrupts, parallelism: parallelism, context
             )
         }
     }

@@ -49,9 +49,9 @@ struct StateCommand: Command {
             guard stored.ok else { return .failure }
             return read(stored.state, context)
         case .rm:
-            return await ApplyRunner.withLock(backend, operation: "state rm", context) { _ in remove(ResourceAddress(argument), backend: backend, context) }
+            return await ApplyRunner.withLock(backend, operation: "state rm", context) { _, _ in remove(ResourceAddress(argument), backend: backend, context) }
         case .push:
-            return await ApplyRunner.withLock(backend, operation: "state push", context) { _ in push(argument, backend: backend, context) }
+            return await ApplyRunner.withLock(backend, operation: "state push", context) { _, _ in push(argument, backend: backend, context) }
         case .forceUnlock:
             do throws(StateError) {
                 try backend.forceUnlock(id: argument)

@@ -7,9 +7,10 @@ import MCloudViews
 
 /// The part of apply and destroy after the plan: the lock, the walk, the progress and the summary.
 enum ApplyRunner {
-    /// Runs `body` holding the state lock; fails at once, naming the holder, when someone else holds it.
+    /// Runs `body` holding the state lock; fails at once, naming the holder, when someone else holds it. Ctrl-C and
+    /// SIGTERM meanwhile release the lock before mcloud exits (`InterruptHandler`, given to `body` in the real process).
     static func withLock(
-        _ backend: any StateBackend, operation: String, _ context: CommandContext, _ body: (LockInfo) async -> ExitCode
+        _ backend: any StateBackend, operation: String, _ context: CommandContext, _ body: (LockInfo, InterruptHandler?) async -> ExitCode
     ) async -> ExitCode {
         let lock: LockInfo
         do throws(StateError) {
@@ -18,7 +19,9 @@ enum ApplyRunner {
             context.stderr.write("error: \(error)\n")
             return .failure
         }
-        let code = await body(lock)
+        let interrupts = context.handlesSignals ? InterruptHandler(operation: operation, context: context) { try? backend.unlock(id: lock.id) } : nil
+        let code = await body(lock, interrupts)
+        interrupts?.cancel()
         do throws(StateError) {
             try backend.unlock(id: lock.id)
         } catch {
@@ -32,7 +35,7 @@ enum ApplyRunner {
     /// where the application now runs and what that costs, even when no resource changed (prices may have). The
     /// caller holds the lock.
     static func execute(
-        _ document: PlanDocument, _ plan: DeploymentPlan, clouds: [String: Cloud], state: State?, backend: any StateBackend, lock: LockInfo,
+        _ document: PlanDocument, _ plan: DeploymentPlan, clouds: [String: Cloud], state: State?, backend: any StateBackend, interrupts: InterruptHandler?,
         parallelism: Int, _ context: CommandContext
     ) async -> ExitCode {
         var initial = state ?? State()
@@ -52,10 +55,7 @@ enum ApplyRunner {
             return .failure
         }
         let stopSignal = StopSignal()
-        let interrupts = context.handlesSignals
-            ? InterruptHandler(stopSignal: stopSignal, context: context) { try? backend.unlock(id: lock.id) }
-            : nil
-        defer { interrupts?.cancel() }
+        interrupts?.walking(stopSignal)
         let printer = ProgressPrinter(context: context)
         let tick = Double(context.environment["MCLOUD_PROGRESS_INTERVAL"] ?? "") ?? 10
         let applier = Applier(parallelism: parallelism, tick: tick, stopSignal: stopSignal) { printer.print($0) }

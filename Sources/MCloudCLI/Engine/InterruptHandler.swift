@@ -1,35 +1,66 @@
 import Dispatch
 import Foundation
 import MCloudEngine
+import Synchronization
 
-/// Ctrl-C during apply: the first stops gracefully (nothing new starts, what runs finishes, the state is written
-/// after each), the second exits at once after releasing the lock, since the state is already safe.
+/// Ctrl-C and SIGTERM (what `timeout`, a cancelled CI job and Kubernetes send) while a command holds the state lock.
+/// The first one during the walk stops it gracefully: nothing new starts, what runs finishes, the state is written
+/// after each, the lock is released and the command exits 1. Before the walk nothing has changed yet, so the first
+/// one releases the lock and exits at once. The second one during the walk exits at once after releasing the lock,
+/// since the state is already safe. Either exit after a signal is 128 plus its number, as a shell reports it.
 final class InterruptHandler {
-    private let source: any DispatchSourceSignal
+    /// The walk in progress, whose stop signal the first interrupt sets.
+    private final class Walk: Sendable {
+        let stopSignal = Mutex<StopSignal?>(nil)
+    }
 
-    init(stopSignal: StopSignal, context: CommandContext, releaseLock: @escaping @Sendable () -> Void) {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "mcloud.interrupt"))
-        source.setEventHandler {
-            // Signals that arrive together are delivered as one event with a count.
-            for _ in 0..<max(1, source.data) {
-                if stopSignal.stop("interrupted") {
-                    context.stderr.write("\nInterrupt received: waiting for the changes in progress, starting no new ones. Press Ctrl-C again to exit at once (the state is already saved).\n")
-                } else {
-                    context.stderr.write("\nSecond interrupt: exiting now. Changes that were in progress may have finished in the cloud; the next plan finds them.\n")
-                    releaseLock()
-                    exit(130)
+    private let sources: [any DispatchSourceSignal]
+    private let walk = Walk()
+
+    init(operation: String, context: CommandContext, releaseLock: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "mcloud.interrupt")
+        let walk = walk
+        var sources: [any DispatchSourceSignal] = []
+        let title = operation.prefix(1).uppercased() + operation.dropFirst()
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            let name = number == SIGINT ? "Interrupt" : "SIGTERM"
+            source.setEventHandler {
+                // Signals that arrive together are delivered as one event with a count.
+                for _ in 0..<max(1, source.data) {
+                    guard let running = walk.stopSignal.withLock({ $0 }) else {
+                        context.stderr.write("\n\(name) received before any change: nothing was changed. \(title) stopped; the state lock is released.\n")
+                        releaseLock()
+                        exit(128 + number)
+                    }
+                    if running.stop(name == "Interrupt" ? "interrupted" : "terminated") {
+                        context.stderr.write("\n\(name) received: waiting for the changes in progress, starting no new ones. Press Ctrl-C or send SIGTERM again to exit at once (the state is already saved).\n")
+                    } else {
+                        context.stderr.write("\nSecond \(name == "Interrupt" ? "interrupt" : "SIGTERM"): exiting now. Changes that were in progress may have finished in the cloud; the next plan finds them.\n")
+                        releaseLock()
+                        exit(128 + number)
+                    }
                 }
             }
+            source.resume()
+            sources.append(source)
         }
-        source.resume()
-        self.source = source
+        self.sources = sources
+    }
+
+    /// From now on the first interrupt stops this walk instead of exiting.
+    func walking(_ stopSignal: StopSignal) {
+        walk.stopSignal.withLock { $0 = stopSignal }
     }
 
     func cancel() {
-        // The handler holds the source (for its count): let go of it, or the two keep each other.
-        source.setEventHandler(handler: nil)
-        source.cancel()
+        // Each handler holds its source (for its count): let go of it, or the two keep each other.
+        for source in sources {
+            source.setEventHandler(handler: nil)
+            source.cancel()
+        }
         signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
     }
 }

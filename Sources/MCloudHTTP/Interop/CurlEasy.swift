@@ -21,15 +21,24 @@ final class CurlEasy: @unchecked Sendable {
     private final class Exchange {
         var body: [UInt8] = []
         var headers: [(name: String, value: String)] = []
+        /// The largest body accepted; the callbacks stop the transfer past it.
+        let limit: Int
+        var tooLarge = false
+
+        init(limit: Int) {
+            self.limit = limit
+        }
     }
 
     func perform(_ request: HTTPRequest, tls: TLSConfiguration, timeouts: HTTPTimeouts, http2: Bool) throws(HTTPError) -> HTTPResponse {
         curl_easy_reset(handle)
-        let exchange = Exchange()
+        let exchange = Exchange(limit: timeouts.maxResponseBytes)
+        let seconds = min(timeouts.total, request.timeLimit ?? timeouts.total)
         let context = Unmanaged.passUnretained(exchange).toOpaque()
         var headerList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(headerList) }
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let started = ContinuousClock.now
 
         let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errors in
             var ok = true
@@ -43,7 +52,11 @@ final class CurlEasy: @unchecked Sendable {
             set(CURLOPT_URL, request.url)
             set(CURLOPT_NOSIGNAL, 1)
             set(CURLOPT_CONNECTTIMEOUT_MS, Int(timeouts.connect * 1000))
-            set(CURLOPT_TIMEOUT_MS, Int(timeouts.total * 1000))
+            set(CURLOPT_TIMEOUT_MS, max(1, Int(seconds * 1000)))
+            // An answer that sends less than a byte a second for `stall` seconds is given up: a stalled body,
+            // a server that accepted the connection and went silent.
+            set(CURLOPT_LOW_SPEED_LIMIT, 1)
+            set(CURLOPT_LOW_SPEED_TIME, max(1, Int(timeouts.stall.rounded(.up))))
             set(CURLOPT_HTTP_VERSION, http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
             set(CURLOPT_PROTOCOLS_STR, "http,https")
             set(CURLOPT_ACCEPT_ENCODING, "")
@@ -70,6 +83,11 @@ final class CurlEasy: @unchecked Sendable {
             case .HEAD: set(CURLOPT_NOBODY, 1)
             default: set(CURLOPT_CUSTOMREQUEST, request.method.rawValue)
             }
+            // libcurl refuses a body whose Content-Length is over the limit before reading it; a chunked body has
+            // none (and libcurl 7.88 does not count it), so the write callback counts too.
+            if request.method != .HEAD {
+                ok = ok && mcloud_curl_setopt_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(timeouts.maxResponseBytes)) == CURLE_OK
+            }
             if let body = request.body {
                 ok = ok && mcloud_curl_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) == CURLE_OK
                 if body.isEmpty {
@@ -87,6 +105,10 @@ final class CurlEasy: @unchecked Sendable {
                 guard let data, let context else { return 0 }
                 let exchange = Unmanaged<Exchange>.fromOpaque(context).takeUnretainedValue()
                 let length = size * count
+                guard exchange.body.count + length <= exchange.limit else {
+                    exchange.tooLarge = true
+                    return 0  // anything but `length` makes libcurl stop with CURLE_WRITE_ERROR
+                }
                 data.withMemoryRebound(to: UInt8.self, capacity: length) {
                     exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: length))
                 }
@@ -113,9 +135,11 @@ final class CurlEasy: @unchecked Sendable {
             guard ok else { return CURLE_FAILED_INIT }
             return curl_easy_perform(handle)
         }
+        let elapsed = (ContinuousClock.now - started).inSeconds
         guard code == CURLE_OK else {
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw Self.error(code, detail: detail, request: request, timeouts: timeouts)
+            if exchange.tooLarge || code == CURLE_FILESIZE_EXCEEDED { throw .tooLarge(url: request.url, limit: timeouts.maxResponseBytes) }
+            throw Self.error(code, detail: detail, request: request, timeouts: timeouts, seconds: seconds, elapsed: elapsed)
         }
         var status = 0
         mcloud_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -127,11 +151,19 @@ final class CurlEasy: @unchecked Sendable {
         )
     }
 
-    private static func error(_ code: CURLcode, detail: String, request: HTTPRequest, timeouts: HTTPTimeouts) -> HTTPError {
+    /// libcurl's one code for every time limit is told apart by its message (connecting) and by the time taken
+    /// (an attempt that ended well before its limit stalled).
+    private static func error(
+        _ code: CURLcode, detail: String, request: HTTPRequest, timeouts: HTTPTimeouts, seconds: Double, elapsed: Double
+    ) -> HTTPError {
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         switch code {
+        case CURLE_OPERATION_TIMEDOUT where message.hasPrefix("Connection timed out") || message.hasPrefix("Resolving timed out"):
+            return .connection(url: request.url, detail: "no connection within \(HTTPLimits.format(timeouts.connect)) s (\(HTTPLimits.connectVariable))")
+        case CURLE_OPERATION_TIMEDOUT where message.hasPrefix("Operation too slow") || elapsed + 0.25 < seconds:
+            return .stalled(url: request.url, seconds: timeouts.stall)
         case CURLE_OPERATION_TIMEDOUT:
-            return .timeout(url: request.url, seconds: timeouts.total)
+            return .timeout(url: request.url, seconds: seconds)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
             return .tls(url: request.url, detail: message)

@@ -8,8 +8,14 @@ Prints "PORT <n>" once listening, then serves until killed:
   /status/<code>            that status with a small body
   /flaky/<key>/<n>/<code>   <code> with Retry-After: 0 for the first <n> requests of <key>, then 200
   /slow/<seconds>           waits, then 200
+  /huge                     200 with Content-Length 2 GiB, 16 bytes, then nothing until the client goes away
+  /endless                  200 with a chunked body that never ends
+  /trickle/<seconds>        200 with a chunked body of one byte every <seconds>, never ending
+  /stall/<key>/<n>          200 with Content-Length 1000, <n> bytes, then nothing; counts the requests of <key>
+  /count/<key>              how many requests /stall/<key> had
 """
 import json
+import select
 import ssl
 import sys
 import threading
@@ -68,8 +74,50 @@ class Handler(BaseHTTPRequestHandler):
         elif parts[0] == "slow":
             time.sleep(float(parts[1]))
             self.reply(200, "slow")
+        elif parts[0] in ("huge", "stall"):
+            if parts[0] == "stall":
+                with lock:
+                    counts[parts[1]] = counts.get(parts[1], 0) + 1
+            sent = 16 if parts[0] == "huge" else int(parts[2])
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "2147483648" if parts[0] == "huge" else "1000")
+            self.end_headers()
+            self.wfile.write(b"[" * sent)
+            self.wfile.flush()
+            self.hold()
+        elif parts[0] in ("endless", "trickle"):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.close_connection = True
+            chunk, pause = (b" " * 65536, 0) if parts[0] == "endless" else (b" ", float(parts[1]))
+            started = time.time()
+            try:
+                while time.time() - started < 120:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    self.wfile.flush()
+                    time.sleep(pause)
+            except OSError:
+                pass
+        elif parts[0] == "count":
+            with lock:
+                self.reply(200, str(counts.get(parts[1], 0)))
         else:
             self.reply(404, "not found")
+
+    def hold(self):
+        """Nothing more is sent; returns once the client closes the connection, or after a minute."""
+        self.close_connection = True
+        started = time.time()
+        while time.time() - started < 60:
+            if select.select([self.connection], [], [], 0.2)[0]:
+                try:
+                    if not self.connection.recv(4096):
+                        return
+                except OSError:
+                    return
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = handle_any
 

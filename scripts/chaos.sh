@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The chaos harness (docs/reliability.md): starts the test beds, builds mcloud, and runs scripts/testbed/chaos.py
+# with the arguments given (--quick for CI's small counts; --help for all). Prints a table; exit 1 when a count
+# that must be 0 is not (a crash, a duplicate, an orphan, an unloadable state, a leak, ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh build test
+scripts/testbed/kubernetes.sh start >/dev/null
+scripts/testbed/postgres.sh start >/dev/null
+scripts/testbed/moto.sh start >/dev/null
+scripts/testbed/openstack.sh up >/dev/null
+source scripts/toolchain.sh
+swift build --product mcloud -Xswiftc -warnings-as-errors >/dev/null
+exec python3 scripts/testbed/chaos.py "$@"
