@@ -34,7 +34,7 @@ import Testing
         Case(mode: "content-type", mayPass: true),
     ]
 
-    static let limits = ["MCLOUD_HTTP_TIMEOUT": "8", "MCLOUD_HTTP_STALL_TIMEOUT": "2", "MCLOUD_HTTP_MAX_RESPONSE_MB": "8"]
+    static let limits = ["MCLOUD_HTTP_TIMEOUT": "20", "MCLOUD_HTTP_STALL_TIMEOUT": "2", "MCLOUD_HTTP_MAX_RESPONSE_MB": "8"]
 
     @Test func everyBadAnswerEndsApplyWithAClearErrorAndTheNextApplyRepairsIt() async throws {
         let bed = try EngineWorkspace.kubernetesBed()

