@@ -96,9 +96,11 @@ public struct RetryingTransport: HTTPTransport {
                 if case .timeout = error, RetryPolicy.secondsLeft(until: end) <= 0.25 { throw .timeout(url: request.url, seconds: policy.deadline) }
                 guard request.retryable, error.isRetryable else { throw error }
                 delay = backoff(attempt)
-                guard attempt < policy.maxAttempts, waited + delay <= policy.budget, delay < RetryPolicy.secondsLeft(until: end) else {
+                guard attempt < policy.maxAttempts, waited + delay <= policy.budget else {
                     throw .retriesExhausted(attempts: attempt, last: error.description)
                 }
+                // No time is left for another attempt: the deadline ended the request, so it is what the error names.
+                guard delay < RetryPolicy.secondsLeft(until: end) else { throw .timeout(url: request.url, seconds: policy.deadline) }
                 reason = error.description
             }
             logger?.debug("retry \(attempt) of \(request.method.rawValue) \(Redaction.url(request.url)) in \(String(format: "%.2f", delay)) s after \(reason)")
