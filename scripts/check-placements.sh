@@ -45,7 +45,16 @@ for application in Manifests/*/; do
   name=$(basename "$application")
   mkdir -p "$work/examples/$name"
   ln -s "$root/Providers" "$work/examples/$name/Providers"
-  ln -s "$root/$application" "$work/examples/$name/Manifests"
+  # Policies gate pipelines and take no part in placement; the checker knows only the placement kinds.
+  "$venv/bin/python" - "$application" "$work/examples/$name/Manifests" <<'PY'
+import pathlib, sys, yaml
+source, target = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+target.mkdir()
+for path in sorted(source.glob("*.yaml")):
+    documents = [d for d in yaml.safe_load_all(path.read_text()) if d and d.get("kind") != "Policy"]
+    if documents:
+        (target / path.name).write_text(yaml.safe_dump_all(documents, sort_keys=False))
+PY
   .build/release/mcloud plan --json -f "$application" --providers Providers \
     | "$venv/bin/python" -c 'import json, sys; p = json.load(sys.stdin)["placement"]; p["cost"] = p["cost"]["monthly"]; json.dump(p, sys.stdout)' \
     > "$work/examples/$name.json"
