@@ -16,4 +16,11 @@ extension AWSResourceProvider: BackupLister {
             return found.sorted { ($0.time, $0.key) < ($1.time, $1.key) }
         }
     }
+
+    public func object(_ key: String, in bucket: ResourceState) async throws(ProviderError) -> [UInt8]? {
+        let s3 = try await session().s3
+        return try await Self.attempt("reading \(key) in bucket \(bucket.providerID)") { () throws(AWSError) in
+            try await s3.objectIfExists(bucket: bucket.providerID, key: key)
+        }
+    }
 }

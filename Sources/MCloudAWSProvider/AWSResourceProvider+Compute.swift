@@ -88,6 +88,12 @@ extension AWSResourceProvider {
                 upload = try BackupUpload.resolve(target, environment: settings.environment)
             }
             let server = DatabaseServerSpec(body, defaultFamily: VMImage.standard(for: .aws).family)
+            // The same for the bucket a recovery point comes from.
+            var restoreKeys: [(name: String, value: String)] = []
+            if let point = server.restore, point.endpoint != nil {
+                let target = BackupUpload.Target(cloud: point.cloud, bucket: point.bucket, region: point.region, endpoint: point.endpoint, profile: point.profile)
+                restoreKeys = try BackupUpload.resolve(target, environment: settings.environment).secrets
+            }
             let recipe: Recipe
             switch server.recipe() {
             case .success(let found): recipe = found
@@ -95,7 +101,8 @@ extension AWSResourceProvider {
             }
             let disks = try await Self.disks(body, session)
             let vm = server.vm(
-                recipe: recipe, address: resource.address.rawValue, server: ResourceBody(body).name, disks: disks, secrets: upload?.secrets ?? []
+                recipe: recipe, address: resource.address.rawValue, server: ResourceBody(body).name, disks: disks, secrets: upload?.secrets ?? [],
+                restoreSecrets: restoreKeys
             )
             let spec = EC2Client.InstanceSpec(
                 imageID: try await image(server.image ?? .standard(for: .aws), session), instanceType: type, userData: DatabaseUserData.render(vm),

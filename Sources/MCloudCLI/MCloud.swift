@@ -6,7 +6,8 @@ public enum MCloud {
 
     static let commands: [any Command.Type] = [
         ValidateCommand.self, PlanCommand.self, ApplyCommand.self, DestroyCommand.self, ShowCommand.self, RenderCommand.self,
-        ExplainCommand.self, ReportCommand.self, GraphCommand.self, StateCommand.self, BackupsCommand.self, VersionCommand.self,
+        ExplainCommand.self, ReportCommand.self, GraphCommand.self, StateCommand.self, BackupsCommand.self, FailoverCommand.self, DrillCommand.self,
+        VersionCommand.self,
     ]
 
     static let abstract = "mcloud places an application's services and databases across clouds, under data-residency law, at minimum cost, and deploys them."

@@ -10,22 +10,28 @@
 ///   `s3://<bucket>/<server>/<time>.<ext>`, objects older than the retention deleted, and a status object
 ///   `<server>/status.json` (`BackupStatus`) written whether it worked or not;
 /// - `mcloud-restore [FILE | s3://BUCKET/KEY]`: the newest backup the status object names by default, checked
-///   against its recorded SHA-256, loaded with the recipe's restore step.
+///   against its recorded SHA-256, loaded with the recipe's restore step; `mcloud-restore --recovery-point` loads
+///   the VM's recovery point (a failover's or a drill's) from its own bucket with its own keys and reports the
+///   outcome beside it, which `mcloud-db-setup` runs once, before the backup schedule is installed.
 /// Nothing reads the metadata service: the disk, the schedule and the bucket are all in the user data.
 public enum DatabaseUserData {
     public static let settingsPath = "/etc/mcloud/database.conf"
     public static let secretsPath = "/etc/mcloud/backup.env"
+    /// The keys of the recovery point's bucket, root-only like the backup's.
+    public static let restoreSecretsPath = "/etc/mcloud/restore.env"
     public static let engineScript = "/usr/local/sbin/mcloud-engine"
     public static let setupScript = "/usr/local/sbin/mcloud-db-setup"
     public static let backupScript = "/usr/local/sbin/mcloud-backup"
     public static let restoreScript = "/usr/local/sbin/mcloud-restore"
     /// The bucket object each server's backup job writes after every run.
     public static func statusKey(server: String) -> String { "\(server)/status.json" }
+    /// The object a server that loaded a recovery point writes beside it: `RestoreReport`.
+    public static func restoreReportKey(server: String) -> String { "\(server)/restored.json" }
 
     /// When the backup stored at `key` was taken, UTC seconds since 1970: from the `<server>/<stamp>.<ext>` name the
     /// job gives it (`20261201T100000Z`), else from `storedAt` (S3's `LastModified`); nil for a status object.
     public static func backupTime(key: String, storedAt: String) -> Int? {
-        guard !key.hasSuffix("/status.json"), key != "status.json" else { return nil }
+        guard !["status.json", "restored.json"].contains(where: { key == $0 || key.hasSuffix("/" + $0) }) else { return nil }
         let name = key.split(separator: "/").last.map(String.init) ?? key
         let stamp = Array(name.prefix(16))
         if stamp.count == 16, stamp[8] == "T", stamp[15] == "Z" {
@@ -66,6 +72,9 @@ public enum DatabaseUserData {
         if let secrets = vm.backup?.bucket?.secrets, !secrets.isEmpty {
             files.append(File(path: secretsPath, permissions: "0600", content: assignments(secrets)))
         }
+        if let secrets = vm.recoveryPoint?.bucket.secrets, !secrets.isEmpty {
+            files.append(File(path: restoreSecretsPath, permissions: "0600", content: assignments(secrets)))
+        }
         if let repository = vm.recipe.repository {
             files.append(File(path: stagedSourcesPath(repository), permissions: "0644", content: repository.sources))
             if let preferences = repository.preferences { files.append(File(path: repository.preferencesPath, permissions: "0644", content: preferences)) }
@@ -98,7 +107,7 @@ public enum DatabaseUserData {
             ("MCLOUD_ADDRESS", vm.address), ("MCLOUD_SERVER", vm.server), ("MCLOUD_ENGINE", recipe.engine.rawValue),
             ("MCLOUD_VERSION", recipe.series), ("PORT", String(vm.port)), ("MCLOUD_DISKS", vm.disks.joined(separator: " ")),
             ("MCLOUD_MOUNT", recipe.mountPoint), ("MCLOUD_SERVICE", recipe.service),
-            ("MCLOUD_PACKAGES", (recipe.packages + (bucket == nil ? [] : ["awscli"])).joined(separator: " ")),
+            ("MCLOUD_PACKAGES", (recipe.packages + (bucket == nil && vm.recoveryPoint == nil ? [] : ["awscli"])).joined(separator: " ")),
             ("MCLOUD_DUMP_EXTENSION", recipe.dumpExtension),
         ]
         if let repository = recipe.repository {
@@ -110,6 +119,10 @@ public enum DatabaseUserData {
         if let bucket {
             pairs += [("MCLOUD_BACKUP_BUCKET", bucket.name), ("AWS_DEFAULT_REGION", bucket.region)]
             if let endpoint = bucket.endpoint { pairs.append(("MCLOUD_BACKUP_ENDPOINT", endpoint)) }
+        }
+        if let point = vm.recoveryPoint {
+            pairs += [("MCLOUD_RESTORE_BUCKET", point.bucket.name), ("MCLOUD_RESTORE_OBJECT", point.object), ("MCLOUD_RESTORE_REGION", point.bucket.region)]
+            if let endpoint = point.bucket.endpoint { pairs.append(("MCLOUD_RESTORE_ENDPOINT", endpoint)) }
         }
         return "# Written by mcloud: this database server's settings. The bucket's keys, if any, are in \(secretsPath) (root only).\n"
             + assignments(pairs)
@@ -178,6 +191,11 @@ public enum DatabaseUserData {
         mcloud-engine configure
         for _ in $(seq 300); do mcloud-engine ready 2>/dev/null && break; sleep 1; done
         mcloud-engine ready
+        # A failover's or a drill's data first: no backup may run before it is in, or one would overwrite the leg's newest.
+        if [ -n "${MCLOUD_RESTORE_OBJECT:-}" ] && [ ! -e /var/lib/mcloud/restored ]; then
+          mcloud-restore --recovery-point
+          mkdir -p /var/lib/mcloud && touch /var/lib/mcloud/restored
+        fi
         if [ -n "${MCLOUD_BACKUP_SCHEDULE:-}" ]; then
           echo "$MCLOUD_BACKUP_SCHEDULE root /usr/local/sbin/mcloud-backup >>/var/log/mcloud-backup.log 2>&1" >/etc/cron.d/mcloud-backup
         fi
@@ -260,11 +278,35 @@ public enum DatabaseUserData {
         #!/bin/bash
         # Written by mcloud: mcloud-restore [FILE | s3://BUCKET/KEY] loads a backup with the engine catalog's restore step;
         # without an argument, the newest backup the DR bucket's status object names. An object's SHA-256 must match the
-        # one its upload recorded.
+        # one its upload recorded. mcloud-restore --recovery-point loads the server's recovery point from its bucket with
+        # that bucket's keys, and writes <server>/restored.json beside it however it ends.
         set -euo pipefail
         \#(environment)
         \#(s3Function)
         source=${1:-}
+        if [ "$source" = --recovery-point ]; then
+          [ -n "${MCLOUD_RESTORE_OBJECT:-}" ] || { echo "mcloud-restore: this server was made without a recovery point" >&2; exit 2; }
+          unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_SESSION_TOKEN
+          set -a
+          # shellcheck source=/dev/null
+          if [ -r /etc/mcloud/restore.env ]; then . /etc/mcloud/restore.env; fi
+          set +a
+          MCLOUD_BACKUP_ENDPOINT=${MCLOUD_RESTORE_ENDPOINT:-}
+          export AWS_DEFAULT_REGION=$MCLOUD_RESTORE_REGION
+          source=s3://$MCLOUD_RESTORE_BUCKET/$MCLOUD_RESTORE_OBJECT
+          started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+          report() {
+            local code=$? error=null
+            [ "$code" -eq 0 ] || error="\"mcloud-restore exited $code\""
+            printf '{"server": "%s", "object": "%s", "startedAt": "%s", "finishedAt": "%s", "error": %s}\n' \
+              "$MCLOUD_SERVER" "$MCLOUD_RESTORE_OBJECT" "$started" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$error" >/var/lib/mcloud/restored.json
+            s3 s3 cp --only-show-errors --content-type application/json /var/lib/mcloud/restored.json \
+              "s3://$MCLOUD_RESTORE_BUCKET/$MCLOUD_SERVER/restored.json" || echo "mcloud-restore: writing the report failed" >&2
+            exit "$code"
+          }
+          mkdir -p /var/lib/mcloud
+          trap report EXIT
+        fi
         if [ -z "$source" ]; then
           [ -n "${MCLOUD_BACKUP_BUCKET:-}" ] || { echo "mcloud-restore: this server has no DR bucket; name a dump file" >&2; exit 2; }
           status=$(s3 s3 cp --only-show-errors "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/status.json" -)

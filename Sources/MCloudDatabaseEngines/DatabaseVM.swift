@@ -33,6 +33,20 @@ public struct DatabaseVM: Sendable {
         }
     }
 
+    /// A backup to load once the engine first answers, before any backup of this server runs: the recovery point of
+    /// a failover or a restore drill, in another cloud's bucket, with that bucket's keys (the root-only
+    /// `/etc/mcloud/restore.env`). The outcome is written back beside it (`DatabaseUserData.restoreReportKey`).
+    public struct RecoveryPoint: Sendable {
+        public var bucket: Bucket
+        /// The backup's key in the bucket (`<server>/<time>.<ext>`).
+        public var object: String
+
+        public init(bucket: Bucket, object: String) {
+            self.bucket = bucket
+            self.object = object
+        }
+    }
+
     /// The resource address, for the header comment.
     public var address: String
     /// The server's name: the folder of its backups in the bucket.
@@ -43,13 +57,17 @@ public struct DatabaseVM: Sendable {
     /// `/dev/vdb`): the first that is a blank disk or mcloud's data disk is used.
     public var disks: [String]
     public var backup: Backup?
+    public var recoveryPoint: RecoveryPoint?
 
-    public init(address: String, server: String, recipe: Recipe, port: Int, disks: [String], backup: Backup? = nil) {
+    public init(
+        address: String, server: String, recipe: Recipe, port: Int, disks: [String], backup: Backup? = nil, recoveryPoint: RecoveryPoint? = nil
+    ) {
         self.address = address
         self.server = server
         self.recipe = recipe
         self.port = port
         self.disks = disks
         self.backup = backup
+        self.recoveryPoint = recoveryPoint
     }
 }

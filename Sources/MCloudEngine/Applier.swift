@@ -158,9 +158,11 @@ public struct Applier: Sendable {
             guard !observed.providerID.isEmpty else {
                 throw ProviderError(.failed, "\(change.action.rawValue) in \(change.cloud): the cloud's answer carries no ID for it, so it is not recorded; the next apply finds it and takes it over")
             }
+            // A recovery point is consumed when its server is made: the state records the server without it.
+            let body = RecoveryPoints.consumed(desired.body)
             try await recorder.record(ResourceState(
                 address: desired.address, provider: desired.provider, cloud: desired.cloud, providerID: observed.providerID,
-                attributes: Dictionary(desired.body.objectPairs, uniquingKeysWith: { first, _ in first }), dependencies: desired.dependencies
+                attributes: Dictionary(body.objectPairs, uniquingKeysWith: { first, _ in first }), dependencies: desired.dependencies
             ))
             return observed.providerID
         }

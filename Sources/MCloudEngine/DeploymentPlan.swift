@@ -34,12 +34,31 @@ public struct DeploymentPlan: Sendable {
     /// Made with `--target`: it covers part of the application, so applying it does not make its placement the
     /// one the state records.
     public var targeted: Bool
+    /// The clouds taken as gone (a failover's, and those the state records), sorted: applying the plan records them
+    /// in the state.
+    public var lost: [String]
+    /// The lost clouds the state did not record yet.
+    public var newlyLost: [String]
+    /// What the plan leaves as it is, sorted: what the state records in the lost clouds (neither read nor changed),
+    /// and the resources a failover retains (`State.retained`).
+    public var kept: [ResourceAddress]
+    /// The resources this plan retains that the state did not retain yet: applying it records them.
+    public var newlyRetained: [ResourceAddress]
+    /// Lost clouds that are back: the plan reads them again and cleans up what the state kept there; once it is
+    /// applied they are no longer lost.
+    public var recovered: [String]
 
     public init(
         operation: Operation, application: String, changes: [ResourceChange], moves: [PlacementMove], state: StateReference,
-        inputDigest: String, refreshed: Bool, targeted: Bool = false
+        inputDigest: String, refreshed: Bool, targeted: Bool = false, lost: [String] = [], newlyLost: [String] = [],
+        kept: [ResourceAddress] = [], newlyRetained: [ResourceAddress] = [], recovered: [String] = []
     ) {
+        self.recovered = recovered
+        self.newlyRetained = newlyRetained
         self.targeted = targeted
+        self.lost = lost
+        self.newlyLost = newlyLost
+        self.kept = kept
         self.operation = operation
         self.application = application
         self.changes = changes
@@ -49,7 +68,8 @@ public struct DeploymentPlan: Sendable {
         self.refreshed = refreshed
     }
 
-    public var hasChanges: Bool { changes.contains { $0.action != .noOp } }
+    /// A change to a resource, or a lost cloud or retained resource the state must newly record.
+    public var hasChanges: Bool { changes.contains { $0.action != .noOp } || !newlyLost.isEmpty || !newlyRetained.isEmpty || !recovered.isEmpty }
 
     public func count(_ action: ResourceChange.Action) -> Int { changes.filter { $0.action == action }.count }
 }

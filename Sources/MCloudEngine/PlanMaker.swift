@@ -13,12 +13,22 @@ public enum PlanMaker {
         public var refresh: Bool
         public var inputDigest: String
         public var targets: TargetSelection
+        /// Clouds taken as gone beside those the state records (a failover's).
+        public var losing: Set<String>
+        /// Recorded resources to keep beside those the state retains (a failover's restore sources).
+        public var retaining: Set<ResourceAddress>
+        /// Lost clouds that are back (`--recovered`): read again, and what the state kept there cleaned up.
+        public var recovering: Set<String>
 
         public init(
             operation: DeploymentPlan.Operation, application: String, desired: [DesiredResource], state: State?, refresh: Bool,
-            inputDigest: String, targets: TargetSelection = TargetSelection([])
+            inputDigest: String, targets: TargetSelection = TargetSelection([]), losing: Set<String> = [], retaining: Set<ResourceAddress> = [],
+            recovering: Set<String> = []
         ) {
+            self.recovering = recovering
             self.targets = targets
+            self.losing = losing
+            self.retaining = retaining
             self.operation = operation
             self.application = application
             self.desired = desired
@@ -34,7 +44,23 @@ public enum PlanMaker {
                 "this state belongs to application \(owner), not \(request.application); each application needs a state of its own (--state)"
             )
         }
-        let (desired, state) = request.targets.select(desired: request.desired, state: request.state ?? State())
+        let recordedLost = Set(request.state?.lost ?? [])
+        if let unknown = request.recovering.subtracting(recordedLost).sorted().first {
+            throw EngineError("--recovered \(unknown): the state does not record \(unknown) as lost\(recordedLost.isEmpty ? "" : " (it records \(recordedLost.sorted().joined(separator: ", ")))")")
+        }
+        let lost = recordedLost.union(request.losing).subtracting(request.recovering)
+        if let stray = request.desired.first(where: { lost.contains($0.cloud) }) {
+            throw EngineError("\(stray.address) is in \(stray.cloud), which is taken as lost; the placement must leave lost clouds out")
+        }
+        // A lost cloud is unreachable: what the state records there is neither read nor deleted, and stays recorded.
+        // A retained resource stays too, unless the manifests want it again; destroy takes it.
+        let whole = request.state ?? State()
+        let wanted = Set(request.desired.map(\.address))
+        let retained: Set<ResourceAddress> = request.operation == .destroy ? [] : Set(whole.retained).union(request.retaining).filter { whole[$0] != nil && !wanted.contains($0) }
+        let kept = whole.resources.filter { lost.contains($0.cloud) || retained.contains($0.address) }.map(\.address)
+        var reachable = whole
+        for address in kept { reachable.remove(address: address) }
+        let (desired, state) = request.targets.select(desired: request.desired, state: reachable)
         var request = request
         request.desired = desired
         let needs = request.desired.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
@@ -54,7 +80,9 @@ public enum PlanMaker {
         )
         return DeploymentPlan(
             operation: request.operation, application: request.application, changes: changes, moves: moves, state: .init(request.state),
-            inputDigest: request.inputDigest, refreshed: request.refresh, targeted: !request.targets.isEverything
+            inputDigest: request.inputDigest, refreshed: request.refresh, targeted: !request.targets.isEverything,
+            lost: lost.sorted(), newlyLost: lost.subtracting(recordedLost).sorted(), kept: kept,
+            newlyRetained: retained.subtracting(whole.retained).sorted(), recovered: request.recovering.sorted()
         )
     }
 

@@ -30,6 +30,39 @@ public actor StateRecorder {
         try await persist()
     }
 
+    /// Records clouds as lost (a failover's), beside those recorded already.
+    public func record(lost clouds: [String]) async throws(StateError) {
+        let merged = Set(state.lost).union(clouds).sorted()
+        guard merged != state.lost else { return }
+        state.lost = merged
+        try await persist()
+    }
+
+    /// Lost clouds that are back: no longer lost.
+    public func record(recovered clouds: [String]) async throws(StateError) {
+        let remaining = state.lost.filter { !clouds.contains($0) }
+        guard remaining != state.lost else { return }
+        state.lost = remaining
+        try await persist()
+    }
+
+    /// Records resources as retained (a failover's restore sources), beside those retained already.
+    public func record(retained addresses: [ResourceAddress]) async throws(StateError) {
+        let merged = Set(state.retained).union(addresses).sorted()
+        guard merged != state.retained else { return }
+        state.retained = merged
+        try await persist()
+    }
+
+    /// Drops what the state records in `clouds` without touching those clouds (`--forget-lost`); what was dropped.
+    public func forgetResources(in clouds: Set<String>) async throws(StateError) -> [ResourceAddress] {
+        let gone = state.resources.filter { clouds.contains($0.cloud) }.map(\.address)
+        guard !gone.isEmpty else { return [] }
+        for address in gone { state.remove(address: address) }
+        try await persist()
+        return gone
+    }
+
     /// Records where the application now runs and what it costs (nil after a destroy), once an apply is complete.
     public func record(placement: AppliedPlacement?) async throws(StateError) {
         guard state.placement != placement else { return }

@@ -28,6 +28,8 @@ public struct TargetSelection: Sendable {
         let records = state.resources.filter { chosen.contains($0.address) || matches($0.address) }
         var selected = State(lineage: state.lineage, serial: state.serial, resources: records)
         selected.application = state.application
+        selected.lost = state.lost
+        selected.retained = state.retained
         return (desired.filter { chosen.contains($0.address) }, selected)
     }
 }

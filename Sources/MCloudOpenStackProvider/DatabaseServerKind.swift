@@ -10,7 +10,8 @@ import MCloudProvider
 /// SecurityGroup given. The spec's engine, version,
 /// port, role, DNS name and the addresses of its volume and group go into the server's metadata, which the
 /// server's own scripts read too. Reads back the flavor's size, the attached volume and the group. With
-/// `spec.backup`, the keys for the DR bucket are resolved at creation and given to the VM in its user data only.
+/// `spec.backup`, the keys for the DR bucket are resolved at creation and given to the VM in its user data only;
+/// with `spec.restore` (a failover's recovery point), those of the bucket it restores from.
 struct DatabaseServerKind: Sendable {
     static let kind = ResourceKind.databaseServer
     let cloud: String
@@ -79,6 +80,15 @@ struct DatabaseServerKind: Sendable {
         return ObservedResource(address: body.address, providerID: server.id, attributes: body.document)
     }
 
+    /// The keys of `target`'s bucket from the AWS credential chain, for the VM's user data.
+    private func keys(_ target: BackupUpload.Target) throws(OpenStackError) -> [(name: String, value: String)] {
+        do throws(AWSError) {
+            return try BackupUpload.resolve(target, environment: environment).secrets
+        } catch {
+            throw .configuration(error.description, at: nil, file: nil)
+        }
+    }
+
     private func request(_ body: ResourceBody, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) -> ServerRequest {
         let spec = DatabaseServerSpec(body.document, defaultFamily: VMImage.standard(for: .openstack).family)
         let recipe: Recipe
@@ -94,16 +104,13 @@ struct DatabaseServerKind: Sendable {
             }
             groups = [group.id]
         }
-        var upload: BackupUpload?
-        if let target = BackupUpload.Target(databaseServer: body.document) {
-            do throws(AWSError) {
-                upload = try BackupUpload.resolve(target, environment: environment)
-            } catch {
-                throw .configuration(error.description, at: nil, file: nil)
-            }
-        }
+        let secrets = try BackupUpload.Target(databaseServer: body.document).map(keys) ?? []
+        let restoreSecrets = try spec.restore.map { point throws(OpenStackError) in
+            try keys(BackupUpload.Target(cloud: point.cloud, bucket: point.bucket, region: point.region, endpoint: point.endpoint, profile: point.profile))
+        } ?? []
         let vm = spec.vm(
-            recipe: recipe, address: body.address.rawValue, server: body.name, disks: try await Self.disks(body, clients), secrets: upload?.secrets ?? []
+            recipe: recipe, address: body.address.rawValue, server: body.name, disks: try await Self.disks(body, clients), secrets: secrets,
+            restoreSecrets: restoreSecrets
         )
         let networks = try await connection.serverNetworks()
         return ServerRequest(

@@ -10,4 +10,12 @@ extension OpenStackResourceProvider: BackupLister {
             throw ProviderFailure.wrap(error, "listing the backups in bucket \(bucket.providerID) of cloud \(cloud)")
         }
     }
+
+    public func object(_ key: String, in bucket: ResourceState) async throws(ProviderError) -> [UInt8]? {
+        do throws(AWSError) {
+            return try await buckets.storage.value().objectIfExists(bucket: bucket.providerID, key: key)
+        } catch {
+            throw ProviderFailure.wrap(error, "reading \(key) in bucket \(bucket.providerID) of cloud \(cloud)")
+        }
+    }
 }

@@ -16,8 +16,11 @@ public struct BackupObject: Sendable, Hashable {
     }
 }
 
-/// A provider whose BackupBuckets it can list: `mcloud backups` and the recovery point of a failover read them.
+/// A provider whose BackupBuckets it can list: `mcloud backups` and the recovery point of a failover read them,
+/// and a restore drill waits for its scratch server's report there.
 public protocol BackupLister: Sendable {
     /// The backups in a recorded BackupBucket, oldest first; the backup job's status objects are not backups.
     func backups(in bucket: ResourceState) async throws(ProviderError) -> [BackupObject]
+    /// One object's bytes in a recorded BackupBucket; nil when there is none under `key`.
+    func object(_ key: String, in bucket: ResourceState) async throws(ProviderError) -> [UInt8]?
 }

@@ -25,6 +25,13 @@ public struct ResourceBody: Sendable, Hashable {
     public var application: String { label(ResourceLabels.partOf) ?? "" }
     /// The cell it was rendered for, when it was rendered for one.
     public var cell: String? { label(ResourceLabels.cell) }
+    /// The cell as plan names it, `accounts-db@ru`; the label carries it as `accounts-db.ru`.
+    public var cellName: String? {
+        cell.map { label in
+            guard !label.contains("@"), let dot = label.lastIndex(of: ".") else { return label }
+            return label[..<dot] + "@" + label[label.index(after: dot)...]
+        }
+    }
     public var spec: JSONValue { document["spec"] ?? .object([]) }
 
     private func metadata(_ key: String) -> String? { document.value(at: ["metadata", key])?.stringValue }

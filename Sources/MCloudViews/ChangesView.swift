@@ -22,6 +22,27 @@ public enum ChangesView {
             }
             out += "\n"
         }
+        if !plan.lost.isEmpty {
+            out += paint("Lost clouds:", .emphasis) + " \(plan.lost.joined(separator: ", ")), taken as gone: nothing there is read, changed or deleted\n"
+            let kept = Dictionary(grouping: plan.kept) { $0.cloud }
+            for cloud in plan.lost {
+                let count = kept[cloud]?.count ?? 0
+                let recorded = plan.newlyLost.contains(cloud) ? "; apply records it as lost" : ""
+                out += "  \(cloud): \(count) resource\(count == 1 ? "" : "s") kept in the state as they were\(recorded)\n"
+            }
+            out += "\n"
+        }
+        if !plan.recovered.isEmpty {
+            out += paint("Recovered:", .emphasis) + " \(plan.recovered.joined(separator: ", ")) back: read again, what the state kept there cleaned up; apply records them as no longer lost\n\n"
+        }
+        let retained = plan.kept.filter { !plan.lost.contains($0.cloud) }
+        if !retained.isEmpty {
+            out += paint("Retained:", .emphasis) + " kept as they are, though the manifests no longer want them (a failover's restore sources; destroy deletes them)\n"
+            for address in retained {
+                out += "  \(address)\(plan.newlyRetained.contains(address) ? "  (apply records it as retained)" : "")\n"
+            }
+            out += "\n"
+        }
         let changes = plan.changes.filter { $0.action != .noOp }
         let byCloud = Dictionary(grouping: changes, by: \.cloud)
         for cloud in byCloud.keys.sorted() {
@@ -37,6 +58,7 @@ public enum ChangesView {
                 for drift in change.drift {
                     out += "      ! \(drift)\n"
                 }
+                if let point = RecoveryPointView.line(change) { out += "      <- \(point)\n" }
                 if change.action == .update || change.action == .replace {
                     let shown = PlanDocument.shown(change)
                     for field in FieldDiff.changes(from: shown.before, to: shown.after) {
@@ -46,7 +68,7 @@ public enum ChangesView {
             }
             out += "\n"
         }
-        out += summary(document, plan, hasChanges: !changes.isEmpty)
+        out += summary(document, plan, hasChanges: !changes.isEmpty || !plan.newlyLost.isEmpty || !plan.newlyRetained.isEmpty || !plan.recovered.isEmpty)
         return out
     }
 

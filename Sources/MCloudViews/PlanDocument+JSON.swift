@@ -33,6 +33,12 @@ extension PlanDocument {
             ("refreshed", .bool(deployment.refreshed)),
         ]
         if deployment.targeted { fields.append(("targeted", .bool(true))) }
+        func list(_ name: String, _ values: [String]) { if !values.isEmpty { fields.append((name, .array(values.map(JSONValue.string)))) } }
+        list("lost_clouds", deployment.lost)
+        list("newly_lost", deployment.newlyLost)
+        list("kept", deployment.kept.map(\.rawValue))
+        list("newly_retained", deployment.newlyRetained.map(\.rawValue))
+        list("recovered", deployment.recovered)
         return .object(fields)
     }
 

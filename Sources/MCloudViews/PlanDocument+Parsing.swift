@@ -49,11 +49,17 @@ extension PlanDocument {
         let deployment = DeploymentPlan(
             operation: operation, application: application, changes: changes, moves: moves,
             state: .init(lineage: lineage, serial: serial), inputDigest: digest, refreshed: document["refreshed"] == .bool(true),
-            targeted: document["targeted"] == .bool(true)
+            targeted: document["targeted"] == .bool(true), lost: names(document["lost_clouds"]), newlyLost: names(document["newly_lost"]),
+            kept: names(document["kept"]).map { ResourceAddress($0) }, newlyRetained: names(document["newly_retained"]).map { ResourceAddress($0) },
+            recovered: names(document["recovered"])
         )
         let cost = try document["cost"].map { (cost) throws(Failure) in try CostDiff(json: cost, fail: fail) }
         let policy = try document["policy"].map { (policy) throws(Failure) in try PolicyReport(json: policy, fail: fail) }
         return PlanDocument(deployment: deployment, placement: placement, cost: cost, policy: policy)
+    }
+
+    private static func names(_ list: JSONValue?) -> [String] {
+        (list?.arrayItems ?? []).compactMap(\.stringValue)
     }
 
     private static func change(_ item: JSONValue, at index: Int, fail: (String) -> Failure) throws(Failure) -> ResourceChange {

@@ -913,6 +913,8 @@ cmd_start() {
   local rc=0
   bed_state || rc=$?
   if [ $rc -eq 0 ]; then
+    # Started from another checkout (a clone since deleted, a chroot's path): the env names this one's script.
+    write_env
     log "already started (env: $STATE/env)"
     cat "$STATE/env"
     return 0

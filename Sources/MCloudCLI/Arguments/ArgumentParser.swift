@@ -43,7 +43,7 @@ enum ArgumentParser {
             let missing = spec.positionals[parsed.positionals.count]
             throw UsageError(message: "missing argument \(missing.name)")
         }
-        if parsed.positionals.count > spec.positionals.count {
+        if parsed.positionals.count > spec.positionals.count, spec.positionals.last?.isRepeatable != true {
             let extra = parsed.positionals[spec.positionals.count]
             throw UsageError(message: "unexpected argument '\(extra)'")
         }

@@ -18,6 +18,8 @@ struct CommandSpec: Sendable {
         var name: String
         var help: String
         var isOptional = false
+        /// The last positional may take several values (`failover CLOUD...`).
+        var isRepeatable = false
     }
 
     var name: String

@@ -10,7 +10,8 @@ enum HelpFormatter {
             parts.append(part)
         }
         for positional in spec.positionals {
-            parts.append(positional.isOptional ? "[\(positional.name)]" : positional.name)
+            let name = positional.name + (positional.isRepeatable ? "..." : "")
+            parts.append(positional.isOptional ? "[\(name)]" : name)
         }
         return parts.joined(separator: " ")
     }

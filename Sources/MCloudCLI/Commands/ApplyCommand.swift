@@ -16,6 +16,7 @@ struct ApplyCommand: Command {
             ManifestOptions.providers,
             StateOptions.option,
             PlanRunner.target,
+            PlanRunner.recovered,
             CommandSpec.Option(names: ["--auto-approve"], valueName: nil, help: "Apply without asking for confirmation."),
             CommandSpec.Option(names: ["--parallelism"], valueName: "N", help: "Change at most N resources at once (default: 10)."),
             CommandSpec.Option(names: ["--no-refresh"], valueName: nil, help: "Plan from the state alone, reading nothing from the clouds first."),
@@ -26,6 +27,7 @@ struct ApplyCommand: Command {
     var manifests: ManifestOptions
     var state: StateOptions
     var targets: [String]
+    var recovered: [String]
     var planFile: String?
     var autoApprove: Bool
     var parallelism: Int
@@ -35,11 +37,14 @@ struct ApplyCommand: Command {
         manifests = ManifestOptions(arguments)
         state = try StateOptions(arguments)
         targets = arguments.all(PlanRunner.target.canonicalName)
+        recovered = arguments.all(PlanRunner.recovered.canonicalName)
         planFile = arguments.positionals.first
         autoApprove = arguments.flag("--auto-approve")
         refresh = !arguments.flag("--no-refresh")
         parallelism = try Self.parallelism(arguments)
         if planFile != nil, !refresh { throw UsageError(message: "--no-refresh applies to planning; a saved plan is already planned") }
+        if planFile != nil, !recovered.isEmpty { throw UsageError(message: "--recovered applies to planning; a saved plan is already planned") }
+        if !refresh, !recovered.isEmpty { throw UsageError(message: "--recovered reads the recovered cloud again, which --no-refresh would not") }
     }
 
     static func parallelism(_ arguments: ParsedArguments) throws(UsageError) -> Int {
@@ -56,7 +61,9 @@ struct ApplyCommand: Command {
             let stored = StateOptions.read(backend, context)
             guard stored.ok else { return .failure }
             if let planFile { return await applySaved(planFile, state: stored.state, backend: backend, interrupts: interrupts, context) }
-            guard let made = await PlanRunner.plan(.apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, context) else {
+            guard let made = await PlanRunner.plan(
+                .apply, manifests: manifests, state: stored.state, refresh: refresh, targets: targets, recovering: Set(recovered), context
+            ) else {
                 return .failure
             }
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
@@ -112,7 +119,7 @@ struct ApplyCommand: Command {
     private func restoringRedactedValues(_ plan: DeploymentPlan, file: String, _ context: CommandContext) -> DeploymentPlan? {
         let marker = SecretRedaction.marker.serialized(pretty: false)
         guard plan.changes.contains(where: { $0.after.map { $0.body.serialized(pretty: false).contains(marker) } ?? false }) else { return plan }
-        guard DeploymentInputs.digest(manifests) == plan.inputDigest, let inputs = DeploymentInputs.load(manifests, context) else {
+        guard DeploymentInputs.digest(manifests) == plan.inputDigest, let inputs = DeploymentInputs.load(manifests, lost: Set(plan.lost), context) else {
             context.stderr.write("error: \(file) holds redacted secret values, and the manifests are not the ones it was planned from; run 'mcloud plan --out \(file)' again\n")
             return nil
         }

@@ -67,11 +67,9 @@ struct BackupsCommand: Command {
         return detailedExitCode && flagged > 0 ? .changes : .success
     }
 
-    /// The cell a bucket backs up, as plan names it (`accounts-db@ru`); its labels carry it as `accounts-db.ru`.
+    /// The cell a bucket backs up, as plan names it (`accounts-db@ru`).
     static func cellName(of bucket: ResourceState) -> String {
         let body = ResourceBody(bucket.attributes)
-        guard let label = body.cell else { return body.name }
-        guard !label.contains("@"), let dot = label.lastIndex(of: ".") else { return label }
-        return label[..<dot] + "@" + label[label.index(after: dot)...]
+        return body.cellName ?? body.name
     }
 }

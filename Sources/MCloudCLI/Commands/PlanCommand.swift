@@ -14,6 +14,7 @@ struct PlanCommand: Command {
             ManifestOptions.providers,
             StateOptions.option,
             PlanRunner.target,
+            PlanRunner.recovered,
             CommandSpec.Option(names: ["--out"], valueName: "FILE", help: "Save the plan for 'mcloud apply FILE', which then does exactly this."),
             CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the plan as JSON (cli.md's format) on stdout."),
             CommandSpec.Option(names: ["--detailed-exitcode"], valueName: nil, help: "Exit 0 without changes, 2 with changes, 1 on error."),
@@ -31,6 +32,7 @@ struct PlanCommand: Command {
     var manifests: ManifestOptions
     var state: StateOptions
     var targets: [String]
+    var recovered: [String]
     var out: String?
     var json: Bool
     var detailedExitCode: Bool
@@ -43,17 +45,19 @@ struct PlanCommand: Command {
         manifests = ManifestOptions(arguments)
         state = try StateOptions(arguments)
         targets = arguments.all(PlanRunner.target.canonicalName)
+        recovered = arguments.all(PlanRunner.recovered.canonicalName)
         out = arguments.value("--out")
         json = arguments.flag("--json")
         detailedExitCode = arguments.flag("--detailed-exitcode")
         refresh = !arguments.flag("--no-refresh")
         explain = arguments.flag("--explain")
         placementOnly = arguments.flag("--placement-only")
+        if !refresh, !recovered.isEmpty { throw UsageError(message: "--recovered reads the recovered cloud again, which --no-refresh would not") }
         if json, explain { throw UsageError(message: "--explain adds to the human view; --json already holds every reason") }
         if placementOnly {
             let planning = [
                 (StateOptions.option.canonicalName, arguments.value(StateOptions.option.canonicalName) != nil), ("--target", !targets.isEmpty),
-                ("--detailed-exitcode", detailedExitCode), ("--no-refresh", !refresh),
+                ("--detailed-exitcode", detailedExitCode), ("--no-refresh", !refresh), ("--recovered", !recovered.isEmpty),
             ]
             if let (option, _) = planning.first(where: \.1) {
                 throw UsageError(message: "--placement-only reads no state and plans no resource changes, so \(option) does not apply")
@@ -65,7 +69,7 @@ struct PlanCommand: Command {
         )
         if !whatIf.isEmpty {
             let stateful = [
-                ("--out", out != nil), ("--target", !targets.isEmpty), ("--no-refresh", !refresh),
+                ("--out", out != nil), ("--target", !targets.isEmpty), ("--no-refresh", !refresh), ("--recovered", !recovered.isEmpty),
                 ("--state", arguments.value(StateOptions.option.canonicalName) != nil), ("--placement-only", placementOnly),
             ]
             if let (flag, _) = stateful.first(where: { $0.1 }) {
@@ -84,7 +88,7 @@ struct PlanCommand: Command {
         guard let backend = state.backend(context) else { return .failure }
         let stored = StateOptions.read(backend, context)
         guard stored.ok else { return .failure }
-        guard let inputs = DeploymentInputs.load(manifests, context) else { return .failure }
+        guard let inputs = DeploymentInputs.load(manifests, lost: Set(stored.state?.lost ?? []), context) else { return .failure }
         // A what-if on a catalog of price lists: nothing to refresh and nowhere to connect, so the placement is the
         // answer. Not when the caller asked for what only a deployment plan has.
         let bare = inputs.cloudsWithoutEndpoints
@@ -94,7 +98,9 @@ struct PlanCommand: Command {
             let document = PlanDocument(placementOnly: PlacementReport(inputs.placementPlan), application: inputs.model.application.name, note: note)
             return output(document, context) ? .success : .failure
         }
-        guard let made = await PlanRunner.apply(inputs, state: stored.state, refresh: refresh, targets: targets, context) else { return .failure }
+        guard let made = await PlanRunner.apply(
+            inputs, state: stored.state, refresh: refresh, targets: targets, recovering: Set(recovered), context
+        ) else { return .failure }
         guard output(made.document, context) else { return .failure }
         return detailedExitCode && made.deployment.hasChanges ? .changes : .success
     }

@@ -113,6 +113,8 @@ struct StateCommand: Command {
             let serial = max(pushed.serial, (stored?.serial ?? 0) + 1)
             var next = State(lineage: pushed.lineage, serial: serial, resources: pushed.resources)
             next.application = pushed.application
+            next.lost = pushed.lost
+            next.retained = pushed.retained
             try backend.write(next)
             context.stdout.write("Pushed \(file) as serial \(serial) (\(pushed.resources.count) resources).\n")
             return .success

@@ -41,7 +41,23 @@ enum ApplyRunner {
         var initial = state ?? State()
         initial.application = plan.application
         let recorder = StateRecorder(state: initial, backend: backend)
-        guard plan.hasChanges else {
+        // A failover's lost clouds first: from then on every plan leaves them out, even if this apply stops halfway.
+        // And the restore sources it retains, before anything could delete them.
+        if !plan.newlyLost.isEmpty || !plan.newlyRetained.isEmpty {
+            do throws(StateError) {
+                try await recorder.record(lost: plan.lost)
+                try await recorder.record(retained: plan.newlyRetained)
+            } catch {
+                context.stderr.write("error: recording the lost clouds and retained resources: \(error); nothing was changed\n")
+                return .failure
+            }
+        }
+        guard plan.changes.contains(where: { $0.action != .noOp }) else {
+            if !plan.newlyLost.isEmpty || !plan.newlyRetained.isEmpty || !plan.recovered.isEmpty {
+                guard await record(document, plan, recorder: recorder, context: context) else { return .failure }
+                context.stdout.write("\nNo resource changes; the state records the lost clouds and what they keep.\n")
+                return .success
+            }
             guard await recordUnchanged(document, plan, state: state, backend: backend, context) else { return .failure }
             context.stdout.write("\nNo changes to apply.\n")
             return .success
@@ -91,6 +107,12 @@ enum ApplyRunner {
     /// Writes the placement a complete apply made (none after a destroy); a targeted plan made only part of it, so
     /// the record stays as it was. False after printing why the state could not be written.
     private static func record(_ document: PlanDocument, _ plan: DeploymentPlan, recorder: StateRecorder, context: CommandContext) async -> Bool {
+        do throws(StateError) {
+            try await recorder.record(recovered: plan.recovered)
+        } catch {
+            context.stderr.write("error: the changes are done, but the state could not record \(plan.recovered.joined(separator: ", ")) as recovered: \(error)\n")
+            return false
+        }
         guard !plan.targeted else { return true }
         let placement = plan.operation == .destroy ? nil : document.placement?.applied
         do throws(StateError) {

@@ -14,6 +14,11 @@ enum PlanRunner {
         help: "Only resources whose address starts with ADDRESS, and what they depend on; repeatable.", repeatable: true
     )
 
+    static let recovered = CommandSpec.Option(
+        names: ["--recovered"], valueName: "CLOUD",
+        help: "CLOUD, recorded as lost by a failover, is back: read it again and delete what the state kept there; repeatable.", repeatable: true
+    )
+
     /// A deployment plan, the document every output is drawn from, and the catalog clouds it was made with.
     struct Made {
         var document: PlanDocument
@@ -24,12 +29,12 @@ enum PlanRunner {
     /// The plan, built once as the document every output is drawn from; nil after printing why there is none.
     static func plan(
         _ operation: DeploymentPlan.Operation, manifests: ManifestOptions, state: State?, refresh: Bool, targets: [String],
-        _ context: CommandContext
+        recovering: Set<String> = [], _ context: CommandContext
     ) async -> Made? {
         switch operation {
         case .apply:
-            guard let inputs = DeploymentInputs.load(manifests, context) else { return nil }
-            return await apply(inputs, state: state, refresh: refresh, targets: targets, context)
+            guard let inputs = DeploymentInputs.load(manifests, lost: Set(state?.lost ?? []), context) else { return nil }
+            return await apply(inputs, state: state, refresh: refresh, targets: targets, recovering: recovering, context)
         case .destroy:
             // Destroy places nothing: it needs the application's name and the clouds' endpoints, even when the
             // manifests could no longer be placed.
@@ -44,10 +49,16 @@ enum PlanRunner {
     }
 
     /// The apply plan of inputs already read and placed.
-    static func apply(_ inputs: DeploymentInputs, state: State?, refresh: Bool, targets: [String], _ context: CommandContext) async -> Made? {
+    /// `losing`: clouds a failover takes as gone, beside those the state records; `retaining`: the DR legs it restores
+    /// from, kept though the manifests no longer want them.
+    static func apply(
+        _ inputs: DeploymentInputs, state: State?, refresh: Bool, targets: [String], losing: Set<String> = [],
+        retaining: Set<ResourceAddress> = [], recovering: Set<String> = [], _ context: CommandContext
+    ) async -> Made? {
         let request = PlanMaker.Request(
             operation: .apply, application: inputs.model.application.name, desired: inputs.desired, state: state, refresh: refresh,
-            inputDigest: inputs.inputDigest, targets: TargetSelection(targets)
+            inputDigest: inputs.inputDigest, targets: TargetSelection(targets), losing: losing, retaining: retaining,
+            recovering: recovering
         )
         let made = await make(request, model: inputs.model, clouds: inputs.clouds, state: state, placement: PlacementReport(inputs.placementPlan), context)
         let bare = inputs.cloudsWithoutEndpoints

@@ -17,6 +17,13 @@ public struct State: Sendable, Hashable {
     /// Where the last complete apply placed the application and what that cost; nil before one (and in states of
     /// format 1, written before mcloud recorded it), and after a destroy.
     public var placement: AppliedPlacement?
+    /// The clouds a failover took as gone (`mcloud failover`), sorted: plans place nothing there, read nothing from
+    /// them and delete nothing in them; their resources stay recorded until `--forget-lost` or `--recovered`.
+    public var lost: [String] = []
+    /// Resources a failover keeps though the manifests no longer want them, sorted: the DR legs its new primaries
+    /// restored from, which hold the only copies of the lost servers' data. Plans neither change nor delete them;
+    /// destroy does. Only recorded resources are written.
+    public var retained: [ResourceAddress] = []
     private var byAddress: [ResourceAddress: ResourceState]
 
     /// A new, empty state with a fresh lineage.
@@ -65,13 +72,14 @@ public struct State: Sendable, Hashable {
 
     /// The UTF-8 of `serialized()`, written into one buffer: what the backends store.
     public func serializedBytes() -> [UInt8] {
-        let document = JSONValue.object([
-            ("format_version", .int(Self.formatVersion)),
-            ("lineage", .string(lineage)),
-            ("serial", .int(serial)),
-        ] + (application.map { [("application", JSONValue.string($0))] } ?? []) + (placement.map { [("placement", $0.json)] } ?? []) + [
-            ("resources", .array(resources.map(\.json))),
-        ])
+        var fields: [(String, JSONValue)] = [("format_version", .int(Self.formatVersion)), ("lineage", .string(lineage)), ("serial", .int(serial))]
+        if let application { fields.append(("application", .string(application))) }
+        if let placement { fields.append(("placement", placement.json)) }
+        if !lost.isEmpty { fields.append(("lost", .array(lost.map(JSONValue.string)))) }
+        let kept = retained.filter { byAddress[$0] != nil }
+        if !kept.isEmpty { fields.append(("retained", .array(kept.map { .string($0.rawValue) }))) }
+        fields.append(("resources", .array(resources.map(\.json))))
+        let document = JSONValue.object(fields)
         var bytes = document.serializedBytes()
         bytes.append(UInt8(ascii: "\n"))
         return bytes
@@ -100,7 +108,7 @@ public struct State: Sendable, Hashable {
         guard (1...formatVersion).contains(version) else {
             throw reader.failure("format_version", "\(version) is not a state format (this mcloud reads 1 to \(formatVersion))")
         }
-        try reader.allowOnly(["format_version", "lineage", "serial", "application", "resources"] + (version >= 2 ? ["placement"] : []))
+        try reader.allowOnly(["format_version", "lineage", "serial", "application", "resources"] + (version >= 2 ? ["placement", "lost", "retained"] : []))
         let lineage = try reader.string("lineage")
         guard UUID(uuidString: lineage) != nil else { throw reader.failure("lineage", "\"\(lineage)\" is not a UUID") }
         let serial = try reader.int("serial")
@@ -125,6 +133,22 @@ public struct State: Sendable, Hashable {
         var state = State(lineage: lineage, serial: serial, resources: resources)
         if reader.has("application") { state.application = try reader.string("application") }
         if reader.has("placement") { state.placement = try AppliedPlacement.parse(try reader.value("placement"), path: "placement") }
+        if reader.has("lost") {
+            let names = try reader.array("lost").enumerated().map { index, item throws(FieldReader.Failure) -> String in
+                guard let name = item.stringValue, !name.isEmpty else { throw FieldReader.Failure(message: "lost[\(index)]: not a cloud name") }
+                return name
+            }
+            state.lost = Set(names).sorted()
+        }
+        if reader.has("retained") {
+            let addresses = try reader.array("retained").enumerated().map { index, item throws(FieldReader.Failure) -> ResourceAddress in
+                guard let address = item.stringValue, state[ResourceAddress(address)] != nil else {
+                    throw FieldReader.Failure(message: "retained[\(index)]: not the address of a recorded resource")
+                }
+                return ResourceAddress(address)
+            }
+            state.retained = Set(addresses).sorted()
+        }
         return state
     }
 }

@@ -1,0 +1,47 @@
+import MCloudCore
+import MCloudDatabaseEngines
+import MCloudEngine
+import MCloudProvider
+
+/// Reads a failover's recovery points from the DR legs: the newest backup the lost server took, through the
+/// bucket's own provider, with the bucket's region, S3 endpoint and profile from the catalog (as rendering gives
+/// a server's `spec.backup`).
+struct RecoveryPointReader {
+    let clouds: [String: Cloud]
+    let registry: ProviderRegistry
+
+    /// The point of each need, with the backup it restores; throws naming the cell when a leg cannot be read or
+    /// holds no backup of the lost server.
+    func points(_ needs: [RecoveryPoints.Need]) async throws(ProviderError) -> [(point: RecoveryPoints.Point, backup: BackupObject)] {
+        var found: [(point: RecoveryPoints.Point, backup: BackupObject)] = []
+        for need in needs {
+            let backups = try await list(need.leg, cell: need.cell)
+            guard let newest = RecoveryPoints.newest(backups, for: need) else {
+                throw ProviderError(.failed, "\(need.cell): its DR leg \(need.leg.providerID) in \(need.leg.cloud) holds no backup of \(need.prefix.dropLast()); nothing to restore it from")
+            }
+            found.append((point(leg: need.leg, server: need.server, backup: newest), newest))
+        }
+        return found
+    }
+
+    func list(_ leg: ResourceState, cell: String) async throws(ProviderError) -> [BackupObject] {
+        guard let cloud = clouds[leg.cloud] else {
+            throw ProviderError(.unavailable, "\(cell): cloud \(leg.cloud) of its DR leg is not in the catalog")
+        }
+        guard let lister = try registry.provider(named: leg.provider, for: cloud) as? any BackupLister else {
+            throw ProviderError(.unavailable, "\(cell): the \(leg.provider) provider cannot list buckets")
+        }
+        return try await lister.backups(in: leg)
+    }
+
+    /// The recovery point of `backup` in `leg`, for the server to be made at `server`.
+    func point(leg: ResourceState, server: ResourceAddress, backup: BackupObject) -> RecoveryPoints.Point {
+        let cloud = clouds[leg.cloud]
+        let bucket = ResourceBody(leg.attributes).string("bucketName") ?? leg.providerID
+        return RecoveryPoints.Point(
+            server: server, cloud: leg.cloud, bucket: bucket, region: cloud?.region ?? "us-east-1",
+            endpoint: cloud?.endpoints.objectStorageURL, profile: cloud?.endpoints.awsProfile, object: backup.key,
+            takenAt: BackupStatus.text(backup.time)
+        )
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import MCloudCore
+import MCloudHTTP
+import MCloudKubernetes
+import MCloudOpenStack
+import MCloudProvider
+import MCloudState
+import MCloudTestSupport
+import Testing
+
+/// Disaster recovery on the beds, for real: the ledger fixture (a PostgreSQL VM on dc-a with its DR leg on dc-b, the
+/// service that uses it on the Kubernetes bed) is applied to the OpenStack bed, whose fake hypervisor runs no VM:
+/// the container bed boots the user data of each server the provider made, read back through Nova's API, with the
+/// moto bed (every cloud's object storage) in reach. Rows go in, the VM's own backup job takes a backup, and then:
+/// a drill restores it into a scratch server and leaves nothing; a failover of dc-a killed with SIGKILL halfway and
+/// run again makes exactly one new primary on dc-b, which restores the same rows as it boots; the service's endpoint
+/// ConfigMap on the API server points at it; a plan afterwards is clean; `--recovered dc-a` cleans dc-a up.
+/// Fails, never skips, without the beds.
+@Suite(.serialized, .timeLimit(.minutes(30))) struct FailoverBedTests {
+    static let rows = #"runuser -u postgres -- psql -X -q -v ON_ERROR_STOP=1 -c "CREATE TABLE accounts (id int PRIMARY KEY, owner text, balance numeric); INSERT INTO accounts SELECT g, md5(g::text), g * 1.5 FROM generate_series(1, 1000) g""#
+    static let checksum = #"runuser -u postgres -- psql -X -Atq -c "SELECT count(*) || ':' || md5(string_agg(id || '/' || owner || '/' || balance, ',' ORDER BY id)) FROM accounts""#
+
+    @Test("failover restores the lost primary's rows in another cloud, switches the endpoint, converges after kill -9")
+    func failoverRestoresTheRows() async throws {
+        let bed = try LedgerBed()
+        var booted: [String] = []
+        func cleanUp() async {
+            for name in booted { await bed.container.destroy(name) }
+            _ = await bed.run("apply", ["--recovered", "dc-a", "--auto-approve"])
+            _ = await bed.run("destroy", ["--auto-approve"])
+        }
+        do {
+            let apply = await bed.run("apply", ["--auto-approve"])
+            #expect(apply.exitCode == 0, "\(apply.stdout)\(apply.stderr)")
+            let primary = try #require(try await bed.servers(address: bed.address("dc-a")).first)
+            let first = "fo-\(bed.run)-a"
+            booted.append(first)
+            try await bed.boot(first, server: primary.id)
+            _ = try await bed.container.shell(first, Self.rows)
+            let written = try await bed.container.shell(first, Self.checksum)
+            #expect(written.hasPrefix("1000:"), "\(written)")
+            let backup = try await bed.container.shell(first, "mcloud-backup")
+            #expect(backup.contains("mcloud-backup: \(bed.application).ledger.0/"), "\(backup)")
+
+            // Killed while it makes the new primary, then run again: one server, taken over or made once.
+            let killed = try EngineEndToEndTests.start(["failover", "dc-a", "--auto-approve", "--parallelism", "1"] + bed.options, environment: bed.environment) {
+                $0.contains("DatabaseServer.\(bed.application).ledger.0: Creating...")
+            }
+            kill(killed.process.processIdentifier, SIGKILL)
+            _ = try await EngineEndToEndTests.finish(killed)
+            #expect(killed.process.terminationReason == .uncaughtSignal, "the failover finished before it could be killed")
+            let lock = try #require(FileManager.default.contents(atPath: bed.statePath + ".lock"))
+            let lockID = try #require(try JSONParser.parse(Array(lock))["id"]?.stringValue)
+            #expect(await mcloudRun(["state", "force-unlock", lockID, "--state", "file://\(bed.statePath)"]).exitCode == 0)
+            let recorded = try #require(try FileStateBackend(path: bed.statePath).read())
+            #expect(recorded.lost == ["dc-a"], "the lost cloud is recorded before any change")
+            #expect(recorded.retained.map(\.rawValue) == ["openstack.dc-b.BackupBucket.\(bed.application).ledger"])
+
+            let failover = await bed.run("failover", ["dc-a", "--auto-approve"])
+            #expect(failover.exitCode == 0, "\(failover.stdout)\(failover.stderr)")
+            #expect(failover.stdout.contains("recovery point 20"), "\(failover.stdout)")
+            let replacements = try await bed.servers(address: bed.address("dc-b"))
+            #expect(replacements.count == 1, "\(replacements.map(\.id))")
+            #expect(try await bed.servers(address: bed.address("dc-a")).count == 1, "the lost cloud's server is left as it was")
+            let replacement = try #require(replacements.first)
+            let userData = try await bed.userData(replacement.id)
+            #expect(userData.contains("MCLOUD_RESTORE_OBJECT='\(bed.application).ledger.0/"), "\(userData.prefix(2000))")
+            #expect(!userData.contains("MCLOUD_RESTORE_OBJECT='\(bed.application).ledger.0/status.json"))
+
+            let second = "fo-\(bed.run)-b"
+            booted.append(second)
+            try await bed.boot(second, server: replacement.id)
+            #expect(try await bed.container.shell(second, Self.checksum) == written)
+            let report = try await bed.container.shell(second, "cat /var/lib/mcloud/restored.json")
+            #expect(report.contains(#""error": null"#), "\(report)")
+
+            let endpoints = try await bed.kubernetes.get(ObjectReference(apiVersion: "v1", kind: "ConfigMap", namespace: "\(bed.application)-eu", name: "api-endpoints"))
+            #expect(endpoints?["data"]?["LEDGER_HOST"]?.stringValue == "ledger.\(bed.application).dc-b.mcloud.internal", "\(String(describing: endpoints?["data"]))")
+            let after = await bed.run("plan", ["--detailed-exitcode"])
+            #expect(after.exitCode == 0, "\(after.stdout)\(after.stderr)")
+            #expect(after.stdout.contains("dc-a: 4 resources kept in the state as they were"), "\(after.stdout)")
+
+            let recovered = await bed.run("apply", ["--recovered", "dc-a", "--auto-approve"])
+            #expect(recovered.exitCode == 0 && recovered.stdout.contains("0 added, 0 changed, 0 replaced, 4 destroyed"), "\(recovered.stdout)\(recovered.stderr)")
+            #expect(try await bed.servers(address: bed.address("dc-a")).isEmpty)
+            #expect(try #require(try FileStateBackend(path: bed.statePath).read()).lost.isEmpty)
+        } catch {
+            await cleanUp()
+            throw error
+        }
+        await cleanUp()
+        #expect(try await bed.servers(application: bed.application).isEmpty)
+    }
+}
+
+/// The ledger fixture on the beds, under a name of its own, with the environment every run of mcloud gets.
+struct LedgerBed {
+    let run = UUID().uuidString.prefix(6).lowercased()
+    let application: String
+    let folder: String
+    let openstack: TestBedEnvironment
+    let moto: TestBedEnvironment
+    let container: ContainerBed
+    let kubeconfig: String
+
+    init() throws {
+        let settings = ProcessInfo.processInfo.environment
+        openstack = try TestBedEnvironment.load(directory: settings["MCLOUD_OPENSTACK_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/openstack", start: "scripts/testbed/openstack.sh up")
+        moto = try TestBedEnvironment.load(directory: settings["MCLOUD_TESTBED_MOTO_DIR"] ?? "/tmp/mcloud-testbed/moto", start: "scripts/testbed/moto.sh start")
+        container = try ContainerBed.load()
+        kubeconfig = try EngineWorkspace.kubernetesBed()["MCLOUD_TEST_KUBECONFIG"]
+        application = "fo-\(run)"
+        folder = NSTemporaryDirectory() + "mcloud-\(application)"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: folder + "/app", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: folder + "/providers", withIntermediateDirectories: true)
+        let fixture = "\(fixtures)/failover"
+        let app = try String(contentsOfFile: "\(fixture)/app/application.yaml", encoding: .utf8).replacingOccurrences(of: "e2e-ledger", with: application)
+        try app.write(toFile: "\(folder)/app/application.yaml", atomically: true, encoding: .utf8)
+        var clouds = try String(contentsOfFile: "\(fixture)/providers/clouds.yaml", encoding: .utf8)
+        for (placeholder, value) in [
+            ("KUBECONFIG_PATH", kubeconfig), ("IMAGE_ID", openstack["MCLOUD_TEST_OS_IMAGE_ID"]), ("OS_CLOUD", openstack["MCLOUD_TEST_OS_CLOUD"]),
+            ("MOTO_URL", moto["MCLOUD_TEST_MOTO_URL"]),
+        ] {
+            clouds = clouds.replacingOccurrences(of: placeholder, with: value)
+        }
+        try clouds.write(toFile: "\(folder)/providers/clouds.yaml", atomically: true, encoding: .utf8)
+    }
+
+    var statePath: String { "\(folder)/state.json" }
+    var options: [String] { ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", "file://\(statePath)"] }
+
+    /// The bed's clouds.yaml, moto's keys (the DR buckets' and the VMs'), and a HOME without AWS profiles.
+    var environment: [String: String] {
+        [
+            "NO_COLOR": "1", "HOME": folder, "OS_CLIENT_CONFIG_FILE": openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"],
+            "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"],
+        ]
+    }
+
+    func run(_ command: String, _ arguments: [String] = []) async -> Run {
+        await mcloudRun([command] + options + arguments, environment: environment)
+    }
+
+    /// The address of the ledger's primary server in `cloud`.
+    func address(_ cloud: String) -> String { "openstack.\(cloud).DatabaseServer.\(application).ledger.0" }
+
+    func session(_ cloud: String) throws -> OpenStackSession {
+        try OpenStackSession(cloud: try CloudsYAML.load(cloud: cloud, environment: ["OS_CLIENT_CONFIG_FILE": openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"]]))
+    }
+
+    /// The live servers mcloud made for `address`.
+    func servers(address: String) async throws -> [Server] {
+        try await NovaClient(session: session(openstack["MCLOUD_TEST_OS_CLOUD"])).findServers(metadata: ["mcloud-address": address]).filter { !$0.isDeleting }
+    }
+
+    func servers(application: String) async throws -> [Server] {
+        try await NovaClient(session: session(openstack["MCLOUD_TEST_OS_CLOUD"])).findServers(tags: ["managed-by:mcloud", "application:\(application)"])
+            .filter { !$0.isDeleting }
+    }
+
+    /// The user data Nova holds for the server: exactly what the provider sent (admin only, microversion 2.3).
+    func userData(_ id: String) async throws -> String {
+        let answer = try await session(openstack["MCLOUD_TEST_OS_ADMIN_CLOUD"]).json(
+            "compute", .GET, "/servers/\(id)", headers: [("OpenStack-API-Version", "compute 2.3")], operation: "read the user data"
+        )
+        let encoded = try #require(answer["server"]?["OS-EXT-SRV-ATTR:user_data"]?.stringValue)
+        return String(decoding: try #require(Data(base64Encoded: encoded)), as: UTF8.self)
+    }
+
+    /// Boots the server's user data in the container bed with moto in reach, and waits for cloud-init.
+    func boot(_ name: String, server id: String) async throws {
+        let port = try #require(URL(string: moto["MCLOUD_TEST_MOTO_URL"])?.port)
+        try await container.boot(name, userData: try await userData(id), options: ["--reach", String(port)])
+        try await container.wait(name)
+    }
+
+    var kubernetes: KubernetesClient {
+        get throws {
+            let config = try KubeconfigLoader.load(environment: ["KUBECONFIG": kubeconfig])
+            return KubernetesClient(connection: try config.connection(context: "admin-cert"), environment: [:])
+        }
+    }
+}
