@@ -3,16 +3,18 @@ public import MCloudProvider
 
 /// A failover's restores: each database cell whose primary the state records in a lost cloud gets its new primary
 /// server made with `spec.restore`, the newest backup of the lost server in the cell's DR leg, so it boots with
-/// the data. What cannot be delivered is refused before anything changes: a leg lost with its primary, a new
-/// primary that would be a managed engine, a lost primary that was one.
+/// the data. A cell without a DR leg (no `backup.disasterRecovery`: a cache that rebuilds) starts empty, and says so.
+/// What cannot be delivered is refused before anything changes: a leg lost with its primary, a new primary that
+/// would be a managed engine, a lost primary that was one.
 public enum RecoveryPoints {
-    /// A cell to restore: its new primary, the primary it replaces and the DR leg that holds that one's backups.
+    /// A cell to restore: its new primary, the primary it replaces and the DR leg that holds that one's backups;
+    /// no leg for a cell that has none, which starts empty.
     public struct Need: Sendable {
         /// As plan names it: `accounts-db@ru`.
         public var cell: String
         public var server: ResourceAddress
         public var lostServer: ResourceState
-        public var leg: ResourceState
+        public var leg: ResourceState?
 
         /// The lost server's backups are under its name in the bucket (`<server>/<time>.<ext>`).
         public var prefix: String { ResourceBody(lostServer.attributes).name + "/" }
@@ -67,6 +69,11 @@ public enum RecoveryPoints {
             let name = ResourceBody(previous.attributes).cellName ?? cell
             guard let next = desired.first(where: { ResourceBody($0.body).cell == cell && isPrimary($0.type, ResourceBody($0.body)) }) else { continue }
             guard state[next.address] == nil else { continue }
+            let legs = state.resources.filter { $0.address.kind == .backupBucket && ResourceBody($0.attributes).cell == cell }
+            if legs.isEmpty, ResourceBody(previous.attributes).string("backup", "bucket") == nil {
+                needs.append(Need(cell: name, server: next.address, lostServer: previous, leg: nil))
+                continue
+            }
             if next.type == .managedDatabase {
                 problems.append("\(name): its new primary would be \(next.cloud)'s managed engine, which mcloud cannot load a backup into; a failover restores into database VMs")
                 continue
@@ -75,7 +82,6 @@ public enum RecoveryPoints {
                 problems.append("\(name): its lost primary was \(previous.cloud)'s managed engine, whose backups stay in that cloud; its DR leg holds no dump to restore")
                 continue
             }
-            let legs = state.resources.filter { $0.address.kind == .backupBucket && ResourceBody($0.attributes).cell == cell }
             guard let leg = legs.first(where: { !lost.contains($0.cloud) }) else {
                 let where_ = legs.isEmpty ? "the state records no DR leg for it" : "its DR leg was in \(legs.map(\.cloud).sorted().joined(separator: ", ")), lost too"
                 problems.append("\(name): nothing to restore it from: \(where_)")

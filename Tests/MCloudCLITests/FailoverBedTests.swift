@@ -12,7 +12,7 @@ import Testing
 /// service that uses it on the Kubernetes bed) is applied to the OpenStack bed, whose fake hypervisor runs no VM:
 /// the container bed boots the user data of each server the provider made, read back through Nova's API, with the
 /// moto bed (every cloud's object storage) in reach. Rows go in, the VM's own backup job takes a backup, and then:
-/// a drill restores it into a scratch server and leaves nothing; a failover of dc-a killed with SIGKILL halfway and
+/// a drill is refused outside the EU, restores the rows into a scratch server and leaves nothing; a failover of dc-a killed with SIGKILL halfway and
 /// run again makes exactly one new primary on dc-b, which restores the same rows as it boots; the service's endpoint
 /// ConfigMap on the API server points at it; a plan afterwards is clean; `--recovered dc-a` cleans dc-a up.
 /// Fails, never skips, without the beds.
@@ -41,6 +41,25 @@ import Testing
             #expect(written.hasPrefix("1000:"), "\(written)")
             let backup = try await bed.container.shell(first, "mcloud-backup")
             #expect(backup.contains("mcloud-backup: \(bed.application).ledger.0/"), "\(backup)")
+
+            // A drill: refused outside the data's jurisdiction and where the engine cannot run; then for real in the
+            // leg's own cloud, with the scratch server booted here as the hypervisor would, and nothing left after.
+            let abroad = await bed.run("drill", ["ledger", "--cloud", "us-1"])
+            #expect(abroad.exitCode == 1 && abroad.stderr.contains("refused") && abroad.stderr.contains("GDPR art. 44"), "\(abroad.stderr)")
+            let storageOnly = await bed.run("drill", ["ledger", "--cloud", "dc-c"])
+            #expect(storageOnly.exitCode == 1 && storageOnly.stderr.contains("dc-c cannot run ledger's restore"), "\(storageOnly.stderr)")
+            async let drilled = bed.run("drill", ["ledger", "--timeout", "900"])
+            let scratch = try await bed.scratchServer()
+            let third = "fo-\(bed.run)-d"
+            booted.append(third)
+            try await bed.boot(third, server: scratch.id)
+            #expect(try await bed.container.shell(third, Self.checksum) == written)
+            let drill = await drilled
+            #expect(drill.exitCode == 0, "\(drill.stdout)\(drill.stderr)")
+            #expect(drill.stdout.contains("Restore drill of ledger passed") && drill.stdout.contains("RPO ") && drill.stdout.contains("RTO "), "\(drill.stdout)")
+            #expect(try await bed.servers(application: bed.application).filter { $0.name.contains(".drill-") }.isEmpty, "the scratch server is left")
+            #expect(try await bed.volumes().filter { $0.name.contains(".drill-") }.isEmpty, "the scratch volume is left")
+            await bed.container.destroy(third)
 
             // Killed while it makes the new primary, then run again: one server, taken over or made once.
             let killed = try EngineEndToEndTests.start(["failover", "dc-a", "--auto-approve", "--parallelism", "1"] + bed.options, environment: bed.environment) {
@@ -157,6 +176,19 @@ struct LedgerBed {
     func servers(application: String) async throws -> [Server] {
         try await NovaClient(session: session(openstack["MCLOUD_TEST_OS_CLOUD"])).findServers(tags: ["managed-by:mcloud", "application:\(application)"])
             .filter { !$0.isDeleting }
+    }
+
+    /// The drill's scratch server, once the drill has made it (within two minutes).
+    func scratchServer() async throws -> Server {
+        for _ in 0..<240 {
+            if let found = try await servers(application: application).first(where: { $0.name.contains(".drill-") && $0.status == "ACTIVE" }) { return found }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        throw ContainerBed.Failure(description: "the drill made no scratch server within two minutes")
+    }
+
+    func volumes() async throws -> [Volume] {
+        try await CinderClient(session: session(openstack["MCLOUD_TEST_OS_CLOUD"])).volumes(metadata: ["managed-by": "mcloud", "application": application])
     }
 
     /// The user data Nova holds for the server: exactly what the provider sent (admin only, microversion 2.3).

@@ -9,6 +9,8 @@ import Testing
         (["explain", "--help"], "help-explain.txt"),
         (["render", "--help"], "help-render.txt"),
         (["backups", "--help"], "help-backups.txt"),
+        (["failover", "--help"], "help-failover.txt"),
+        (["drill", "--help"], "help-drill.txt"),
         (["help", "validate"], "help-validate.txt"),
     ])
     func helpIsGeneratedFromEachCommandsDeclaration(_ arguments: [String], _ golden: String) async throws {

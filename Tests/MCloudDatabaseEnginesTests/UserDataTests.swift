@@ -72,6 +72,38 @@ struct UserDataTests {
         #expect(!DatabaseUserData.files(Self.vm(recipe, bucket: false)).contains { $0.path == DatabaseUserData.secretsPath })
     }
 
+    /// A failover's or a drill's server: the recovery point's bucket and object in the settings, its own keys in their
+    /// own root-only file, and the setup loading it before the backup schedule goes in.
+    @Test func aRecoveryPointIsLoadedWithItsOwnKeysBeforeAnyBackup() throws {
+        var vm = Self.vm(EngineCatalog.recipes[0])
+        let restoreSecret = "restore's/secret"
+        vm.recoveryPoint = DatabaseVM.RecoveryPoint(
+            bucket: DatabaseVM.Bucket(name: "mcloud-shop-db-old", region: "ru-spb", endpoint: "https://s3.old.example", secrets: [("AWS_ACCESS_KEY_ID", "AKIDRESTORE"), ("AWS_SECRET_ACCESS_KEY", restoreSecret)]),
+            object: "shop.db.0/20261202T030000Z.sql.gz"
+        )
+        let files = try Self.files(DatabaseUserData.render(vm))
+        let settings = try #require(files[DatabaseUserData.settingsPath]?["content"]?.scalar?.value)
+        for line in ["MCLOUD_RESTORE_BUCKET='mcloud-shop-db-old'", "MCLOUD_RESTORE_OBJECT='shop.db.0/20261202T030000Z.sql.gz'", "MCLOUD_RESTORE_REGION='ru-spb'", "MCLOUD_RESTORE_ENDPOINT='https://s3.old.example'"] {
+            #expect(settings.contains(line + "\n"), "\(line)")
+        }
+        let holding = DatabaseUserData.files(vm).filter { $0.content.contains(DatabaseUserData.quoted(restoreSecret)) || $0.content.contains(restoreSecret) }
+        #expect(holding.map(\.path) == [DatabaseUserData.restoreSecretsPath])
+        #expect(files[DatabaseUserData.restoreSecretsPath]?["permissions"]?.scalar?.value == "0600")
+        let setup = try #require(files[DatabaseUserData.setupScript]?["content"]?.scalar?.value)
+        let restore = try #require(setup.range(of: "mcloud-restore --recovery-point"))
+        let schedule = try #require(setup.range(of: "/etc/cron.d/mcloud-backup"))
+        #expect(restore.lowerBound < schedule.lowerBound)
+        #expect(!DatabaseUserData.files(Self.vm(EngineCatalog.recipes[0])).contains { $0.path == DatabaseUserData.restoreSecretsPath })
+        #expect(DatabaseUserData.backupTime(key: DatabaseUserData.restoreReportKey(server: "shop.db.0"), storedAt: "2026-12-02T03:00:00.000Z") == nil)
+    }
+
+    @Test func theRestoreReportIsReadBack() throws {
+        let report = try #require(RestoreReport(json: Array(#"{"server": "a.db.drill-1", "object": "a.db.0/x.sql.gz", "startedAt": "2026-12-02T03:00:00Z", "finishedAt": "2026-12-02T03:00:09Z", "error": null}"#.utf8)))
+        #expect(report.finishedAt - report.startedAt == 9 && report.error == nil && report.object == "a.db.0/x.sql.gz")
+        #expect(RestoreReport(json: Array(#"{"server": "a"}"#.utf8)) == nil)
+        #expect(RestoreReport(json: Array(#"{"server": "a", "object": "o", "startedAt": "x", "finishedAt": "2026-12-02T03:00:09Z", "error": "mcloud-restore exited 1"}"#.utf8)) == nil)
+    }
+
     @Test func theUserDataIsTheSameForTheSameVM() {
         let recipe = EngineCatalog.recipes[3]
         #expect(DatabaseUserData.render(Self.vm(recipe)) == DatabaseUserData.render(Self.vm(recipe)))

@@ -122,6 +122,20 @@ import Testing
         #expect(read.placement?.cost.monthly == 1500.123457)
     }
 
+    /// A failover's lost clouds and retained resources round-trip; a retained address whose resource is gone is
+    /// not written.
+    @Test func theLostCloudsAndRetainedResourcesAreWrittenSortedAndReadBack() throws {
+        var state = State(lineage: Self.lineage, serial: 4, resources: [Self.deployment, Self.namespace])
+        state.lost = ["vk-msk", "sel-spb"].sorted()
+        state.retained = [Self.namespace.address]
+        let read = try State.parse(state.serializedBytes(), source: "state.json")
+        #expect(read == state)
+        #expect(state.serialized().contains("\"lost\": [\n    \"sel-spb\",\n    \"vk-msk\"\n  ],\n  \"retained\": ["))
+        state.remove(address: Self.namespace.address)
+        #expect(!state.serialized().contains("retained"))
+        #expect(try State.parse(state.serializedBytes(), source: "state.json").retained.isEmpty)
+    }
+
     @Test func aNewStateHasAFreshLineageAndSerialZeroAndNextSerialCountsUp() throws {
         let first = State()
         let second = State()
@@ -171,6 +185,9 @@ import Testing
         ("{\"format_version\": 2, \(valid), \"resources\": [], \"placement\": {\"cells\": {\"w\": {\"kind\": \"Service\", \"replicas\": {\"c\": 0}}}, \"cdn\": {}, \"cost\": {}}}", "placement.cells.w.replicas.c: expected a positive integer"),
         ("{\"format_version\": 2, \(valid), \"resources\": [], \"placement\": {\"cells\": {}, \"cdn\": {}, \"cost\": {\"currency\": \"RUB\", \"monthly\": \"1\", \"byCloud\": {}, \"byCell\": {}, \"byCDN\": {}}}}", "placement.cost.monthly: expected a number, found a string"),
         ("{\"format_version\": 1, \(valid), \"resources\": [], \"extra\": 1}", "extra: unknown field"),
+        ("{\"format_version\": 1, \(valid), \"resources\": [], \"lost\": [\"c\"]}", "lost: unknown field"),
+        ("{\"format_version\": 2, \(valid), \"resources\": [], \"lost\": [7]}", "lost[0]: not a cloud name"),
+        ("{\"format_version\": 2, \(valid), \"resources\": [], \"retained\": [\"a\"]}", "retained[0]: not the address of a recorded resource"),
         ("{\"format_version\": 1, \(valid), \"serial\": 2, \"resources\": []}", "serial: given twice"),
         ("{\"format_version\": 1, \"serial\": 1, \"resources\": []}", "lineage: missing"),
         ("{\"format_version\": 1, \"lineage\": \"\", \"serial\": 1, \"resources\": []}", "lineage: must not be empty"),

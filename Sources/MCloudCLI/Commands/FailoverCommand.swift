@@ -12,7 +12,7 @@ struct FailoverCommand: Command {
     static let spec = CommandSpec(
         name: "failover",
         abstract: "Move everything off lost clouds: services re-placed, databases recreated and restored from their DR leg.",
-        discussion: "Places the application as if each CLOUD were gone (under every rule, as 'plan --lose' shows), and plans the move: services to their new clusters, each database cell whose primary was in a lost cloud recreated in its new cloud with its server restoring, as it boots, the newest backup of the lost server in the cell's DR leg (read from the bucket: the plan states it and its age, the recovery point), its dependants' endpoints switched, and DR legs that were lost chosen again. Nothing in a lost cloud is read or deleted: the state records the clouds as lost (so later plans leave them out too) and keeps their resources, until --forget-lost drops them. Refuses, before changing anything, a cell it cannot restore: a DR leg lost with its primary or holding no backup, or a managed engine on either side. Asks for 'yes' unless --auto-approve; an interrupted failover continues where it stopped when run again.",
+        discussion: "Places the application as if each CLOUD were gone (under every rule, as 'plan --lose' shows), and plans the move: services to their new clusters, each database cell whose primary was in a lost cloud recreated in its new cloud with its server restoring, as it boots, the newest backup of the lost server in the cell's DR leg (read from the bucket: the plan states it and its age, the recovery point), its dependants' endpoints switched, and DR legs that were lost chosen again. A cell without a DR leg starts empty, and the plan says so. Nothing in a lost cloud is read or deleted: the state records the clouds as lost (so later plans leave them out too) and keeps their resources, until --forget-lost drops them or 'plan --recovered CLOUD' cleans them up once the cloud is back; the DR legs restored from are retained as they are until destroy. Refuses, before changing anything, a cell it cannot restore: a DR leg lost with its primary or holding no backup, a managed engine on either side, or a kept primary that would be replaced. Asks for 'yes' unless --auto-approve; an interrupted failover continues where it stopped when run again.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
@@ -76,7 +76,7 @@ struct FailoverCommand: Command {
             }
             inputs.desired = RecoveryPoints.applying(restores.map(\.point), to: inputs.desired)
             guard let made = await PlanRunner.apply(
-                inputs, state: recorded, refresh: true, targets: [], losing: lost, retaining: Set(needs.map(\.leg.address)), context
+                inputs, state: recorded, refresh: true, targets: [], losing: lost, retaining: Set(needs.compactMap(\.leg?.address)), context
             ) else { return .failure }
             let losses = RecoveryPoints.dataLosses(made.deployment)
             guard losses.isEmpty else {
@@ -84,7 +84,8 @@ struct FailoverCommand: Command {
                 context.stderr.write("Nothing was changed: move the DR leg with a plain 'mcloud apply' once the primary's data is safe elsewhere.\n")
                 return .failure
             }
-            context.stdout.write(Self.header(lost: lost.sorted(), restores: restores, now: Int(Date().timeIntervalSince1970)))
+            let empty = needs.filter { $0.leg == nil }.map(\.cell)
+            context.stdout.write(Self.header(lost: lost.sorted(), restores: restores, empty: empty, now: Int(Date().timeIntervalSince1970)))
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
             guard PlanRunner.enforce(made.document.policy, consequence: "nothing was changed", context) else { return .failure }
             if made.deployment.hasChanges {
@@ -102,10 +103,13 @@ struct FailoverCommand: Command {
     }
 
     /// What the failover restores, with each backup's age now: the recovery point.
-    static func header(lost: [String], restores: [(point: RecoveryPoints.Point, backup: BackupObject)], now: Int) -> String {
+    static func header(lost: [String], restores: [(point: RecoveryPoints.Point, backup: BackupObject)], empty: [String], now: Int) -> String {
         var out = "Failover off \(lost.joined(separator: ", ")):\n"
-        if restores.isEmpty {
+        if restores.isEmpty, empty.isEmpty {
             out += "  no database primary to restore\n"
+        }
+        for cell in empty {
+            out += "  \(cell) starts empty in its new cloud: it has no DR leg (backup.disasterRecovery) to restore from\n"
         }
         for (point, backup) in restores.sorted(by: { $0.point.server < $1.point.server }) {
             out += "  \(point.server) restores s3://\(point.bucket)/\(point.object) (\(backup.size) bytes) from \(point.cloud): "

@@ -10,16 +10,17 @@ struct RecoveryPointReader {
     let clouds: [String: Cloud]
     let registry: ProviderRegistry
 
-    /// The point of each need, with the backup it restores; throws naming the cell when a leg cannot be read or
-    /// holds no backup of the lost server.
+    /// The point of each need that has a leg, with the backup it restores; throws naming the cell when a leg cannot
+    /// be read or holds no backup of the lost server.
     func points(_ needs: [RecoveryPoints.Need]) async throws(ProviderError) -> [(point: RecoveryPoints.Point, backup: BackupObject)] {
         var found: [(point: RecoveryPoints.Point, backup: BackupObject)] = []
         for need in needs {
-            let backups = try await list(need.leg, cell: need.cell)
+            guard let leg = need.leg else { continue }
+            let backups = try await list(leg, cell: need.cell)
             guard let newest = RecoveryPoints.newest(backups, for: need) else {
-                throw ProviderError(.failed, "\(need.cell): its DR leg \(need.leg.providerID) in \(need.leg.cloud) holds no backup of \(need.prefix.dropLast()); nothing to restore it from")
+                throw ProviderError(.failed, "\(need.cell): its DR leg \(leg.providerID) in \(leg.cloud) holds no backup of \(need.prefix.dropLast()); nothing to restore it from")
             }
-            found.append((point(leg: need.leg, server: need.server, backup: newest), newest))
+            found.append((point(leg: leg, server: need.server, backup: newest), newest))
         }
         return found
     }
