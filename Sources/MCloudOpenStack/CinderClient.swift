@@ -28,8 +28,11 @@ public struct Volume: Sendable, Hashable {
 public struct CinderClient: Sendable {
     public let session: OpenStackSession
     let poller: Poller
+    /// The `limit` each page of a listing asks for; Cinder may give fewer (its `max_limit`) and links the next page.
+    let pageSize: Int
 
-    public init(session: OpenStackSession, poller: Poller = Poller()) {
+    public init(session: OpenStackSession, poller: Poller = Poller(), pageSize: Int = 100) {
+        self.pageSize = pageSize
         self.session = session
         self.poller = poller
     }
@@ -67,11 +70,12 @@ public struct CinderClient: Sendable {
         var volumes: [Volume] = []
         var marker: String?
         while true {
-            let page = "/volumes/detail?metadata=\(NovaClient.escape(filter))&limit=100" + (marker.map { "&marker=\($0)" } ?? "")
-            let items = try await session.json("block-storage", .GET, page, operation: "list volumes").value(at: ["volumes"])?.arrayItems.compactMap(Volume.decode) ?? []
+            let page = "/volumes/detail?metadata=\(NovaClient.escape(filter))&limit=\(pageSize)" + (marker.map { "&marker=\($0)" } ?? "")
+            let answer = try await session.json("block-storage", .GET, page, operation: "list volumes")
+            let items = answer["volumes"]?.arrayItems.compactMap(Volume.decode) ?? []
             volumes += items.filter { volume in metadata.allSatisfy { volume.metadata[$0.key] == $0.value } }
-            guard items.count == 100, let last = items.last?.id else { return volumes }
-            marker = last
+            guard let next = PageLinks.nextMarker(answer, links: "volumes_links", lastID: items.last?.id, previous: marker) else { return volumes }
+            marker = next
         }
     }
 

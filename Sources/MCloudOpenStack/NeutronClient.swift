@@ -92,9 +92,12 @@ public struct NeutronClient: Sendable {
     }
 
     public let session: OpenStackSession
+    /// The `limit` each page of a listing asks for; Neutron may give fewer (`pagination_max_limit`) and links the next.
+    let pageSize: Int
 
-    public init(session: OpenStackSession) {
+    public init(session: OpenStackSession, pageSize: Int = 100) {
         self.session = session
+        self.pageSize = pageSize
     }
 
     /// The catalog's network endpoint has no version; the API lives under /v2.0.
@@ -128,8 +131,16 @@ public struct NeutronClient: Sendable {
     /// Security groups with their rules carrying every tag given (Neutron filters on the server side).
     public func securityGroups(tags: [String]) async throws(OpenStackError) -> [SecurityGroup] {
         let query = tags.map(NovaClient.escape).joined(separator: ",")
-        let answer = try await json(.GET, "/security-groups?tags=\(query)", operation: "list security groups tagged \(tags.joined(separator: ", "))")
-        return answer["security_groups"]?.arrayItems.compactMap(SecurityGroup.decode) ?? []
+        var groups: [SecurityGroup] = []
+        var marker: String?
+        while true {
+            let page = "/security-groups?tags=\(query)&limit=\(pageSize)" + (marker.map { "&marker=\($0)" } ?? "")
+            let answer = try await json(.GET, page, operation: "list security groups tagged \(tags.joined(separator: ", "))")
+            let items = answer["security_groups"]?.arrayItems.compactMap(SecurityGroup.decode) ?? []
+            groups += items
+            guard let next = PageLinks.nextMarker(answer, links: "security_groups_links", lastID: items.last?.id, previous: marker) else { return groups }
+            marker = next
+        }
     }
 
     public func securityGroup(_ id: String) async throws(OpenStackError) -> SecurityGroup {

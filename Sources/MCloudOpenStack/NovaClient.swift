@@ -11,9 +11,12 @@ public actor NovaClient {
     private let poller: Poller
     private let sleeper: any Sleeper
     private var negotiated: Microversion?
+    /// The `limit` each page of a listing asks for; Nova may give fewer (its `max_limit`) and links the next page.
+    private let pageSize: Int
 
-    public init(session: OpenStackSession, poller: Poller = Poller(), sleeper: any Sleeper = TaskSleeper()) {
+    public init(session: OpenStackSession, poller: Poller = Poller(), sleeper: any Sleeper = TaskSleeper(), pageSize: Int = 100) {
         self.session = session
+        self.pageSize = pageSize
         self.poller = poller
         self.sleeper = sleeper
     }
@@ -146,11 +149,12 @@ public actor NovaClient {
         var servers: [Server] = []
         var marker: String?
         while true {
-            let page = "/servers/detail?\(query)&limit=100" + (marker.map { "&marker=\($0)" } ?? "")
-            let items = try await call(.GET, page, operation: "list servers").value(at: ["servers"])?.arrayItems.compactMap(Server.decode) ?? []
+            let page = "/servers/detail?\(query)&limit=\(pageSize)" + (marker.map { "&marker=\($0)" } ?? "")
+            let answer = try await call(.GET, page, operation: "list servers")
+            let items = answer["servers"]?.arrayItems.compactMap(Server.decode) ?? []
             servers += items
-            guard items.count == 100, let last = items.last?.id else { return servers }
-            marker = last
+            guard let next = PageLinks.nextMarker(answer, links: "servers_links", lastID: items.last?.id, previous: marker) else { return servers }
+            marker = next
         }
     }
 

@@ -120,17 +120,10 @@ public struct TroveClient: Sendable {
             let answer = try await session.json("database", .GET, page, operation: "list databases")
             let items = answer["instances"]?.arrayItems.compactMap(DatabaseInstance.decode) ?? []
             instances += items
-            guard let next = Self.nextMarker(answer, items), next != marker else { return instances }
+            // Trove gives at most its `instances_page_size` (20 by default) whatever the limit asked.
+            guard let next = PageLinks.nextMarker(answer, links: "links", lastID: items.last?.id, previous: marker) else { return instances }
             marker = next
         }
-    }
-
-    /// Where the next page starts, or nil on the last: Trove gives at most its `instances_page_size` (20 by default)
-    /// whatever the limit asked, and says that more follow with a `next` link, not with a full page.
-    static func nextMarker(_ answer: JSONValue, _ items: [DatabaseInstance]) -> String? {
-        let more = answer["links"]?.arrayItems.contains { $0["rel"]?.stringValue == "next" } ?? false
-        guard more, let last = items.last?.id else { return nil }
-        return last
     }
 
     /// Moves the instance to another flavor, then waits for it to be ACTIVE again.

@@ -15,6 +15,7 @@ import Testing
     static let cases: [Case] = [
         Case(arguments: ["failover", "sel-msk"], message: "error: the state records nothing: there is nothing to fail over"),
         Case(arguments: ["failover"], message: "error: missing argument CLOUD"),
+        Case(arguments: ["failover", "sel-msk", "--out", "f.json", "--auto-approve"], message: "error: --out saves the plan and changes nothing, so --auto-approve does not apply"),
         Case(arguments: ["drill", "accounts-db@ru"], message: "error: the state records no DR leg of 'accounts-db@ru'"),
         Case(arguments: ["drill", "accounts-db@ru", "--timeout", "0"], message: "error: --timeout must be a whole number of seconds from 1 to 86400, not \"0\""),
         Case(arguments: ["plan", "--recovered", "sel-msk", "--no-refresh"], message: "error: --recovered reads the recovered cloud again, which --no-refresh would not"),

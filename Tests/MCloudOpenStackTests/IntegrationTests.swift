@@ -120,6 +120,44 @@ struct IntegrationTests {
         }
     }
 
+    /// A server may give fewer items than the limit asked (Nova's and Cinder's max_limit, Neutron's
+    /// pagination_max_limit) and links the next page: listings follow the link, whatever the page size.
+    @Test("servers, volumes and security groups listed one per page are all found, each once")
+    func listingsFollowTheNextLink() async throws {
+        let session = try bed.session()
+        let nova = NovaClient(session: session, poller: TestBed.fastPoller, pageSize: 1)
+        let cinder = CinderClient(session: session, poller: TestBed.fastPoller, pageSize: 1)
+        let neutron = NeutronClient(session: session, pageSize: 1)
+        let application = TestBed.name("pages")
+        let ownership = Ownership(application: application, cell: application)
+        let flavor = try await nova.smallestFlavor(vcpus: 1, ramMiB: 512)
+        var servers: [String] = [], volumes: [String] = [], groups: [String] = []
+        for index in 0..<3 {
+            let name = "\(application)-\(index)"
+            servers.append(try await nova.createServer(ServerRequest(
+                name: name, imageID: bed["MCLOUD_TEST_OS_IMAGE_ID"], flavorID: flavor.id, userData: "#cloud-config\nruncmd: [true]\n", ownership: ownership, networks: .none
+            )).id)
+            volumes.append(try await cinder.createVolume(name: name, sizeGiB: 1, ownership: ownership).id)
+            let group = try await neutron.createSecurityGroup(name: name, description: "mcloud paging test")
+            try await neutron.setTags(ownership.tags, onSecurityGroup: group.id)
+            groups.append(group.id)
+        }
+        // Scheduled first: Nova pages over servers still being scheduled (build requests) apart from the rest.
+        for id in servers { _ = try await nova.waitUntilActive(id) }
+        let foundServers = try await nova.findServers(tags: ownership.tags).map(\.id)
+        let foundVolumes = try await cinder.volumes(metadata: ["application": application]).map(\.id)
+        let foundGroups = try await neutron.securityGroups(tags: ownership.tags).map(\.id)
+        for id in servers { try await nova.deleteServer(id) }
+        for id in volumes {
+            _ = try await cinder.waitForStatus(id, "available")
+            try await cinder.deleteVolume(id)
+        }
+        for id in groups { try await neutron.deleteSecurityGroup(id) }
+        #expect(foundServers.sorted() == servers.sorted())
+        #expect(foundVolumes.sorted() == volumes.sorted())
+        #expect(foundGroups.sorted() == groups.sorted())
+    }
+
     @Test("a security group rule added twice is already present the second time")
     func securityGroups() async throws {
         let neutron = NeutronClient(session: try bed.session())

@@ -94,8 +94,9 @@ struct RequestTests {
         #expect(NovaClient.mayHaveCreated(error) == expected)
     }
 
-    /// Trove's answers as the bed gives them: 20 instances whatever the limit, and a `next` link while more follow.
-    @Test("Trove's list goes on while its answer has a next link, however few items a page holds", arguments: [
+    /// Trove's answers as the bed gives them: 20 instances whatever the limit, and a `next` link while more follow;
+    /// Nova, Cinder and Neutron link the next page the same way under their own keys.
+    @Test("a list goes on while its answer has a next link, however few items a page holds", arguments: [
         (20, #"[{"rel":"next","href":"https://127.0.0.1:8779/v1.0/p/instances/detail?limit=100&marker=i19"}]"#, "i19"),
         (3, #"[{"rel":"next","href":"https://h/instances/detail?marker=i2"}]"#, "i2"),
         (20, "[]", nil),
@@ -106,6 +107,11 @@ struct RequestTests {
         let items = (0..<count).map { #"{"id":"i\#($0)","name":"n\#($0)","status":"ACTIVE"}"# }.joined(separator: ",")
         let answer = try JSONParser.parse(#"{"instances":[\#(items)],"links":\#(links)}"#)
         let decoded = answer["instances"]?.arrayItems.compactMap(DatabaseInstance.decode) ?? []
-        #expect(TroveClient.nextMarker(answer, decoded) == marker)
+        #expect(PageLinks.nextMarker(answer, links: "links", lastID: decoded.last?.id, previous: nil) == marker)
+        for key in ["servers_links", "volumes_links", "security_groups_links"] {
+            let renamed = try JSONParser.parse(#"{"items":[\#(items)],"\#(key)":\#(links)}"#)
+            #expect(PageLinks.nextMarker(renamed, links: key, lastID: decoded.last?.id, previous: nil) == marker, "\(key)")
+        }
+        #expect(PageLinks.nextMarker(answer, links: "links", lastID: decoded.last?.id, previous: decoded.last?.id) == nil, "the same page again ends the listing")
     }
 }

@@ -127,7 +127,13 @@ struct ApplyCommand: Command {
         var restored = plan
         restored.changes = plan.changes.map { change in
             var change = change
-            if let address = change.after?.address, let desired = bodies[address] { change.after = desired }
+            if let address = change.after?.address, var desired = bodies[address] {
+                // A failover's recovery point was read from a bucket when it was planned, not from the manifests.
+                if let point = change.after?.body.value(at: ["spec", "restore"]) {
+                    desired.body = ResourceBody(desired.body).settingSpec(["restore"], point).document
+                }
+                change.after = desired
+            }
             return change
         }
         return restored

@@ -20,6 +20,10 @@ struct FailoverCommand: Command {
             CommandSpec.Option(names: ["--auto-approve"], valueName: nil, help: "Fail over without asking for confirmation."),
             CommandSpec.Option(names: ["--parallelism"], valueName: "N", help: "Change at most N resources at once (default: 10)."),
             CommandSpec.Option(
+                names: ["--out"], valueName: "FILE",
+                help: "Save the failover's plan for 'mcloud apply FILE' (a reviewed two-step failover) instead of applying it."
+            ),
+            CommandSpec.Option(
                 names: ["--forget-lost"], valueName: nil,
                 help: "Then drop what the state records in the lost clouds (it is left in those clouds as it is)."
             ),
@@ -33,6 +37,7 @@ struct FailoverCommand: Command {
     var autoApprove: Bool
     var parallelism: Int
     var forgetLost: Bool
+    var out: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
@@ -41,6 +46,10 @@ struct FailoverCommand: Command {
         autoApprove = arguments.flag("--auto-approve")
         parallelism = try ApplyCommand.parallelism(arguments)
         forgetLost = arguments.flag("--forget-lost")
+        out = arguments.value("--out")
+        if out != nil, forgetLost || autoApprove {
+            throw UsageError(message: "--out saves the plan and changes nothing, so \(forgetLost ? "--forget-lost" : "--auto-approve") does not apply")
+        }
     }
 
     func run(_ context: CommandContext) async -> ExitCode {
@@ -87,7 +96,14 @@ struct FailoverCommand: Command {
             let empty = needs.filter { $0.leg == nil }.map(\.cell)
             context.stdout.write(Self.header(lost: lost.sorted(), restores: restores, empty: empty, now: Int(Date().timeIntervalSince1970)))
             context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
-            guard PlanRunner.enforce(made.document.policy, consequence: "nothing was changed", context) else { return .failure }
+            guard PlanRunner.enforce(made.document.policy, consequence: out.map { "\($0) was not saved" } ?? "nothing was changed", context) else {
+                return .failure
+            }
+            if let out {
+                guard PlanRunner.save(made.document.json, to: out, context) else { return .failure }
+                context.stdout.write("\nSaved the failover's plan to \(out). Apply exactly this with: mcloud apply \(out)\n")
+                return .success
+            }
             if made.deployment.hasChanges {
                 guard ApplyRunner.confirmed("Do you want to fail over?", autoApprove: autoApprove, context) else { return .failure }
                 let code = await ApplyRunner.execute(
