@@ -66,6 +66,10 @@ public enum PlanMaker {
         let needs = request.desired.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
             + state.resources.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
         let providers = try ProviderSet(needs: needs, clouds: clouds, catalog: catalog)
+        let problems = request.desired.flatMap { resource in
+            (providers.provider(resource.provider, cloud: resource.cloud)?.problems(desired: resource) ?? []).map { "  \(resource.address): \($0)" }
+        }
+        guard problems.isEmpty else { throw EngineError("cannot be delivered, so nothing was planned:\n" + problems.joined(separator: "\n")) }
         let observed = request.refresh ? try await refresh(request, state: state, providers: providers) : nil
         let changes = ChangeSet.changes(desired: request.desired, state: state, observed: observed) { desired, current in
             providers.provider(desired.provider, cloud: desired.cloud)?.replacementReasons(desired: desired, current: current) ?? []

@@ -97,6 +97,10 @@ public struct OpenStackResourceProvider: ResourceProvider {
         }
     }
 
+    public func problems(desired: DesiredResource) -> [String] {
+        desired.type == SecurityGroupKind.kind ? SecurityGroupKind.problems(ResourceBody(desired.body)) : []
+    }
+
     public func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
         try await change(resource, recorded: nil)
     }

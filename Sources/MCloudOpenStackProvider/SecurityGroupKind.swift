@@ -56,6 +56,16 @@ struct SecurityGroupKind: Sendable {
         try await converge(recorded.providerID, body)
     }
 
+    /// What no apply could deliver: a rule from a cluster whose egress addresses the catalog does not give.
+    static func problems(_ body: ResourceBody) -> [String] {
+        (body.spec["ingress"]?.arrayItems ?? []).compactMap(IngressRule.init(spec:)).compactMap(problem)
+    }
+
+    private static func problem(_ rule: IngressRule) -> String? {
+        guard rule.source == "kubernetesCluster", rule.cidrs.isEmpty else { return nil }
+        return "cloud \(rule.value)'s catalog entry lists no endpoints.kubernetes.egressCIDRs, so mcloud does not know where its traffic comes from; it opens a database port only to the addresses of the clusters that use it"
+    }
+
     /// Tags the group and makes its ingress rules those of the spec: missing ones added, others removed.
     private func converge(_ id: String, _ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
         let neutron = try await connection.clients().neutron
@@ -67,11 +77,7 @@ struct SecurityGroupKind: Sendable {
             guard let rule = IngressRule(spec: item) else {
                 throw .resourceFailed("spec.ingress item \(item.serialized(pretty: false)) has no from.kubernetesCluster, from.securityGroup or from.cidr")
             }
-            if rule.source == "kubernetesCluster", rule.cidrs.isEmpty {
-                throw .resourceFailed(
-                    "cloud \(rule.value)'s catalog entry lists no endpoints.kubernetes.egressCIDRs, so mcloud does not know where its traffic comes from; it opens a database port only to the addresses of the clusters that use it"
-                )
-            }
+            if let problem = Self.problem(rule) { throw .resourceFailed(problem) }
             var remoteGroup: String?
             if rule.source == "securityGroup" {
                 guard let source = try await Self.find(rule.value, in: neutron, application: body.application) else {

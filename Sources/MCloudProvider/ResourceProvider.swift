@@ -28,9 +28,16 @@ public protocol ResourceProvider: Sendable {
 
     /// The cell whose replicas `body` (desired or recorded) runs, and how many; nil for anything else.
     func cellReplicas(of body: JSONValue) -> CellReplicas?
+
+    /// Why `desired` cannot be delivered, known from the body alone: the plan fails with these before it reads or
+    /// changes anything, so that apply never stops on them halfway. Empty when the provider sees no obstacle.
+    func problems(desired: DesiredResource) -> [String]
 }
 
 extension ResourceProvider {
+    /// Most providers learn what they cannot deliver only from the cloud.
+    public func problems(desired: DesiredResource) -> [String] { [] }
+
     /// Most resources run no replicas of a cell.
     public func cellReplicas(of body: JSONValue) -> CellReplicas? { nil }
 }

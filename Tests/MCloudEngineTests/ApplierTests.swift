@@ -35,6 +35,17 @@ import Testing
         return backend
     }
 
+    /// What a provider knows it cannot deliver fails the plan, every such resource named, before anything is read.
+    @Test func aPlanWithWhatCannotBeDeliveredFailsBeforeAnyRefresh() async throws {
+        let provider = MemoryProvider(undeliverable: ["memory.lab.Deployment.shop.b": "no room for b", "memory.lab.Deployment.shop.c": "no room for c"])
+        await #expect {
+            try await Self.plan(provider)
+        } throws: { error in
+            (error as? EngineError)?.message == "cannot be delivered, so nothing was planned:\n  memory.lab.Deployment.shop.b: no room for b\n  memory.lab.Deployment.shop.c: no room for c"
+        }
+        #expect(provider.events.isEmpty)
+    }
+
     @Test func dependenciesAreCreatedFirstAndDeletedLast() async throws {
         let provider = MemoryProvider()
         let backend = try Self.lockedBackend()

@@ -64,8 +64,14 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
     /// Addresses whose create answers without an ID, as a cloud's unreadable answer would.
     let withoutID: Set<ResourceAddress>
     let delay: Duration
+    /// Addresses whose body the provider says it cannot deliver, with why.
+    let undeliverable: [ResourceAddress: String]
 
-    init(failing: [ResourceAddress: String] = [:], withoutID: Set<ResourceAddress> = [], delay: Duration = .milliseconds(2)) {
+    init(
+        failing: [ResourceAddress: String] = [:], withoutID: Set<ResourceAddress> = [], delay: Duration = .milliseconds(2),
+        undeliverable: [ResourceAddress: String] = [:]
+    ) {
+        self.undeliverable = undeliverable
         self.failing = failing
         self.withoutID = withoutID
         self.delay = delay
@@ -78,6 +84,10 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
 
     func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
         objects.withLock { $0 }.sorted { $0.key < $1.key }.map { ObservedResource(address: $0.key, providerID: "id-\($0.key)", attributes: $0.value) }
+    }
+
+    func problems(desired: DesiredResource) -> [String] {
+        undeliverable[desired.address].map { [$0] } ?? []
     }
 
     func replacementReasons(desired: DesiredResource, current: JSONValue) -> [String] {

@@ -40,6 +40,18 @@ struct ProviderLogicTests {
         #expect(readBack == items)
     }
 
+    /// Found at plan time, not when apply reaches the group: a rule from a cluster without egress addresses.
+    @Test("a group open to a cluster whose egress addresses the catalog lacks cannot be delivered")
+    func clusterWithoutEgressAddresses() {
+        func group(_ from: JSONValue) -> ResourceBody {
+            ResourceBody(.object([("kind", .string("SecurityGroup")), ("spec", .object([("ingress", .array([.object([("protocol", .string("TCP")), ("port", .int(5432)), ("from", from)])]))]))]))
+        }
+        let bare = SecurityGroupKind.problems(group(.object([("kubernetesCluster", .string("lab"))])))
+        #expect(bare == ["cloud lab's catalog entry lists no endpoints.kubernetes.egressCIDRs, so mcloud does not know where its traffic comes from; it opens a database port only to the addresses of the clusters that use it"])
+        #expect(SecurityGroupKind.problems(group(.object([("kubernetesCluster", .string("lab")), ("cidrs", .array([.string("10.0.0.0/8")]))]))).isEmpty)
+        #expect(SecurityGroupKind.problems(group(.object([("securityGroup", .string("openstack.lab.SecurityGroup.x"))]))).isEmpty)
+    }
+
     @Test("live rules are reported in the spec's order and spelling, extra ones after")
     func ingressOrder() {
         let group = SecurityGroup(id: "g", name: "db", rules: [

@@ -34,7 +34,13 @@ struct BackupsCommand: Command {
         let stored = StateOptions.read(backend, context)
         guard stored.ok, let model = PlanRunner.model(manifests, context) else { return .failure }
         let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var buckets = (stored.state?.resources ?? []).filter { $0.address.kind == .backupBucket }.map { ($0, Self.cellName(of: $0)) }
+        // A lost cloud is not read (a failover recorded it as gone): its legs are named, not listed.
+        let lost = Set(stored.state?.lost ?? [])
+        let recorded = (stored.state?.resources ?? []).filter { $0.address.kind == .backupBucket }
+        for leg in recorded where lost.contains(leg.cloud) {
+            context.stderr.write("note: \(Self.cellName(of: leg))'s leg \(leg.providerID) is in \(leg.cloud), recorded as lost; it is not read\n")
+        }
+        var buckets = recorded.filter { !lost.contains($0.cloud) }.map { ($0, Self.cellName(of: $0)) }
         if let cell {
             buckets = buckets.filter { $0.1 == cell }
             guard !buckets.isEmpty else {
