@@ -21,7 +21,9 @@ readonly ME="postgres testbed"
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 STATE=${MCLOUD_POSTGRES_TESTBED_DIR:-/tmp/mcloud-testbed/postgres}
-PORT=${MCLOUD_POSTGRES_TESTBED_PORT:-55432}
+# Below Linux's ephemeral range (32768-60999): a port in it can be held for a moment by any outgoing connection's
+# local end, and PostgreSQL then cannot bind it (CI of 9a1af18 failed so on 55432, the former default).
+PORT=${MCLOUD_POSTGRES_TESTBED_PORT:-25432}
 case "$STATE" in /*) ;; *) STATE=$PWD/$STATE ;; esac
 case "$STATE" in *[[:space:]]* | *[\"\'\$\`\\]*) die "MCLOUD_POSTGRES_TESTBED_DIR must not contain spaces or quotes" ;; esac
 [[ "$PORT" =~ ^[0-9]+$ ]] && [ "$PORT" -ge 1024 ] && [ "$PORT" -le 65535 ] || die "MCLOUD_POSTGRES_TESTBED_PORT must be a port number from 1024 to 65535"
