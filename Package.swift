@@ -19,7 +19,12 @@ let package = Package(
         .target(name: "MCloudHTTP", dependencies: ["CCurl", "COpenSSL"]),
         // Manifests in, a placement out; the planner is pure.
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML", "MCloudDatabaseEngines"]),
-        .target(name: "MCloudPlanner", dependencies: ["MCloudCore", "MCloudDatabaseEngines"]),
+        .target(
+            name: "MCloudPlanner", dependencies: ["MCloudCore", "MCloudDatabaseEngines"],
+            // Optimized in debug builds too: the tests plan the bench instances, which unoptimized take minutes of CPU
+            // that hold the test runner's cooperative threads (two on two cores) and starve the bed tests' requests.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
+        ),
         // The engine catalog: which database engine runs how on which VM image, and its cloud-init; pure.
         .target(name: "MCloudDatabaseEngines", dependencies: ["MCloudCore"]),
         // Placement inputs of any size from a seeded generator, for the benchmark, the tests and the report's examples.
@@ -65,7 +70,7 @@ let package = Package(
         // Holds the module graph to docs/architecture.md: reads Package.swift, the import lines and the drawing.
         .testTarget(name: "ArchitectureTests"),
         // The scripts a newcomer runs first: install-deps.sh, toolchain.sh, the optional comparison's message.
-        .testTarget(name: "ScriptTests"),
+        .testTarget(name: "ScriptTests", dependencies: ["MCloudTestSupport"]),
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudDatabaseEnginesTests", dependencies: ["MCloudDatabaseEngines", "MCloudCore", "MCloudYAML", "MCloudTestSupport"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML", "MCloudCore"]),
@@ -102,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudRenderTests",
-            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML", "MCloudCore"],
+            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML", "MCloudCore", "MCloudTestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudCDNProvider", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"]),

@@ -5,7 +5,8 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
     /// DNS, refused or reset connections: worth a retry.
     case connection(url: String, detail: String)
     /// The request's whole time limit ran out (`MCLOUD_HTTP_TIMEOUT`), retries included.
-    case timeout(url: String, seconds: Double)
+    /// `last`: why the last attempt failed, when the deadline ended retries (a truncated answer, a stall).
+    case timeout(url: String, seconds: Double, last: String? = nil)
     /// An answer went `seconds` without a byte (`MCLOUD_HTTP_STALL_TIMEOUT`): worth a retry while time is left.
     case stalled(url: String, seconds: Double)
     /// The answer's body is larger than `limit` bytes (`MCLOUD_HTTP_MAX_RESPONSE_MB`), by its Content-Length or as it came.
@@ -20,8 +21,9 @@ public enum HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .invalidRequest(let detail): return "invalid request: \(detail)"
         case .connection(let url, let detail): return "cannot reach \(Redaction.url(url)): \(detail)"
-        case .timeout(let url, let seconds):
-            return "no complete answer from \(Redaction.url(url)) within \(HTTPLimits.format(seconds)) s, the time limit of a request and its retries (\(HTTPLimits.timeoutVariable))"
+        case .timeout(let url, let seconds, let last):
+            let reason = last.map { "; the last attempt: \($0)" } ?? ""
+            return "no complete answer from \(Redaction.url(url)) within \(HTTPLimits.format(seconds)) s, the time limit of a request and its retries (\(HTTPLimits.timeoutVariable))\(reason)"
         case .stalled(let url, let seconds):
             return "the answer from \(Redaction.url(url)) stalled: nothing came for \(HTTPLimits.format(seconds)) s (\(HTTPLimits.stallVariable))"
         case .tooLarge(let url, let limit):

@@ -78,9 +78,11 @@ public struct RetryingTransport: HTTPTransport {
         let end = policy.deadline(from: .now)
         var waited = 0.0
         var attempt = 1
+        // Why the attempt before failed: a request the deadline ends names it.
+        var failure: String?
         while true {
             let left = RetryPolicy.secondsLeft(until: end)
-            guard left > 0 else { throw .timeout(url: request.url, seconds: policy.deadline) }
+            guard left > 0 else { throw .timeout(url: request.url, seconds: policy.deadline, last: failure) }
             var bounded = request
             bounded.timeLimit = min(request.timeLimit ?? left, left)
             let delay: Double
@@ -92,16 +94,18 @@ public struct RetryingTransport: HTTPTransport {
                 delay = asked.map { min($0, policy.maxDelay) } ?? backoff(attempt)
                 guard attempt < policy.maxAttempts, waited + delay <= policy.budget, delay < RetryPolicy.secondsLeft(until: end) else { return response }
                 reason = "HTTP \(response.status)"
+                failure = "HTTP \(response.status)"
             } catch {
-                if case .timeout = error, RetryPolicy.secondsLeft(until: end) <= 0.25 { throw .timeout(url: request.url, seconds: policy.deadline) }
+                if case .timeout = error, RetryPolicy.secondsLeft(until: end) <= 0.25 { throw .timeout(url: request.url, seconds: policy.deadline, last: failure) }
                 guard request.retryable, error.isRetryable else { throw error }
                 delay = backoff(attempt)
                 guard attempt < policy.maxAttempts, waited + delay <= policy.budget else {
                     throw .retriesExhausted(attempts: attempt, last: error.description)
                 }
                 // No time is left for another attempt: the deadline ended the request, so it is what the error names.
-                guard delay < RetryPolicy.secondsLeft(until: end) else { throw .timeout(url: request.url, seconds: policy.deadline) }
+                guard delay < RetryPolicy.secondsLeft(until: end) else { throw .timeout(url: request.url, seconds: policy.deadline, last: error.description) }
                 reason = error.description
+                failure = error.description
             }
             logger?.debug("retry \(attempt) of \(request.method.rawValue) \(Redaction.url(request.url)) in \(String(format: "%.2f", delay)) s after \(reason)")
             try await sleeper.sleep(seconds: delay)

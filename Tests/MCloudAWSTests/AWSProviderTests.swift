@@ -18,7 +18,7 @@ struct AWSProviderMotoTests {
         let client = AWSClient(
             configuration: AWSConfiguration(credentials: direct.configuration.credentials, region: "eu-west-1", endpointURL: "http://127.0.0.1:\(proxy.port)"),
             transport: CurlTransport(timeouts: HTTPTimeouts(connect: 5, total: 30)),
-            retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: 0.05, maxDelay: 0.2, budget: 2)
+            retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: 0.05, maxDelay: 0.2, budget: 2, deadline: BedTiming.requestDeadline)
         )
         let provider = AWSResourceProvider(cloud: "aws-irl") { () throws(ProviderError) in client }
         let application = MotoBed.name("lost")

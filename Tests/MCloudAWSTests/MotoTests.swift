@@ -1,5 +1,6 @@
 import Foundation
 import MCloudHTTP
+import MCloudTestSupport
 import Testing
 @testable import MCloudAWS
 
@@ -28,7 +29,7 @@ struct MotoBed {
         return AWSClient(
             configuration: AWSConfiguration(credentials: credentials, region: region, endpointURL: url),
             transport: CurlTransport(timeouts: HTTPTimeouts(connect: 5, total: 30)),
-            retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2)
+            retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2, deadline: BedTiming.requestDeadline)
         )
     }
 

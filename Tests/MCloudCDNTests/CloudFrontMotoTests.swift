@@ -2,6 +2,7 @@ import Foundation
 import MCloudAWS
 import MCloudCDN
 import MCloudHTTP
+import MCloudTestSupport
 import Testing
 
 /// CloudFrontCDN against moto's CloudFront (scripts/testbed/moto.sh), on the server that checks no signatures:
@@ -53,7 +54,7 @@ enum MotoCloudFront {
         }
         return AWSClient(
             configuration: AWSConfiguration(credentials: AWSCredentials(accessKeyID: "testing", secretAccessKey: "testing"), region: "us-east-1", endpointURL: url),
-            transport: CurlTransport(timeouts: HTTPTimeouts(connect: 5, total: 30)), retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2),
+            transport: CurlTransport(timeouts: HTTPTimeouts(connect: 5, total: 30)), retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2, deadline: BedTiming.requestDeadline),
             sleeper: QuickSleeper()
         )
     }

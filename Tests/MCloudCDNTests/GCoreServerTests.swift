@@ -77,7 +77,8 @@ import Testing
         let started = Date()
         let second = try await service.purge(id: deployed.id, paths: [])
         #expect(Date().timeIntervalSince(started) >= 0.9, "the second purge-all must wait for the window")
-        #expect(try await bed.journal("POST /cdn/resources/\(deployed.id)/purge").count == 3)
+        // At least one attempt was throttled; a busy machine may add retries of slow answers, never a third purge.
+        #expect(try await bed.journal("POST /cdn/resources/\(deployed.id)/purge").count >= 3)
         let finished = try await service.waitForPurge(second)
         #expect(finished.status == "Successful")
         #expect(try await bed.state()["purges"]?.arrayItems.count == 2)

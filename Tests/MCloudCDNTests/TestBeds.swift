@@ -38,7 +38,7 @@ struct CDNTestBed {
         )
     }
 
-    static let transport = RetryingTransport(CurlTransport(), policy: RetryPolicy(maxAttempts: 5, baseDelay: 0.01, maxDelay: 5, budget: 10))
+    static let transport = RetryingTransport(CurlTransport(), policy: RetryPolicy(maxAttempts: 5, baseDelay: 0.01, maxDelay: 5, budget: 10, deadline: BedTiming.requestDeadline))
 
     func control(_ name: String, _ body: JSONValue? = nil) async throws -> JSONValue {
         let request = HTTPRequest(method: body == nil ? .GET : .POST, url: "\(server.url)/__control/\(name)", body: body.map { Array($0.serialized().utf8) })

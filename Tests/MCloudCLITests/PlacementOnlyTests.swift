@@ -1,6 +1,7 @@
 import Foundation
 import MCloudCore
 import MCloudSynthetic
+import MCloudTestSupport
 import Testing
 
 /// `plan --placement-only`, and the plan that becomes one by itself on a catalog without endpoints: the placement,
@@ -100,15 +101,15 @@ import Testing
 
     /// The real binary in a folder whose default state file is not JSON: a plan must read it and fails; a
     /// placement-only plan never opens it.
-    @Test func placementOnlyNeverReadsTheState() throws {
+    @Test func placementOnlyNeverReadsTheState() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-broken-state-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent(".mcloud"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("not a state".utf8).write(to: folder.appendingPathComponent(".mcloud/state.json"))
         let arguments = ["plan", "-f", "\(repositoryRoot)/Manifests/shop", "--providers", Self.providers]
-        let full = try runBinary(arguments, in: folder.path)
+        let full = try await runBinary(arguments, in: folder.path)
         #expect(full.exitCode == 1 && full.stderr.contains("state"), "\(full.stderr)")
-        let placement = try runBinary(arguments + ["--placement-only"], in: folder.path)
+        let placement = try await runBinary(arguments + ["--placement-only"], in: folder.path)
         #expect(placement.exitCode == 0, "\(placement.stderr)")
         #expect(placement.stdout.contains("Placement only: --placement-only reads no state and no cloud and needs no credentials"))
     }
@@ -129,18 +130,9 @@ import Testing
     }
 }
 
-/// Runs the built `mcloud` binary in `directory`.
-func runBinary(_ arguments: [String], in directory: String) throws -> Run {
-    let process = Process()
-    process.executableURL = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return Run(exitCode: process.terminationStatus, stdout: stdout, stderr: stderr)
+/// Runs the built `mcloud` binary in `directory`, off the cooperative threads.
+func runBinary(_ arguments: [String], in directory: String) async throws -> Run {
+    let binary = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
+    let command = try await Command.run(binary.path, arguments, directory: directory)
+    return Run(exitCode: command.exitCode, stdout: command.stdout, stderr: command.stderr)
 }

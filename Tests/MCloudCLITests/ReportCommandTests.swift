@@ -1,6 +1,7 @@
 import Foundation
 import MCloudCore
 import MCloudSynthetic
+import MCloudTestSupport
 import Testing
 
 /// `mcloud report`, opened as a reviewer would: headless Chromium (Debian's `chromium`) loads the page from a file://
@@ -22,21 +23,14 @@ import Testing
         var problems: [String] { console + exceptions + log + failedRequests }
     }
 
-    static func open(_ file: String, screenshot: String? = nil, element: (selector: String, png: String)? = nil) throws -> Page {
+    static func open(_ file: String, screenshot: String? = nil, element: (selector: String, png: String)? = nil) async throws -> Page {
         let result = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-page-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: result) }
         var arguments = ["python3", "\(repositoryRoot)/scripts/headless_page.py", URL(fileURLWithPath: file).absoluteString, "--out", result]
         if let screenshot { arguments += ["--screenshot", screenshot] }
         if let element { arguments += ["--element", element.selector, element.png] }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "headless Chromium did not open the page (scripts/install-deps.sh test installs chromium): \(message)")
+        let browser = try await Command.run("/usr/bin/env", arguments)
+        try #require(browser.succeeded, "headless Chromium did not open the page (scripts/install-deps.sh test installs chromium): \(browser.stderr)")
         let json = try JSONParser.parse(Array(try #require(FileManager.default.contents(atPath: result))))
         func texts(_ key: String, _ field: String) -> [String] {
             (json[key]?.arrayItems ?? []).map { item in item[field]?.stringValue ?? item.stringValue ?? "" }
@@ -76,7 +70,7 @@ import Testing
         #expect(reported.exitCode == 0, "\(reported.stderr)")
         #expect(reported.stdout.hasPrefix("Wrote \(page): 24 cells on 9 clouds, "))
 
-        let opened = try Self.open(page, screenshot: "\(Self.artifacts)/retail-bank.png", element: ("#map", "\(Self.artifacts)/retail-bank-map.png"))
+        let opened = try await Self.open(page, screenshot: "\(Self.artifacts)/retail-bank.png", element: ("#map", "\(Self.artifacts)/retail-bank-map.png"))
         let (cells, _) = try Self.names(planned.stdout)
         #expect(cells.count == 24)
         let catalog = ["aws-fra", "aws-irl", "aws-use1", "cloudru-msk", "gcore-lux", "ps-ala", "sel-msk", "sel-spb", "vk-msk"]
@@ -107,14 +101,14 @@ import Testing
         #expect(cells.count == 500)
         let clouds = instance.cloudNames
         #expect(clouds.count == 50)
-        let opened = try Self.open(page, screenshot: "\(Self.artifacts)/synthetic-50x500.png", element: ("#map", "\(Self.artifacts)/synthetic-50x500-map.png"))
+        let opened = try await Self.open(page, screenshot: "\(Self.artifacts)/synthetic-50x500.png", element: ("#map", "\(Self.artifacts)/synthetic-50x500-map.png"))
         Self.expectSound(opened, cells: cells, clouds: clouds)
         #expect(opened.dom.contains("No resource changes: --placement-only reads no state"))
     }
 
     /// The checks above can fail: a page that logs an error, throws after loading, fetches from the network and never
     /// marks itself ready is caught on each count.
-    @Test func theHeadlessCheckCatchesEveryKindOfProblem() throws {
+    @Test func theHeadlessCheckCatchesEveryKindOfProblem() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-broken-\(UUID().uuidString).html").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         let broken = """
@@ -123,7 +117,7 @@ import Testing
             </body></html>
             """
         try Data(broken.utf8).write(to: URL(fileURLWithPath: file))
-        let page = try Self.open(file)
+        let page = try await Self.open(file)
         #expect(page.console == ["console.error: boom"])
         #expect(page.exceptions.count == 1 && page.exceptions[0].contains("ReferenceError: missing is not defined"))
         #expect(page.failedRequests == ["net::ERR_INTERNET_DISCONNECTED"])

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudTestSupport
 import Testing
 
 @Suite struct ValidateCommandTests {
@@ -31,8 +32,8 @@ import Testing
 
     /// Regression: at the repository root, `mcloud validate` (default -f Manifests/) failed on the bundled examples
     /// with "a second Application".
-    @Test func validateAtTheRepositoryRootChecksEachExampleOnItsOwn() throws {
-        let run = try runBinary(["validate"], in: repositoryRoot)
+    @Test func validateAtTheRepositoryRootChecksEachExampleOnItsOwn() async throws {
+        let run = try await runBinary(["validate"], in: repositoryRoot)
         #expect(run.stderr == "")
         #expect(run.stdout == """
             Manifests/retail-bank: Valid: 9 clouds, application retail-bank, 8 services, 5 databases, 2 CDNs, 1 policy with 6 rules; 24 cells in 11 files.
@@ -79,19 +80,12 @@ import Testing
     }
 
     /// The real binary: bad input ends with exit code 1 and diagnostics, never a crash or a backtrace.
-    @Test func theBinaryExitsWithOneOnBadInput() throws {
+    @Test func theBinaryExitsWithOneOnBadInput() async throws {
         let binary = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the mcloud product first")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["validate", "-f", "\(fixtures)/broken-service.yaml", "--providers", "\(repositoryRoot)/Providers"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = Pipe()
-        try process.run()
-        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        let run = try await Command.run(binary.path, ["validate", "-f", "\(fixtures)/broken-service.yaml", "--providers", "\(repositoryRoot)/Providers"])
+        let output = run.stderr
+        #expect(run.exitCode == 1)
         #expect(output.contains("broken-service.yaml:3:19: error: metadata.name"))
         #expect(!output.contains("Fatal error"))
     }

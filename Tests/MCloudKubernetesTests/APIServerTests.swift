@@ -157,7 +157,7 @@ import Testing
 
     @Test func anUnreachableServerFailsAfterTheRetryBudget() async throws {
         let connection = ClusterConnection(context: "nowhere", server: "https://127.0.0.1:1", tls: .system, credentials: .token("secret-token"))
-        let client = KubernetesClient(connection: connection, environment: [:], retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02, budget: 1))
+        let client = KubernetesClient(connection: connection, environment: [:], retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxDelay: 0.02, budget: 1, deadline: BedTiming.requestDeadline))
         await #expect {
             _ = try await client.serverVersion()
         } throws: { error in
@@ -173,7 +173,7 @@ import Testing
         let connection = ClusterConnection(
             context: "proxy", server: "http://127.0.0.1:\(proxy.port)", tls: .system, credentials: .token(bed["MCLOUD_TEST_KUBE_ADMIN_TOKEN"])
         )
-        let client = KubernetesClient(connection: connection, environment: [:], retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05, budget: 2))
+        let client = KubernetesClient(connection: connection, environment: [:], retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: 0.01, maxDelay: 0.05, budget: 2, deadline: BedTiming.requestDeadline))
         #expect(try await client.serverVersion() == bed["MCLOUD_TEST_KUBE_VERSION"])
     }
 

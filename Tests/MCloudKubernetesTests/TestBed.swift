@@ -21,7 +21,7 @@ struct TestBed {
     var server: String { self["MCLOUD_TEST_KUBE_SERVER"] }
 
     /// A client for one of the bed's kubeconfig contexts, with a short retry budget so failures come quickly.
-    func client(_ context: String, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2)) throws -> KubernetesClient {
+    func client(_ context: String, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2, deadline: BedTiming.requestDeadline)) throws -> KubernetesClient {
         let config = try KubeconfigLoader.load(environment: ["KUBECONFIG": kubeconfig])
         return KubernetesClient(connection: try config.connection(context: context), environment: [:], retryPolicy: retry)
     }

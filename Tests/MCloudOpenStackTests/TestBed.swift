@@ -26,7 +26,7 @@ struct TestBed {
     /// A session with a short retry budget, so failures come quickly.
     func session(_ key: String = "MCLOUD_TEST_OS_CLOUD", overrides: [String: String] = [:]) throws -> OpenStackSession {
         try OpenStackSession(
-            cloud: try cloud(key), endpointOverrides: overrides, retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2)
+            cloud: try cloud(key), endpointOverrides: overrides, retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2, deadline: BedTiming.requestDeadline)
         )
     }
 

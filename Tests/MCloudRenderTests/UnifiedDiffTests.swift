@@ -1,5 +1,6 @@
 import Foundation
 @testable import MCloudRender
+import MCloudTestSupport
 import Testing
 
 /// `render --check` shows changed files as unified diffs: hunk headers as diff writes them, three lines of context,
@@ -47,7 +48,7 @@ import Testing
     }
 
     /// Random edits of a YAML-like text: git applies every diff and gets the new text.
-    @Test func gitAppliesEveryDiffToTheOldText() throws {
+    @Test func gitAppliesEveryDiffToTheOldText() async throws {
         var generator = SystemRandomNumberGenerator()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-diff-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -72,13 +73,8 @@ import Testing
             }
             try Data(oldText.utf8).write(to: URL(fileURLWithPath: folder + "/f.yaml"))
             try Data(patch.utf8).write(to: URL(fileURLWithPath: folder + "/change.patch"))
-            let git = Process()
-            git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            git.arguments = ["git", "apply", "change.patch"]
-            git.currentDirectoryURL = URL(fileURLWithPath: folder)
-            try git.run()
-            git.waitUntilExit()
-            #expect(git.terminationStatus == 0, "git apply refused:\n\(patch)")
+            let git = try await Command.run("/usr/bin/env", ["git", "apply", "change.patch"], directory: folder)
+            #expect(git.succeeded, "git apply refused:\n\(patch)\n\(git.stderr)")
             #expect(try String(contentsOfFile: folder + "/f.yaml", encoding: .utf8) == newText, "after git apply of\n\(patch)")
         }
     }

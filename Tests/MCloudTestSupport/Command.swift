@@ -10,10 +10,14 @@ public struct Command: Sendable {
     public var succeeded: Bool { exitCode == 0 }
     public var output: String { stdout + stderr }
 
-    /// `executable` with `arguments`, `input` on its standard input, in the test's environment plus `environment`.
-    /// Output goes through files, not pipes: a program that leaves a daemon behind (the container bed's boot) must
-    /// not keep the test waiting for the daemon's end.
-    public static func run(_ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) async throws -> Command {
+    /// `executable` with `arguments` in `directory`, `input` on its standard input, in the test's environment plus
+    /// `environment` (or in `environment` alone when `inheritsEnvironment` is false). Output goes through files, not
+    /// pipes: a program that leaves a daemon behind (the container bed's boot) must not keep the test waiting for the
+    /// daemon's end.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:], inheritsEnvironment: Bool = true,
+        directory: String? = nil
+    ) async throws -> Command {
         let folder = NSTemporaryDirectory() + "mcloud-command-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -22,7 +26,8 @@ public struct Command: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = inheritsEnvironment ? ProcessInfo.processInfo.environment.merging(environment) { $1 } : environment
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.out))
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: paths.err))
         defer {

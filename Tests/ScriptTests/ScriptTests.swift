@@ -1,4 +1,5 @@
 import Foundation
+import MCloudTestSupport
 import Testing
 
 /// The scripts a newcomer runs first say what is wrong in words that point to the fix: a toolchain that cannot start
@@ -7,30 +8,17 @@ import Testing
 @Suite struct ScriptTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    struct Result {
-        var status: Int32
-        var output: String
-    }
-
-    /// Runs bash with a clean environment (plus `environment`) in the repository, stdout and stderr together.
-    static func bash(_ script: String, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = URL(fileURLWithPath: root)
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { _, new in new }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: output)
+    /// Runs bash with a clean environment (plus `environment`) in the repository: its exit code and all it printed.
+    static func bash(_ script: String, environment: [String: String] = [:]) async throws -> Command {
+        try await Command.run(
+            "/bin/bash", ["-c", script], environment: ["PATH": "/usr/bin:/bin", "HOME": NSTemporaryDirectory()].merging(environment) { _, new in new },
+            inheritsEnvironment: false, directory: root
+        )
     }
 
     /// Regression: on a minimal Debian without libncurses6 the toolchain was found but could not start, and the script
     /// said "no Swift toolchain found".
-    @Test func aToolchainThatCannotStartIsNamedWithTheLoadersError() throws {
+    @Test func aToolchainThatCannotStartIsNamedWithTheLoadersError() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-broken-toolchain-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -41,23 +29,23 @@ import Testing
             try Data(loader.utf8).write(to: file)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
         }
-        let run = try Self.bash("set -eu; source scripts/toolchain.sh; echo reached", environment: ["SWIFT_TOOLCHAIN_DIRS": folder.path])
-        #expect(run.status == 1)
+        let run = try await Self.bash("set -eu; source scripts/toolchain.sh; echo reached", environment: ["SWIFT_TOOLCHAIN_DIRS": folder.path])
+        #expect(run.exitCode == 1)
         #expect(!run.output.contains("reached"))
         #expect(run.output.contains("error: found a Swift toolchain, but it cannot start:"))
         #expect(run.output.contains("\(folder.path)/swift --version: \(folder.path)/swift: error while loading shared libraries: libncurses.so.6"))
         #expect(!run.output.contains("no Swift toolchain found"))
     }
 
-    @Test func noToolchainAtAllSaysWhereItLooked() throws {
-        let run = try Self.bash("set -eu; source scripts/toolchain.sh", environment: ["SWIFT_TOOLCHAIN_DIRS": "/nonexistent/swift/bin"])
-        #expect(run.status == 1)
+    @Test func noToolchainAtAllSaysWhereItLooked() async throws {
+        let run = try await Self.bash("set -eu; source scripts/toolchain.sh", environment: ["SWIFT_TOOLCHAIN_DIRS": "/nonexistent/swift/bin"])
+        #expect(run.exitCode == 1)
         #expect(run.output.contains("error: no Swift toolchain found in /nonexistent/swift/bin or on PATH"))
     }
 
-    @Test func theComparisonScriptSaysWhenTheSharedBenchIsAbsent() throws {
-        let run = try Self.bash("scripts/check-placements.sh", environment: ["MCLOUD_BENCH_DIR": "/nonexistent/bench"])
-        #expect(run.status == 1)
+    @Test func theComparisonScriptSaysWhenTheSharedBenchIsAbsent() async throws {
+        let run = try await Self.bash("scripts/check-placements.sh", environment: ["MCLOUD_BENCH_DIR": "/nonexistent/bench"])
+        #expect(run.exitCode == 1)
         #expect(run.output.contains("check-placements: the shared benchmark is not here: no /nonexistent/bench/check.py"))
         #expect(run.output.contains("Nothing was checked."))
     }
@@ -69,9 +57,9 @@ import Testing
         ("test", ["python3", "openssl", "chromium"]),
         ("python", ["python3", "python3-venv"]),
     ])
-    func eachInstallGroupNamesItsPackages(_ group: String, _ packages: [String]) throws {
-        let run = try Self.bash("scripts/install-deps.sh --list \(group)")
-        #expect(run.status == 0)
+    func eachInstallGroupNamesItsPackages(_ group: String, _ packages: [String]) async throws {
+        let run = try await Self.bash("scripts/install-deps.sh --list \(group)")
+        #expect(run.exitCode == 0)
         #expect(run.output.split(separator: "\n").map(String.init) == packages)
     }
 
