@@ -321,9 +321,12 @@ struct PenaltySearch {
     /// Tries primaries elsewhere, most promising first by `prices` (what a unit of each cloud's capacity is worth
     /// to the services, from the relaxation): each try moves one primary, anneals the services around it for
     /// `moves`, and is kept when the result fits and is cheaper. A try that fails is not repeated until some
-    /// other move is kept. Stops after `tries`, or when no move looks better than `margin` more expensive.
-    mutating func refinePrimaries(prices: [ResourceVector], tries: Int, moves: Int) {
+    /// other move is kept. Stops after `tries`, or when no move looks better than `margin` more expensive. Each
+    /// layout, the start's and every try's, ends with `exchange` for `exchanges` work, so the tries are judged
+    /// against a start as settled as they are.
+    mutating func refinePrimaries(prices: [ResourceVector], tries: Int, moves: Int, exchanges: Int) {
         guard isFeasible else { return }
+        exchange(work: exchanges)
         let margin = replicaScale
         var tried = [Bool](repeating: false, count: problem.databases.count * clouds)
         var work = steps
@@ -345,6 +348,7 @@ struct PenaltySearch {
             var trial = self
             trial.movePrimary(move.database, move.cloud)
             trial.anneal(moves: moves)
+            trial.exchange(work: exchanges)
             work += trial.steps - steps
             if trial.isFeasible, trial.cost < cost - Optimizer.tolerance(cost) {
                 self = trial
@@ -356,5 +360,102 @@ struct PenaltySearch {
 
     private static func price(_ price: ResourceVector, _ amount: ResourceVector) -> Double {
         price.cpu * amount.cpu + price.memory * amount.memory + price.storage * amount.storage
+    }
+}
+
+// MARK: Exchanges
+
+/// Exchanges of replicas with the primaries fixed, each judged exactly. With the primaries fixed a replica costs
+/// the same wherever the other cells are, so the layout is a transportation problem with two resources per cloud,
+/// and the annealing leaves it a little short of that problem's optimum: the cheap clouds are full to the last
+/// vCPU, so a replica can only move into one when another leaves it, and random tries rarely pair the right two.
+/// Here every pair is looked at.
+extension PenaltySearch {
+    /// Where one replica of a service goes when it leaves a cloud, and what that changes in cost.
+    private struct Exit {
+        var change: Double
+        var to: Int
+    }
+
+    /// Moves a replica of each service to a cheaper cloud: directly when that cloud has room, else making room by
+    /// moving out the replica of another service that loses least by leaving, to a cloud with room or to the one
+    /// the first replica left. Passes over every service until a pass improves nothing or `work` (replicas and
+    /// clouds looked at) is spent. Every cloud stays within capacity.
+    mutating func exchange(work: Int) {
+        guard isFeasible else { return }
+        // Each replica's cheapest exit from each cloud, kept through a pass while it still fits: a cloud that
+        // gained room since may be missed until the next pass, which costs less than looking again after every move.
+        var exits = [Exit?](repeating: nil, count: services * clouds)
+        var known = Marker(count: services * clouds)
+        var looked = 0
+        var improved = true
+        while improved, looked < work {
+            improved = false
+            known.clear()
+            for service in 0..<services where looked < work {
+                for from in used[service] {
+                    for to in targets[service] where mayMove(service, from, to) {
+                        let change = replicaChange(service, from, to)
+                        guard change < -Optimizer.tolerance(cost) else { continue }
+                        if unit[service].fits(within: capacity[to] - usage[to]) {
+                            moveReplica(service, from, to)
+                            improved = true
+                            break
+                        }
+                        looked += members[to].count
+                        guard let (other, exit) = bestEviction(service, from: from, to: to, &exits, &known, &looked),
+                              change + exit.change < -Optimizer.tolerance(cost) else { continue }
+                        moveReplica(service, from, to)
+                        moveReplica(other, to, exit.to)
+                        improved = true
+                        break
+                    }
+                }
+            }
+        }
+        steps += looked
+        cost = totalCost()
+    }
+
+    /// The replica in `to` whose leaving makes room for one of `service` arriving from `from` at the least cost,
+    /// and where it goes: the cheapest cloud with room, or `from` once the arriving replica has left it.
+    private func bestEviction(
+        _ service: Int, from: Int, to: Int, _ exits: inout [Exit?], _ known: inout Marker, _ looked: inout Int
+    ) -> (Int, Exit)? {
+        let arriving = unit[service]
+        var best: (Int, Exit)?
+        for member in members[to] {
+            let other = Int(member)
+            guard other != service, (usage[to] + arriving - unit[other]).fits(within: capacity[to]) else { continue }
+            var candidate: Exit?
+            if mayMove(other, to, from), (usage[from] - arriving + unit[other]).fits(within: capacity[from]) {
+                candidate = Exit(change: replicaChange(other, to, from), to: from)
+            }
+            let key = other * clouds + to
+            if known.insert(key) || !stillOpen(exits[key], other, from: to) {
+                exits[key] = cheapestExit(other, from: to)
+                looked += targets[other].count
+            }
+            if let exit = exits[key], exit.to != from, candidate.map({ exit.change < $0.change }) ?? true { candidate = exit }
+            guard let exit = candidate else { continue }
+            if best.map({ exit.change < $0.1.change }) ?? true { best = (other, exit) }
+        }
+        return best
+    }
+
+    /// Whether a remembered exit can still be taken; none found counts as still so.
+    private func stillOpen(_ exit: Exit?, _ service: Int, from: Int) -> Bool {
+        guard let exit else { return true }
+        return mayMove(service, from, exit.to) && unit[service].fits(within: capacity[exit.to] - usage[exit.to])
+    }
+
+    /// The cheapest cloud with room for one more replica of `service` leaving `from`, and the change in cost.
+    private func cheapestExit(_ service: Int, from: Int) -> Exit? {
+        var best: Exit?
+        for to in targets[service] where mayMove(service, from, to) && unit[service].fits(within: capacity[to] - usage[to]) {
+            let change = replicaChange(service, from, to)
+            if best.map({ change < $0.change }) ?? true { best = Exit(change: change, to: to) }
+        }
+        return best
     }
 }
