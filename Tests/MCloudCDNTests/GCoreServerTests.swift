@@ -2,6 +2,7 @@ import Foundation
 import MCloudCDN
 import MCloudCore
 import MCloudHTTP
+import MCloudTestSupport
 import Testing
 
 /// GCoreCDN against the G-Core-style test server (scripts/testbed/cdn_server.py), directly and through the fault
@@ -67,10 +68,11 @@ import Testing
 
     @Test("a throttled purge waits out Retry-After, and its status turns Successful asynchronously")
     func purgeRateLimit() async throws {
-        // The window is as long as one capped wait allows (the test transport waits at most 5 s), so the second purge
-        // falls inside it however slowly a busy machine gets there, and one wait lets it through.
-        let bed = try CDNTestBed(arguments: ["--purge-reads", "2", "--purge-window", "4"])
-        let service = bed.service()
+        // A 20 s window, which the second purge reaches inside even on a machine that stalls the test for seconds (a
+        // 4 s one did not: fresh-machine.sh saw no 429), and a transport that waits out the whole Retry-After at once.
+        let bed = try CDNTestBed(arguments: ["--purge-reads", "2", "--purge-window", "20"])
+        let patient = RetryingTransport(CurlTransport(), policy: RetryPolicy(maxAttempts: 5, baseDelay: 0.01, maxDelay: 30, budget: 60, deadline: BedTiming.requestDeadline))
+        let service = bed.service(transport: patient)
         let deployed = try await service.ensure(sampleSpec(), id: nil)
         let first = try await service.purge(id: deployed.id, paths: [])
         #expect(first.status == "In progress")

@@ -26,8 +26,8 @@ struct CDNTestBed {
     /// What a client talks to: the proxy when there is one.
     var apiURL: String { (proxy ?? server).url + "/cdn" }
 
-    func service(token: String = CDNTestBed.token) -> GCoreCDN {
-        GCoreCDN(baseURL: apiURL, credential: .apiKey(token), transport: Self.transport, pollInterval: 0.02, timeout: 10)
+    func service(token: String = CDNTestBed.token, transport: RetryingTransport = CDNTestBed.transport) -> GCoreCDN {
+        GCoreCDN(baseURL: apiURL, credential: .apiKey(token), transport: transport, pollInterval: 0.02, timeout: 10)
     }
 
     /// VK's dialect: a project in the path, `originGroups`, a Keystone token.
