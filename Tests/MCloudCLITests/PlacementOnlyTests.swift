@@ -133,6 +133,7 @@ import Testing
 /// Runs the built `mcloud` binary in `directory`, off the cooperative threads.
 func runBinary(_ arguments: [String], in directory: String) async throws -> Run {
     let binary = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
+    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the mcloud product first")
     let command = try await Command.run(binary.path, arguments, directory: directory)
     return Run(exitCode: command.exitCode, stdout: command.stdout, stderr: command.stderr)
 }

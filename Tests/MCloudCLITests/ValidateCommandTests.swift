@@ -1,5 +1,4 @@
 import Foundation
-import MCloudTestSupport
 import Testing
 
 @Suite struct ValidateCommandTests {
@@ -81,9 +80,7 @@ import Testing
 
     /// The real binary: bad input ends with exit code 1 and diagnostics, never a crash or a backtrace.
     @Test func theBinaryExitsWithOneOnBadInput() async throws {
-        let binary = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the mcloud product first")
-        let run = try await Command.run(binary.path, ["validate", "-f", "\(fixtures)/broken-service.yaml", "--providers", "\(repositoryRoot)/Providers"])
+        let run = try await runBinary(["validate", "-f", "\(fixtures)/broken-service.yaml", "--providers", "\(repositoryRoot)/Providers"], in: repositoryRoot)
         let output = run.stderr
         #expect(run.exitCode == 1)
         #expect(output.contains("broken-service.yaml:3:19: error: metadata.name"))
