@@ -4,6 +4,10 @@
 # that must be 0 is not (a crash, a duplicate, an orphan, an unloadable state, a leak, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# --help needs no test bed: answer it before installing or starting anything.
+for arg in "$@"; do
+  case "$arg" in -h | --help) exec python3 scripts/testbed/chaos.py --help ;; esac
+done
 scripts/install-deps.sh build test
 scripts/testbed/kubernetes.sh start >/dev/null
 scripts/testbed/postgres.sh start >/dev/null

@@ -50,6 +50,17 @@ import Testing
         #expect(run.output.contains("Nothing was checked."))
     }
 
+    /// Regression: `scripts/chaos.sh --help` installed packages and started all four test beds (minutes) before the
+    /// harness read its arguments; the usage is now the first and only thing it prints.
+    @Test(arguments: ["--help", "-h"])
+    func theChaosHarnessAnswersHelpWithoutStartingABed(_ flag: String) async throws {
+        let run = try await Self.bash("scripts/chaos.sh \(flag)")
+        #expect(run.exitCode == 0)
+        #expect(run.output.hasPrefix("usage: chaos.py"))
+        #expect(run.output.contains("--kills KILLS"))
+        #expect(!run.output.contains("testbed"))
+    }
+
     /// The README's commands install exactly these groups (examples.sh build; test.sh build and test), and .ci/run
     /// installs nothing of its own, so CI cannot have a package the README's commands lack.
     @Test(arguments: [
