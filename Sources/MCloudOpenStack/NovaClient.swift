@@ -62,10 +62,12 @@ public actor NovaClient {
 
     // MARK: Servers
 
-    /// Boots a server. A POST whose answer is lost (connection dropped, timeout, 5xx) is not sent again blindly:
-    /// the server of that name carrying this call's request tag (a tag, and metadata `request`) is looked up first and adopted, so a retry
-    /// never makes a second VM.
-    public func createServer(_ request: ServerRequest, attempts: Int = 3, retryDelay: Double = 1) async throws(OpenStackError) -> Server {
+    /// Boots a server. A POST whose answer is lost is not sent again blindly: the server of that name carrying this
+    /// call's request tag (a tag, and metadata `request`) is looked up first and adopted, so a retry never makes a
+    /// second VM. After a 5xx answer Nova is done with the request, so a server not found is asked for again; after no
+    /// complete answer (a stall, the deadline, a dropped connection) Nova may still be working on it, so the server is
+    /// watched for until `settle` seconds pass and never asked for again (as Trove's creates, `TroveClient.createInstanceOnce`).
+    public func createServer(_ request: ServerRequest, attempts: Int = 3, retryDelay: Double = 1, settle: Double = 120) async throws(OpenStackError) -> Server {
         let requestTag = Ownership.tag("request:\(UUID().uuidString.lowercased())")
         let operation = "create server \(request.name)"
         var failure: OpenStackError = .invalidResponse("\(operation): no attempt made")
@@ -83,11 +85,28 @@ public actor NovaClient {
                 guard let id = answer["server"]?["id"]?.stringValue else { throw .invalidResponse("\(operation): the answer has no server id") }
                 return try await server(id)
             } catch {
+                if case .transport = error { return try await awaitUnanswered(request.name, requestTag: requestTag, error, settle: settle) }
                 guard Self.mayHaveCreated(error) else { throw error }
                 failure = error
             }
         }
         throw failure
+    }
+
+    /// The server an unanswered create makes, once Nova lists it.
+    private func awaitUnanswered(_ name: String, requestTag: String, _ failure: OpenStackError, settle: Double) async throws(OpenStackError) -> Server {
+        let watch = Poller(initialDelay: poller.initialDelay, maxDelay: poller.maxDelay, timeout: settle, sleeper: sleeper)
+        do throws(OpenStackError) {
+            return try await watch.poll("server \(name) to appear") { () async throws(OpenStackError) -> Server? in
+                try await self.findCreated(name: name, requestTag: requestTag)
+            }
+        } catch {
+            guard case .timeout = error else { throw error }
+            throw .resourceFailed(
+                "\(failure); no server named \(name) with this request's tag appeared within \(Int(settle)) s, so the create is "
+                    + "not sent again (Nova may still make it: the next plan finds it by its tags)"
+            )
+        }
     }
 
     /// The server an earlier attempt of one create call made. Until a server is scheduled Nova lists it from its

@@ -93,6 +93,54 @@ public struct TroveClient: Sendable {
         return instance
     }
 
+    /// Creates an instance under a name no other live instance of the project has, never two of it. Trove takes no
+    /// request token, so an earlier attempt is known by its name alone:
+    /// - a 5xx answer (Trove's quota-row race on a project's first concurrent creates) ends the request in Trove: the
+    ///   name is looked up and, when it is not there, the create is sent again;
+    /// - no complete answer (a stall, the deadline, a dropped connection) can leave the request running in Trove, which
+    ///   makes the instance only when it finishes: on a loaded bed an answer came 33 s after its request, 13 s after
+    ///   the client had given up, and sending it again had made a second instance. So the name is watched until the
+    ///   instance appears or `settle` seconds pass, and the create is never sent again.
+    public func createInstanceOnce(_ request: DatabaseRequest, attempts: Int = 3, retryDelay: Double = 1, settle: Double = 120) async throws(OpenStackError) -> DatabaseInstance {
+        var attempt = 1
+        while true {
+            do throws(OpenStackError) {
+                return try await createInstance(request)
+            } catch {
+                if case .transport = error { return try await awaitUnanswered(request.name, error, settle: settle) }
+                guard attempt < attempts, NovaClient.mayHaveCreated(error) else { throw error }
+            }
+            do {
+                try await poller.sleeper.sleep(seconds: retryDelay * Double(attempt))
+            } catch {
+                throw .transport(operation: "create database \(request.name)", error)
+            }
+            if let made = try await instance(named: request.name) { return made }
+            attempt += 1
+        }
+    }
+
+    /// The instance an unanswered create makes, once Trove lists it.
+    private func awaitUnanswered(_ name: String, _ failure: OpenStackError, settle: Double) async throws(OpenStackError) -> DatabaseInstance {
+        let watch = Poller(initialDelay: poller.initialDelay, maxDelay: poller.maxDelay, timeout: settle, sleeper: poller.sleeper)
+        do throws(OpenStackError) {
+            return try await watch.poll("database \(name) to appear") { () async throws(OpenStackError) -> DatabaseInstance? in
+                try await self.instance(named: name)
+            }
+        } catch {
+            guard case .timeout = error else { throw error }
+            throw .resourceFailed(
+                "\(failure); no database named \(name) appeared within \(Int(settle)) s, so the create is not sent again "
+                    + "(Trove may still make it: the next apply adopts it by its name)"
+            )
+        }
+    }
+
+    /// The live instance (neither SHUTDOWN nor DELETED) of that name, if any.
+    public func instance(named name: String) async throws(OpenStackError) -> DatabaseInstance? {
+        try await instances().first { $0.name == name && !["SHUTDOWN", "DELETED"].contains($0.status) }
+    }
+
     public func instance(_ id: String) async throws(OpenStackError) -> DatabaseInstance {
         let answer = try await session.json("database", .GET, "/instances/\(id)", operation: "get database \(id)")
         guard let instance = answer["instance"].flatMap(DatabaseInstance.decode) else { throw .invalidResponse("get database \(id): no instance in the answer") }

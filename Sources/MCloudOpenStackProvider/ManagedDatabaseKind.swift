@@ -66,8 +66,7 @@ struct ManagedDatabaseKind: Sendable {
     }
 
     func find(application: String, name: String, in trove: TroveClient) async throws(OpenStackError) -> DatabaseInstance? {
-        let instanceName = Self.instanceName(application: application, cloud: cloud, name: name)
-        return try await trove.instances().first { $0.name == instanceName && !["SHUTDOWN", "DELETED"].contains($0.status) }
+        try await trove.instance(named: Self.instanceName(application: application, cloud: cloud, name: name))
     }
 
     func create(_ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
@@ -87,29 +86,13 @@ struct ManagedDatabaseKind: Sendable {
             }
             let flavor = try await connection.flavor(vcpu: body.int("size", "vcpu") ?? 1, memoryGiB: body.double("size", "memoryGiB") ?? 1)
             let zone = try await connection.computeZone(body.spec["zones"]?.arrayItems.first?.stringValue)
-            instance = try await createOnce(DatabaseRequest(
+            instance = try await trove.createInstanceOnce(DatabaseRequest(
                 name: Self.instanceName(application: body.application, cloud: cloud, name: body.name), flavorID: flavor.id,
                 volumeGiB: body.int("size", "storageGiB") ?? 1, datastore: engine, version: version, availabilityZone: zone
-            ), body, trove)
+            ))
         }
         if instance.status != "ACTIVE" { instance = try await trove.waitUntilActive(instance.id) }
         return ObservedResource(address: body.address, providerID: instance.id, attributes: body.document)
-    }
-
-    /// Creates the instance; after an answer that may hide a creation (lost, or a 5xx such as Trove's quota-row
-    /// race on a project's first concurrent creates) the instance is looked up by its name before trying again.
-    private func createOnce(_ request: DatabaseRequest, _ body: ResourceBody, _ trove: TroveClient) async throws(OpenStackError) -> DatabaseInstance {
-        var attempt = 1
-        while true {
-            do throws(OpenStackError) {
-                return try await trove.createInstance(request)
-            } catch {
-                guard attempt < 3, NovaClient.mayHaveCreated(error) else { throw error }
-            }
-            try? await Task.sleep(for: .seconds(attempt))
-            if let made = try await find(application: body.application, name: body.name, in: trove) { return made }
-            attempt += 1
-        }
     }
 
     /// Version names compared number by number (`16.10` is newer than `16.9`).

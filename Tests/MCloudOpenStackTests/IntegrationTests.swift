@@ -199,4 +199,54 @@ struct IntegrationTests {
         _ = try await nova.waitUntilActive(server.id)
         try await nova.deleteServer(server.id)
     }
+
+    /// A session with the shortest stall limit, through `proxy` for one service. libcurl measures the stall over a
+    /// window of about five seconds that still holds the request's own bytes, so an answer held 10 s is given up.
+    private func impatientSession(_ service: String, through proxy: ScriptProcess) throws -> OpenStackSession {
+        try OpenStackSession(
+            cloud: try bed.cloud("MCLOUD_TEST_OS_CLOUD"), endpointOverrides: [service: "http://127.0.0.1:\(proxy.port)"],
+            retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2, deadline: BedTiming.requestDeadline),
+            timeouts: HTTPTimeouts(stall: 1)
+        )
+    }
+
+    @Test("a Trove create answered after its client gave up makes one instance, found by its name, not a second")
+    func lateTroveCreateIsAdoptedNotRepeated() async throws {
+        let direct = try bed.session()
+        let proxy = try ScriptProcess(fixture("lossy_proxy.py"), [try await direct.endpoint("database"), "POST", "/instances", "1", "10"])
+        let trove = TroveClient(session: try impatientSession("database", through: proxy), poller: TestBed.fastPoller)
+        let flavor = try await NovaClient(session: direct).smallestFlavor(vcpus: 1, ramMiB: 512)
+        let name = TestBed.name("late")
+        let request = DatabaseRequest(
+            name: name, flavorID: flavor.id, volumeGiB: 1, datastore: bed["MCLOUD_TEST_OS_DATASTORE"], version: bed["MCLOUD_TEST_OS_DATASTORE_VERSION"]
+        )
+        let started = ContinuousClock.now
+        let instance = try await trove.createInstanceOnce(request, retryDelay: 0.1)
+        let directTrove = TroveClient(session: direct, poller: TestBed.fastPoller)
+        // The proxy holds the first create 10 s; a second one, sent once the client gave up, goes through at once.
+        try await Task.sleep(until: started + .seconds(14))
+        let named = try await directTrove.instances().filter { $0.name == name }
+        #expect(named.map(\.id) == [instance.id])
+        for made in named {
+            _ = try await directTrove.waitUntilActive(made.id)
+            try await directTrove.deleteInstance(made.id)
+        }
+    }
+
+    @Test("a Nova create answered after its client gave up makes one server, adopted by its request tag, not a second")
+    func lateNovaCreateIsAdoptedNotRepeated() async throws {
+        let direct = try bed.session()
+        let proxy = try ScriptProcess(fixture("lossy_proxy.py"), [try await direct.endpoint("compute"), "POST", "/servers", "1", "10"])
+        let nova = NovaClient(session: try impatientSession("compute", through: proxy), poller: TestBed.fastPoller)
+        let name = TestBed.name("late")
+        let flavor = try await nova.smallestFlavor(vcpus: 1, ramMiB: 512)
+        let started = ContinuousClock.now
+        let server = try await nova.createServer(request(name, flavor: flavor), retryDelay: 0.1)
+        try await Task.sleep(until: started + .seconds(14))
+        let matching = try await NovaClient(session: direct).findServers(tags: ["cell:\(name)"])
+        #expect(matching.map(\.id) == [server.id])
+        for made in matching {
+            try await NovaClient(session: direct).deleteServer(made.id)
+        }
+    }
 }
