@@ -100,6 +100,7 @@ import Testing
         #expect(changes.map(\.action) == [.update])
         #expect(changes.first?.fieldChanges.map(\.path) == ["spec"])
     }
+
 }
 
 @Suite struct FieldDiffTests {
@@ -108,6 +109,18 @@ import Testing
         let b: JSONValue = .object([("b", .string("x")), ("a", .number(1.0))])
         #expect(FieldDiff.same(a, b))
         #expect(FieldDiff.changes(from: a, to: b).isEmpty)
+    }
+
+    @Test(arguments: [3, 40])
+    func objectsOfAnySizeCompareEachKeysFirstPair(size: Int) {
+        // Small objects are scanned, large ones go through a dictionary: both take a repeated key's first pair.
+        let keys = (0..<size).map { "k\($0)" }
+        let left: JSONValue = .object([("k0", .int(0)), ("k0", .int(0))] + keys.dropFirst(2).map { ($0, .string($0)) })
+        let right: JSONValue = .object([("k0", .int(0)), ("k0", .int(99))] + keys.dropFirst(2).reversed().map { ($0, .string($0)) })
+        #expect(FieldDiff.same(left, right))
+        #expect(!FieldDiff.same(right, left))
+        let missing: JSONValue = .object(keys.map { ($0, .string($0)) })
+        #expect(!FieldDiff.same(missing, right))
     }
 
     @Test func changesNameTheDeepestField() {
