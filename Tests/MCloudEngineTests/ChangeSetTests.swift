@@ -101,6 +101,23 @@ import Testing
         #expect(changes.first?.fieldChanges.map(\.path) == ["spec"])
     }
 
+    @Test func manyAddressesComeBackSortedEachWithItsOwnChange() {
+        // Enough addresses to be compared on every core: each keeps its own action, and the order stays sorted.
+        let names = (0..<500).map { "web-\($0)" }.shuffled()
+        let desired = names.map { F.desired(ResourceAddress("memory.lab.Deployment.\($0)"), F.body("Deployment", $0, replicas: 2)) }
+        let recorded = names.enumerated().filter { $0.offset % 3 != 0 }.map { index, name in
+            F.recorded(ResourceAddress("memory.lab.Deployment.\(name)"), F.body("Deployment", name, replicas: index % 3 == 1 ? 2 : 5))
+        } + [F.recorded("memory.lab.Deployment.gone", F.body("Deployment", "gone", replicas: 1))]
+        let state = State(lineage: "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f", serial: 1, resources: recorded)
+        let changes = ChangeSet.changes(desired: desired, state: state, observed: nil) { _, _ in [] }
+        #expect(changes.map(\.address) == (desired.map(\.address) + ["memory.lab.Deployment.gone"]).sorted())
+        let expected = Dictionary(uniqueKeysWithValues: names.enumerated().map { index, name in
+            (ResourceAddress("memory.lab.Deployment.\(name)"), [ResourceChange.Action.create, .noOp, .update][index % 3])
+        })
+        for change in changes {
+            #expect(change.action == (expected[change.address] ?? .delete), "\(change.address)")
+        }
+    }
 }
 
 @Suite struct FieldDiffTests {
