@@ -8,13 +8,14 @@ public import MCloudProvider
 /// the edges.
 public enum DesiredResources {
     public static func from(_ rendering: Rendering) -> [DesiredResource] {
-        var resources: [DesiredResource] = []
-        for (cloud, objects) in rendering.clusters {
-            for object in objects {
-                resources.append(DesiredResource(
+        // Bodies become JSON on every core: a plan of 10,000 objects converts them all.
+        let objects = rendering.clusters.flatMap { cluster in cluster.objects.map { (cloud: cluster.cloud, object: $0) } }
+        var resources = Parallel.map(objects.count) { range in
+            objects[range].map { cloud, object in
+                DesiredResource(
                     address: ResourceAddress(object.address(cloud: cloud)), provider: .kubernetes, cloud: cloud, type: ResourceKind(object.kind),
                     body: object.body.json, dependencies: []
-                ))
+                )
             }
         }
         for (_, infrastructure) in rendering.infrastructure {
