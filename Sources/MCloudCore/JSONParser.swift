@@ -9,9 +9,9 @@
 /// U+FFFD followed by what that escape is on its own (it crashed). Invalid UTF-8 inside a string becomes U+FFFD, as
 /// `String(decoding:as:)` repairs it; a state or plan that mcloud wrote never holds any.
 ///
-/// A large document (a state of 10,000 resources is 20 MiB) has the items of its largest array read on every core,
-/// cut at commas a quick skim finds; any error there and the document is read again in order, so what is accepted
-/// and every error stay exactly those of the one-core reading.
+/// A large document (a state of 10,000 resources is 20 MiB) has the items of the array that holds its middle (a
+/// state's resources) read on every core, cut at commas a quick skim finds; any error there and the document is read
+/// again in order, so what is accepted and every error stay exactly those of the one-core reading.
 public struct JSONParser {
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         public var offset: Int
@@ -82,7 +82,7 @@ public struct JSONParser {
         var end: Int
     }
 
-    /// The document read with its largest array's parts on every core; nil when it cannot be cut or any part fails,
+    /// The document read with its middle array's parts on every core; nil when it cannot be cut or any part fails,
     /// and the caller then reads it in order for the error.
     private static func parseInParts(_ bytes: [UInt8]) -> JSONValue? {
         guard let cuts = try? reading(bytes, from: 0, depth: 0, { parser in parser.cuts(parts) }) else { return nil }
