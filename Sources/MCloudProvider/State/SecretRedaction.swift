@@ -27,7 +27,11 @@ public enum SecretRedaction {
     /// `isSecret`, folding the name into `folded`, a buffer the caller reuses from one name to the next.
     static func isSecret(_ name: String, folding folded: inout [UInt8]) -> Bool {
         folded.removeAll(keepingCapacity: true)
-        for byte in name.utf8 {
+        // Through a span of the name's UTF-8, not the view's iterator: 264M to 144M instructions reading a state of
+        // 10,000 resources.
+        let bytes = name.utf8.span
+        for index in bytes.indices {
+            let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): folded.append(byte)
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): folded.append(byte + 32)
