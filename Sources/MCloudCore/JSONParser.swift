@@ -8,6 +8,10 @@
 /// four hex digits (not `+041`), and a high surrogate escape followed by an escape that is not a low surrogate is
 /// U+FFFD followed by what that escape is on its own (it crashed). Invalid UTF-8 inside a string becomes U+FFFD, as
 /// `String(decoding:as:)` repairs it; a state or plan that mcloud wrote never holds any.
+///
+/// A large document (a state of 10,000 resources is 20 MiB) has the items of the array that holds its middle (a
+/// state's resources) read on every core, cut at commas a quick skim finds; any error there and the document is read
+/// again in order, so what is accepted and every error stay exactly those of the one-core reading.
 public struct JSONParser {
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         public var offset: Int
@@ -15,28 +19,138 @@ public struct JSONParser {
         public var description: String { "invalid JSON at byte \(offset): \(message)" }
     }
 
-    private let bytes: [UInt8]
-    private var index = 0
-    private var depth = 0
+    /// The document's bytes, borrowed for the parse: reading them through the buffer rather than the array spares
+    /// the bounds check and the array's reference on every byte.
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index: Int
+    private var depth: Int
     /// Reused by every string with an escape, so decoding one costs no allocation of its own.
     private var scratch: [UInt8] = []
+    /// The array read on other cores, put in place when the reading in order reaches its `[`.
+    private var splice: Splice?
     private static let maxDepth = 512
 
+    /// From this size on a document is read on every core; below it, starting the threads costs more than it saves.
+    static let partedSize = 1 << 20
+    /// Parts of a large document: one per core of the machines mcloud plans on (2), as the skim reads up to the last
+    /// cut before any part starts.
+    static let parts = 2
+
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
-        parser.skipSpace()
-        let value = try parser.value()
-        parser.skipSpace()
-        guard parser.index == bytes.count else { throw parser.failure("unexpected data after the document") }
-        return value
+        if bytes.count >= partedSize, let value = parseInParts(bytes) { return value }
+        return try reading(bytes, from: 0, depth: 0) { parser throws(Failure) in try parser.document() }
     }
 
     public static func parse(_ text: String) throws(Failure) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
-    private init(bytes: [UInt8]) {
+    /// The one place that borrows the array's storage: `body` reads it from `index`, `depth` levels deep.
+    private static func reading<Result>(
+        _ bytes: [UInt8], from index: Int, depth: Int, _ body: (inout JSONParser) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try bytes.withUnsafeBufferPointer { buffer throws(Failure) -> Result in
+            var parser = JSONParser(bytes: buffer, index: index, depth: depth)
+            return try body(&parser)
+        }
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>, index: Int, depth: Int) {
         self.bytes = bytes
+        self.index = index
+        self.depth = depth
+    }
+
+    private mutating func document() throws(Failure) -> JSONValue {
+        skipSpace()
+        let value = try value()
+        skipSpace()
+        guard index == bytes.count else { throw failure("unexpected data after the document") }
+        return value
+    }
+
+    /// Where the skim cut the document: the `[` of an array one level deep and the commas between its parts.
+    private struct Cuts {
+        var open: Int
+        var commas: [Int]
+    }
+
+    /// An array's items read ahead, and the offset just after its `]`.
+    private struct Splice: Sendable {
+        var open: Int
+        var items: [JSONValue]
+        var end: Int
+    }
+
+    /// The document read with its middle array's parts on every core; nil when it cannot be cut or any part fails,
+    /// and the caller then reads it in order for the error.
+    private static func parseInParts(_ bytes: [UInt8]) -> JSONValue? {
+        guard let cuts = try? reading(bytes, from: 0, depth: 0, { parser in parser.cuts(parts) }) else { return nil }
+        let read = Parallel.map(cuts.commas.count + 1) { range in
+            range.map { part -> Splice? in
+                // The items are at depth 2, inside the top-level container and the array, as in the reading in order.
+                let start = part == 0 ? cuts.open + 1 : cuts.commas[part - 1] + 1
+                let stop = part < cuts.commas.count ? cuts.commas[part] : nil
+                return try? reading(bytes, from: start, depth: 2) { parser throws(Failure) in
+                    Splice(open: cuts.open, items: try parser.items(stoppingAt: stop), end: parser.index)
+                }
+            }
+        }
+        var items: [JSONValue] = []
+        var end = 0
+        for part in read {
+            guard let part else { return nil }
+            items.append(contentsOf: part.items)
+            end = part.end
+        }
+        let splice = Splice(open: cuts.open, items: items, end: end)
+        return try? reading(bytes, from: 0, depth: 0) { parser throws(Failure) in
+            parser.splice = splice
+            return try parser.document()
+        }
+    }
+
+    /// Skims the bytes (strings skipped, brackets counted, nothing checked) for the array one level deep that holds
+    /// the document's 1/`parts` mark, and the commas between its items nearest after each such mark.
+    private func cuts(_ parts: Int) -> Cuts? {
+        var position = 0
+        var level = 0
+        var open: Int?
+        var commas: [Int] = []
+        var mark = bytes.count / parts
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            // `[` and `{`, `]` and `}` differ only in the bit 0x20: one test each for the bytes that matter.
+            switch byte | 0x20 {
+            case UInt8(ascii: "\""):
+                guard byte == UInt8(ascii: "\"") else { continue }
+                while position < bytes.count {
+                    let inside = bytes[position]
+                    position += 1
+                    if inside == UInt8(ascii: "\"") { break }
+                    if inside == UInt8(ascii: "\\") { position += 1 }
+                }
+            case UInt8(ascii: "{"):
+                level += 1
+                if level == 2, byte == UInt8(ascii: "[") { open = position - 1 }
+            case UInt8(ascii: "}"):
+                if level == 2 {
+                    if let open, !commas.isEmpty { return Cuts(open: open, commas: commas) }
+                    open = nil
+                }
+                level -= 1
+            case UInt8(ascii: ","):
+                if byte == UInt8(ascii: ","), level == 2, let open, position > mark {
+                    commas.append(position - 1)
+                    if commas.count == parts - 1 { return Cuts(open: open, commas: commas) }
+                    mark = bytes.count / parts * (commas.count + 1)
+                }
+            default:
+                continue
+            }
+        }
+        return nil
     }
 
     private func failure(_ message: String) -> Failure { Failure(offset: index, message: message) }
@@ -66,7 +180,7 @@ public struct JSONParser {
         guard let byte = current else { throw failure("unexpected end") }
         switch byte {
         case UInt8(ascii: "{"): return try object()
-        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "["): return index == splice?.open ? try spliced() : try array()
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"): return try expect(Self.trueBytes, .bool(true))
         case UInt8(ascii: "f"): return try expect(Self.falseBytes, .bool(false))
@@ -111,23 +225,45 @@ public struct JSONParser {
     private mutating func array() throws(Failure) -> JSONValue {
         try nest()
         index += 1
-        var items: [JSONValue] = []
         skipSpace()
         if current == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(items)
+            return .array([])
         }
+        let items = try items(stoppingAt: nil)
+        depth -= 1
+        return .array(items)
+    }
+
+    /// An array's items up to its `]`, which is passed; with `stop`, up to the comma there, which is not. Reading
+    /// past `stop` is an error, so a part read on its own covers exactly the bytes the reading in order would.
+    private mutating func items(stoppingAt stop: Int?) throws(Failure) -> [JSONValue] {
+        var items: [JSONValue] = []
         while true {
             skipSpace()
             items.append(try value())
             skipSpace()
-            if current == UInt8(ascii: ",") { index += 1; continue }
-            guard current == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
+            if current == UInt8(ascii: ",") {
+                if index == stop { return items }
+                index += 1
+                continue
+            }
+            guard current == UInt8(ascii: "]"), stop == nil else { throw failure("expected ',' or ']'") }
             index += 1
-            depth -= 1
-            return .array(items)
+            return items
         }
+    }
+
+    /// The array whose parts were read on other cores, where the reading in order meets it: it must be one level
+    /// deep, where the parts were read as being.
+    private mutating func spliced() throws(Failure) -> JSONValue {
+        guard let splice, depth == 1 else { throw failure("the parts were read at another depth") }
+        try nest()
+        self.splice = nil
+        index = splice.end
+        depth -= 1
+        return .array(splice.items)
     }
 
     /// The string starting at the opening quote. Without an escape, one `String` straight from the bytes between
@@ -142,10 +278,10 @@ public struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let text: String
                 if escaped {
-                    scratch.append(contentsOf: bytes[run..<index])
+                    scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
                     text = String(decoding: scratch, as: UTF8.self)
                 } else {
-                    text = String(decoding: bytes[run..<index], as: UTF8.self)
+                    text = String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<index]), as: UTF8.self)
                 }
                 index += 1
                 return text
@@ -159,7 +295,7 @@ public struct JSONParser {
                 scratch.removeAll(keepingCapacity: true)
                 escaped = true
             }
-            scratch.append(contentsOf: bytes[run..<index])
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
             index += 1
             guard let escape = current else { throw failure("unterminated escape") }
             index += 1
@@ -259,7 +395,7 @@ public struct JSONParser {
     /// an integer of at most 18 digits, or at most 15 significant digits scaled by at most 10^22, which a `Double`
     /// holds exactly, so one multiplication or division rounds as the standard library's reading does. Nil for
     /// anything else.
-    static func exactNumber(_ bytes: [UInt8], _ range: Range<Int>) -> JSONValue? {
+    static func exactNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> JSONValue? {
         var position = range.lowerBound
         let end = range.upperBound
         func isDigit(_ at: Int) -> Bool { at < end && bytes[at] >= UInt8(ascii: "0") && bytes[at] <= UInt8(ascii: "9") }

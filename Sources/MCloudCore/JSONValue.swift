@@ -1,5 +1,5 @@
 /// A JSON document with object keys in the order they were added, written the same way every time.
-public indirect enum JSONValue: Hashable, Sendable {
+public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -16,7 +16,7 @@ public indirect enum JSONValue: Hashable, Sendable {
         case (.number(let a), .number(let b)): return a == b
         case (.string(let a), .string(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
-        case (.object(let a), .object(let b)): return a.map(\.0) == b.map(\.0) && a.map(\.1) == b.map(\.1)
+        case (.object(let a), .object(let b)): return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: return false
         }
     }
@@ -153,7 +153,7 @@ public indirect enum JSONValue: Hashable, Sendable {
         output.append(UInt8(ascii: "\""))
         // Most strings need no escape: append their bytes whole rather than one by one.
         let utf8 = value.utf8
-        guard utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        guard needsEscape(utf8.span) else {
             output.append(contentsOf: utf8)
             output.append(UInt8(ascii: "\""))
             return
@@ -175,6 +175,16 @@ public indirect enum JSONValue: Hashable, Sendable {
             }
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any byte must be escaped, read through a span rather than the UTF-8 view's iterator: the check was
+    /// 27% of the instructions writing a plan of 10,000 changes.
+    private static func needsEscape(_ bytes: Span<UInt8>) -> Bool {
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+        }
+        return false
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -5,20 +5,24 @@ public import MCloudProvider
 public enum ChangeSet {
     /// `observed` is nil when refresh was skipped: the state is then taken as the truth about the clouds.
     /// `replacementReasons` asks the resource's provider which immutable fields a change would touch.
+    /// Addresses are compared on every core, each on its own, and come back sorted.
     public static func changes(
         desired: [DesiredResource], state: State, observed: [ResourceAddress: ObservedResource]?,
-        replacementReasons: (DesiredResource, JSONValue) -> [String]
+        replacementReasons: @Sendable (DesiredResource, JSONValue) -> [String]
     ) -> [ResourceChange] {
         let desiredByAddress = Dictionary(desired.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
-        var addresses = Set(desiredByAddress.keys).union(state.resources.map(\.address))
+        var addresses = Set(desiredByAddress.keys).union(state.addresses)
         if let observed { addresses.formUnion(observed.keys) }
-        return addresses.sorted().compactMap { address in
-            let recorded = state[address]
-            let live: ObservedResource?? = observed.map { $0[address].flatMap { $0.isBeingDeleted ? nil : $0 } }
-            if let wanted = desiredByAddress[address] {
-                return change(wanted, recorded: recorded, live: live, replacementReasons: replacementReasons)
+        let sorted = addresses.sorted()
+        return Parallel.map(sorted.count) { range in
+            sorted[range].compactMap { address in
+                let recorded = state[address]
+                let live: ObservedResource?? = observed.map { $0[address].flatMap { $0.isBeingDeleted ? nil : $0 } }
+                if let wanted = desiredByAddress[address] {
+                    return change(wanted, recorded: recorded, live: live, replacementReasons: replacementReasons)
+                }
+                return removal(address, recorded: recorded, live: live)
             }
-            return removal(address, recorded: recorded, live: live)
         }
     }
 

@@ -57,14 +57,14 @@ public enum PlanMaker {
         let whole = request.state ?? State()
         let wanted = Set(request.desired.map(\.address))
         let retained: Set<ResourceAddress> = request.operation == .destroy ? [] : Set(whole.retained).union(request.retaining).filter { whole[$0] != nil && !wanted.contains($0) }
-        let kept = whole.resources.filter { lost.contains($0.cloud) || retained.contains($0.address) }.map(\.address)
+        let kept = whole.unorderedResources.filter { lost.contains($0.cloud) || retained.contains($0.address) }.map(\.address).sorted()
         var reachable = whole
         for address in kept { reachable.remove(address: address) }
         let (desired, state) = request.targets.select(desired: request.desired, state: reachable)
         var request = request
         request.desired = desired
         let needs = request.desired.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
-            + state.resources.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
+            + state.unorderedResources.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
         let providers = try ProviderSet(needs: needs, clouds: clouds, catalog: catalog)
         let problems = request.desired.flatMap { resource in
             (providers.provider(resource.provider, cloud: resource.cloud)?.problems(desired: resource) ?? []).map { "  \(resource.address): \($0)" }
@@ -79,7 +79,7 @@ public enum PlanMaker {
             providers.provider(provider, cloud: cloud)?.cellReplicas(of: body).map { (cloud: cloud, placed: $0) }
         }
         let moves = PlacementMove.moves(
-            before: state.resources.compactMap { placed($0.provider, $0.cloud, $0.attributes) },
+            before: state.unorderedResources.compactMap { placed($0.provider, $0.cloud, $0.attributes) },
             after: request.desired.compactMap { placed($0.provider, $0.cloud, $0.body) }
         )
         return DeploymentPlan(
@@ -93,7 +93,7 @@ public enum PlanMaker {
     /// Reads every cloud where the state records something, concurrently. A cloud where mcloud has created nothing
     /// is not contacted: there is nothing of ours to find, and a plan of a new application then needs no credentials.
     static func refresh(_ request: Request, state: State, providers: ProviderSet) async throws(EngineError) -> [ResourceAddress: ObservedResource] {
-        let recordedGroups = Set(state.resources.map { "\($0.provider) \($0.cloud)" })
+        let recordedGroups = Set(state.unorderedResources.map { "\($0.provider) \($0.cloud)" })
         let chosen = providers.all.filter { recordedGroups.contains("\($0.name) \($0.cloud)") }
         let application = request.application
         let results = await withTaskGroup(of: Result<[ObservedResource], EngineError>.self) { group in

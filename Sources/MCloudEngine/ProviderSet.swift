@@ -21,16 +21,19 @@ public struct ProviderSet: Sendable {
         var resolved: [Key: any ResourceProvider] = [:]
         var problems: [String] = []
         for key in grouped.keys.sorted() {
-            let addresses = (grouped[key] ?? []).map(\.address.rawValue).sorted()
-            let listed = addresses.prefix(3).joined(separator: ", ") + (addresses.count > 3 ? " and \(addresses.count - 3) more" : "")
+            // Only for a problem: sorting every address of a large plan costs more than the rest of this.
+            func listed() -> String {
+                let addresses = (grouped[key] ?? []).map(\.address.rawValue).sorted()
+                return addresses.prefix(3).joined(separator: ", ") + (addresses.count > 3 ? " and \(addresses.count - 3) more" : "")
+            }
             guard let cloud = clouds[key.cloud] else {
-                problems.append("cloud \(key.cloud) is not in the catalog, so mcloud cannot reach \(listed)")
+                problems.append("cloud \(key.cloud) is not in the catalog, so mcloud cannot reach \(listed())")
                 continue
             }
             do throws(ProviderError) {
                 resolved[key] = try catalog.provider(named: key.provider, for: cloud)
             } catch {
-                problems.append("\(error.message); it is needed for \(listed)")
+                problems.append("\(error.message); it is needed for \(listed())")
             }
         }
         guard problems.isEmpty else {

@@ -10,11 +10,19 @@ public enum FieldDiff {
         public var after: JSONValue?
     }
 
+    /// Objects of up to this many keys are compared by scanning, larger ones through a dictionary.
+    static let linearScanLimit = 16
+
     /// Whether two documents mean the same.
     public static func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
         switch (a, b) {
         case (.object(let left), .object(let right)):
             guard left.count == right.count else { return false }
+            // Nearly every object of a resource has a few keys: scanning them beats building a dictionary (a
+            // no-change plan of 10,000 resources compares some 600,000 objects). Either way a key's first pair counts.
+            guard left.count > linearScanLimit else {
+                return left.allSatisfy { key, value in right.first { $0.0 == key }.map { same(value, $0.1) } ?? false }
+            }
             let rightByKey = Dictionary(right, uniquingKeysWith: { first, _ in first })
             return left.allSatisfy { key, value in rightByKey[key].map { same(value, $0) } ?? false }
         case (.array(let left), .array(let right)):

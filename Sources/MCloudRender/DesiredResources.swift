@@ -8,13 +8,14 @@ public import MCloudProvider
 /// the edges.
 public enum DesiredResources {
     public static func from(_ rendering: Rendering) -> [DesiredResource] {
-        var resources: [DesiredResource] = []
-        for (cloud, objects) in rendering.clusters {
-            for object in objects {
-                resources.append(DesiredResource(
+        // Bodies become JSON on every core: a plan of 10,000 objects converts them all.
+        let objects = rendering.clusters.flatMap { cluster in cluster.objects.map { (cloud: cluster.cloud, object: $0) } }
+        var resources = Parallel.map(objects.count) { range in
+            objects[range].map { cloud, object in
+                DesiredResource(
                     address: ResourceAddress(object.address(cloud: cloud)), provider: .kubernetes, cloud: cloud, type: ResourceKind(object.kind),
                     body: object.body.json, dependencies: []
-                ))
+                )
             }
         }
         for (_, infrastructure) in rendering.infrastructure {
@@ -30,37 +31,49 @@ public enum DesiredResources {
     }
 
     /// Fills in `dependencies` from the bodies, sorted, never naming the resource itself; the list is sorted by address.
+    /// Resources are scanned on every core, each on its own.
     static func withDependencies(_ resources: [DesiredResource]) -> [DesiredResource] {
         let addresses = Set(resources.map(\.address))
-        var byHostName: [String: ResourceAddress] = [:]
-        for resource in resources where resource.provider != .kubernetes {
-            if let host = resource.body.value(at: ["spec", "dnsName"])?.stringValue { byHostName[host] = resource.address }
+        // A string of a length no address has is no address: most strings of a body (names, labels, images) are
+        // passed over without hashing them.
+        let addressLengths = addresses.reduce(into: [Bool](repeating: false, count: (addresses.map(\.rawValue.utf8.count).max() ?? 0) + 1)) {
+            $0[$1.rawValue.utf8.count] = true
         }
-        return resources.map { resource in
-            var needed = Set<ResourceAddress>()
-            if resource.provider == .kubernetes, resource.type != .namespace,
-                let namespace = resource.body.value(at: ["metadata", "namespace"])?.stringValue
-            {
-                let namespaceAddress = ResourceAddress.kubernetes(cloud: resource.cloud, apiVersion: "v1", kind: .namespace, namespace: "", name: namespace)
-                if addresses.contains(namespaceAddress) { needed.insert(namespaceAddress) }
+        let byHostName = resources.reduce(into: [String: ResourceAddress]()) { hosts, resource in
+            guard resource.provider != .kubernetes, let host = resource.body.value(at: ["spec", "dnsName"])?.stringValue else { return }
+            hosts[host] = resource.address
+        }
+        let resolved = Parallel.map(resources.count) { range in
+            resources[range].map { resource in
+                var needed = Set<ResourceAddress>()
+                if resource.provider == .kubernetes, resource.type != .namespace,
+                    let namespace = resource.body.value(at: ["metadata", "namespace"])?.stringValue
+                {
+                    let namespaceAddress = ResourceAddress.kubernetes(cloud: resource.cloud, apiVersion: "v1", kind: .namespace, namespace: "", name: namespace)
+                    if addresses.contains(namespaceAddress) { needed.insert(namespaceAddress) }
+                }
+                let findsHosts = resource.provider == .kubernetes && !byHostName.isEmpty
+                forEachString(in: resource.body) { text in
+                    let length = text.utf8.count
+                    if length < addressLengths.count, addressLengths[length], addresses.contains(ResourceAddress(text)) { needed.insert(ResourceAddress(text)) }
+                    if findsHosts, let database = byHostName[text] { needed.insert(database) }
+                }
+                needed.remove(resource.address)
+                var resolved = resource
+                resolved.dependencies = needed.sorted()
+                return resolved
             }
-            for text in strings(in: resource.body) {
-                if addresses.contains(ResourceAddress(text)) { needed.insert(ResourceAddress(text)) }
-                if resource.provider == .kubernetes, let database = byHostName[text] { needed.insert(database) }
-            }
-            needed.remove(resource.address)
-            var resolved = resource
-            resolved.dependencies = needed.sorted()
-            return resolved
-        }.sorted { $0.address < $1.address }
+        }
+        return resolved.sorted { $0.address < $1.address }
     }
 
-    private static func strings(in value: JSONValue) -> [String] {
+    /// Calls `body` with every string in `value`, at any depth, without gathering them in arrays first.
+    private static func forEachString(in value: JSONValue, _ body: (String) -> Void) {
         switch value {
-        case .string(let text): return [text]
-        case .array(let items): return items.flatMap(strings)
-        case .object(let pairs): return pairs.flatMap { strings(in: $0.1) }
-        default: return []
+        case .string(let text): body(text)
+        case .array(let items): for item in items { forEachString(in: item, body) }
+        case .object(let pairs): for (_, item) in pairs { forEachString(in: item, body) }
+        default: break
         }
     }
 }

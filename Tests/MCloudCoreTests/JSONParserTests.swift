@@ -148,6 +148,52 @@ import Testing
         }
     }
 
+    /// A document over the size that is read in parts: an object with a field before and after an array of
+    /// `count` generated documents, which hold every escape, brackets and commas inside strings.
+    private static func largeDocument(_ count: Int = 12_000) -> (text: String, items: [String]) {
+        var generator = DocumentGenerator(seed: 61)
+        let items = (0..<count).map { _ in generator.document() }
+        return (#"{"before": "[,]", "items": [\#n"# + items.joined(separator: ",\n") + "\n], \"after\": [1, {\"k\": \"]\"}]}", items)
+    }
+
+    @Test func aLargeDocumentReadInPartsHoldsWhatEachItemHoldsOnItsOwn() throws {
+        let (text, items) = Self.largeDocument()
+        #expect(text.utf8.count > 1 << 20)
+        let value = try JSONParser.parse(Array(text.utf8))
+        let expected = JSONValue.object([
+            ("before", .string("[,]")), ("items", .array(try items.map { try JSONParser.parse($0) })),
+            ("after", .array([.int(1), .object([("k", .string("]"))])])),
+        ])
+        #expect(value == expected)
+        #expect(value.serializedBytes() == expected.serializedBytes())
+    }
+
+    @Test func aMalformedLargeDocumentFailsAtItsFirstErrorAsInOrder() throws {
+        // Items of a known shape, so each error's byte and message are those the reading in order gives.
+        let item = #"{"n": 123, "s": "a,]"}"#
+        let items = [String](repeating: item, count: 60_000)
+        let prefix = #"{"items": ["#
+        let text = prefix + items.joined(separator: ",") + "]}"
+        #expect(text.utf8.count > 1 << 20)
+        func offset(ofItem index: Int) -> Int { prefix.utf8.count + index * (item.utf8.count + 1) }
+        func corrupted(_ changes: [(Int, UInt8)]) -> [UInt8] {
+            var bytes = Array(text.utf8)
+            for (offset, byte) in changes { bytes[offset] = byte }
+            return bytes
+        }
+        let early = offset(ofItem: 100) + 7, late = offset(ofItem: 50_000) + 7
+        // `1x3`: the number ends at `x`, where the object wants a comma.
+        #expect(failure(corrupted([(late, UInt8(ascii: "x"))])) == "invalid JSON at byte \(late): expected ',' or '}'")
+        #expect(failure(corrupted([(early, UInt8(ascii: "x")), (late, UInt8(ascii: "x"))])) == "invalid JSON at byte \(early): expected ',' or '}'")
+        // A comma between items made a space: the items meet.
+        let between = offset(ofItem: 30_000) - 1
+        #expect(failure(corrupted([(between, UInt8(ascii: " "))])) == "invalid JSON at byte \(between + 1): expected ',' or ']'")
+        #expect(failure(Array(text.utf8.dropLast(3))) == "invalid JSON at byte \(text.utf8.count - 3): expected ',' or '}'")
+        let nested = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let deep = prefix + items.joined(separator: ",") + "," + nested + "]}"
+        #expect(failure(Array(deep.utf8)) == "invalid JSON at byte \(text.utf8.count - 2 + 1 + 510): nested deeper than 512")
+    }
+
     /// The error for `bytes` as people read it, nil when they parse.
     private func failure(_ bytes: [UInt8]) -> String? {
         error(bytes)?.description

@@ -46,6 +46,19 @@ import Testing
             """)
     }
 
+    @Test func anEscapeIsFoundAtEveryPlaceOfStringsOfEveryLength() {
+        // Short strings are stored inline and long ones on the heap: the check for escapes must see every byte of both.
+        for length in 0..<40 {
+            for place in 0...length {
+                for (character, escaped) in [("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1F}", #"\u001f"#), ("é", "é")] {
+                    let text = String(repeating: "a", count: place) + character + String(repeating: "b", count: length - place)
+                    let expected = "\"" + String(repeating: "a", count: place) + escaped + String(repeating: "b", count: length - place) + "\""
+                    #expect(JSONValue.string(text).serialized(pretty: false) == expected)
+                }
+            }
+        }
+    }
+
     @Test func writingAfterOtherBytesAppends() {
         var output = Array("x=".utf8)
         JSONValue.array([.int(1)]).write(into: &output, pretty: false)

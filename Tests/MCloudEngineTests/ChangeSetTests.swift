@@ -100,6 +100,24 @@ import Testing
         #expect(changes.map(\.action) == [.update])
         #expect(changes.first?.fieldChanges.map(\.path) == ["spec"])
     }
+
+    @Test func manyAddressesComeBackSortedEachWithItsOwnChange() {
+        // Enough addresses to be compared on every core: each keeps its own action, and the order stays sorted.
+        let names = (0..<500).map { "web-\($0)" }.shuffled()
+        let desired = names.map { F.desired(ResourceAddress("memory.lab.Deployment.\($0)"), F.body("Deployment", $0, replicas: 2)) }
+        let recorded = names.enumerated().filter { $0.offset % 3 != 0 }.map { index, name in
+            F.recorded(ResourceAddress("memory.lab.Deployment.\(name)"), F.body("Deployment", name, replicas: index % 3 == 1 ? 2 : 5))
+        } + [F.recorded("memory.lab.Deployment.gone", F.body("Deployment", "gone", replicas: 1))]
+        let state = State(lineage: "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f", serial: 1, resources: recorded)
+        let changes = ChangeSet.changes(desired: desired, state: state, observed: nil) { _, _ in [] }
+        #expect(changes.map(\.address) == (desired.map(\.address) + ["memory.lab.Deployment.gone"]).sorted())
+        let expected = Dictionary(uniqueKeysWithValues: names.enumerated().map { index, name in
+            (ResourceAddress("memory.lab.Deployment.\(name)"), [ResourceChange.Action.create, .noOp, .update][index % 3])
+        })
+        for change in changes {
+            #expect(change.action == (expected[change.address] ?? .delete), "\(change.address)")
+        }
+    }
 }
 
 @Suite struct FieldDiffTests {
@@ -108,6 +126,18 @@ import Testing
         let b: JSONValue = .object([("b", .string("x")), ("a", .number(1.0))])
         #expect(FieldDiff.same(a, b))
         #expect(FieldDiff.changes(from: a, to: b).isEmpty)
+    }
+
+    @Test(arguments: [3, 40])
+    func objectsOfAnySizeCompareEachKeysFirstPair(size: Int) {
+        // Small objects are scanned, large ones go through a dictionary: both take a repeated key's first pair.
+        let keys = (0..<size).map { "k\($0)" }
+        let left: JSONValue = .object([("k0", .int(0)), ("k0", .int(0))] + keys.dropFirst(2).map { ($0, .string($0)) })
+        let right: JSONValue = .object([("k0", .int(0)), ("k0", .int(99))] + keys.dropFirst(2).reversed().map { ($0, .string($0)) })
+        #expect(FieldDiff.same(left, right))
+        #expect(!FieldDiff.same(right, left))
+        let missing: JSONValue = .object(keys.map { ($0, .string($0)) })
+        #expect(!FieldDiff.same(missing, right))
     }
 
     @Test func changesNameTheDeepestField() {

@@ -71,6 +71,37 @@ import Testing
         (.array([.object([("secret", SecretRedaction.marker)]), .object([("apiKey", .object([("k", .int(1))]))])]), .array([.object([("secret", SecretRedaction.marker)]), .object([("apiKey", SecretRedaction.marker)])])),
     ]
 
+    @Test func theCheckFindsEveryPartAnywhereAsASubstringSearchDoes() {
+        // The check looks only where a part's first letter stands; a plain search of every part at every place
+        // must agree with it on names built around each part, whatever is before, inside or after.
+        let parts = ["password", "passwd", "passphrase", "secret", "token", "authorization", "credential", "privatekey", "apikey",
+                     "accesskey", "keydata", "tlskey", "sshkey", "clientkey"]
+        let affixes = ["", "a", "p", "pass", "x-", "_", "Db", "tok", "sec", "ssh.", "key", "name", "Ref", "ids", "9"]
+        func reference(_ name: String) -> Bool {
+            let folded = String(decoding: name.utf8.compactMap { byte -> UInt8? in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return byte
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte + 32
+                default: return nil
+                }
+            }, as: UTF8.self)
+            guard parts.contains(where: { folded.contains($0) }) else { return false }
+            return !["name", "names", "ref", "refs", "env", "id", "path", "file"].contains { folded.hasSuffix($0) }
+        }
+        var checked = 0
+        let names = parts + parts.map { $0.uppercased() } + ["pass_word", "se-cret", "Tls.Key", "passwor", "ecret", "toke"]
+        for part in names {
+            for before in affixes {
+                for after in affixes {
+                    let name = before + part + after
+                    #expect(SecretRedaction.isSecret(name) == reference(name), "\(name)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 6000)
+    }
+
     @Test(arguments: partlyRedacted)
     func redactionReachesSecretsLeftBesideRedactedOnes(_ value: JSONValue, _ redacted: JSONValue) {
         #expect(SecretRedaction.redact(value) == redacted)

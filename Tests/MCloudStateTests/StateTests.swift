@@ -66,6 +66,20 @@ import Testing
         #expect(state.resources == [Self.deployment, Self.namespace])
     }
 
+    @Test func keysOutOfOrderAtAnyDepthAreSortedThoughTheLevelsAboveAreInOrder() {
+        let resource = ResourceState(
+            address: "a", provider: "aws", cloud: "aws-fra", providerID: "i-1",
+            attributes: ["a": .array([.object([("z", .int(1)), ("b", .object([("y", .int(2)), ("x", .int(3))]))])]), "b": .object([("c", .int(4))])]
+        )
+        #expect(resource.attributes.serialized(pretty: false) == #"{"a":[{"b":{"x":3,"y":2},"z":1}],"b":{"c":4}}"#)
+    }
+
+    @Test func theUnorderedViewsHoldWhatTheSortedOneHolds() {
+        let state = State(lineage: Self.lineage, serial: 7, resources: [Self.namespace, Self.deployment])
+        #expect(state.unorderedResources.sorted { $0.address < $1.address } == state.resources)
+        #expect(state.addresses.sorted() == state.resources.map(\.address))
+    }
+
     /// States written before the placement was recorded (format 1) still load, and are written as format 2.
     @Test func aStateOfFormatOneLoadsAndIsWrittenAsFormatTwo() throws {
         let old = Self.example.replacingOccurrences(of: "\"format_version\": 2", with: "\"format_version\": 1")

@@ -27,7 +27,9 @@ public struct ResourceState: Sendable, Hashable {
         self.provider = provider
         self.cloud = cloud
         self.providerID = providerID
-        self.attributes = Self.sortingKeys(SecretRedaction.redact(.object(attributes.map { ($0.key, $0.value) })))
+        // The top level sorted here, so attributes sorted below it (all of a state read back) are kept as they are.
+        let sorted = attributes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        self.attributes = Self.sortingKeys(SecretRedaction.redact(.object(sorted)))
     }
 
     public var json: JSONValue {
@@ -65,11 +67,25 @@ public struct ResourceState: Sendable, Hashable {
         )
     }
 
-    /// The same value with every object's keys in sorted order, so equal attributes always serialize alike.
+    /// The same value with every object's keys in sorted order, so equal attributes always serialize alike; `value`
+    /// itself, not a copy, when its keys are in order already (a state's attributes, read back, were sorted when
+    /// recorded).
     static func sortingKeys(_ value: JSONValue) -> JSONValue {
+        hasSortedKeys(value) ? value : sortedKeys(value)
+    }
+
+    private static func hasSortedKeys(_ value: JSONValue) -> Bool {
         switch value {
-        case .object(let pairs): return .object(pairs.sorted { $0.0 < $1.0 }.map { ($0.0, sortingKeys($0.1)) })
-        case .array(let items): return .array(items.map(sortingKeys))
+        case .object(let pairs): return zip(pairs, pairs.dropFirst()).allSatisfy { !($1.0 < $0.0) } && pairs.allSatisfy { hasSortedKeys($0.1) }
+        case .array(let items): return items.allSatisfy(hasSortedKeys)
+        default: return true
+        }
+    }
+
+    private static func sortedKeys(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let pairs): return .object(pairs.sorted { $0.0 < $1.0 }.map { ($0.0, sortedKeys($0.1)) })
+        case .array(let items): return .array(items.map(sortedKeys))
         default: return value
         }
     }

@@ -27,21 +27,31 @@ public enum SecretRedaction {
     /// `isSecret`, folding the name into `folded`, a buffer the caller reuses from one name to the next.
     static func isSecret(_ name: String, folding folded: inout [UInt8]) -> Bool {
         folded.removeAll(keepingCapacity: true)
-        for byte in name.utf8 {
+        // Through a span of the name's UTF-8, not the view's iterator: 264M to 144M instructions reading a state of
+        // 10,000 resources.
+        let bytes = name.utf8.span
+        for index in bytes.indices {
+            let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): folded.append(byte)
             case UInt8(ascii: "A")...UInt8(ascii: "Z"): folded.append(byte + 32)
             default: continue
             }
         }
-        guard secretParts.contains(where: { contains(folded, $0) }) else { return false }
+        guard folded.count >= shortestPart, holdsSecretPart(folded) else { return false }
         return !referenceSuffixes.contains { folded.count >= $0.count && folded.suffix($0.count).elementsEqual($0) }
     }
 
-    private static func contains(_ text: [UInt8], _ part: [UInt8]) -> Bool {
-        guard text.count >= part.count else { return false }
-        for start in 0...(text.count - part.count) where text[start] == part[0] {
-            if text[start..<(start + part.count)].elementsEqual(part) { return true }
+    private static let shortestPart = secretParts.map(\.count).min() ?? 0
+    /// The parts by their first byte: each place in a name is held against the few parts that start with its byte,
+    /// not all fourteen (they took 23% of the instructions reading a state of 10,000 resources).
+    private static let partsByFirstByte: [[[UInt8]]] = (0...255).map { byte in secretParts.filter { $0.first == UInt8(byte) } }
+
+    private static func holdsSecretPart(_ text: [UInt8]) -> Bool {
+        for start in 0...(text.count - shortestPart) {
+            for part in partsByFirstByte[Int(text[start])] where text.count - start >= part.count {
+                if text[start..<(start + part.count)].elementsEqual(part) { return true }
+            }
         }
         return false
     }

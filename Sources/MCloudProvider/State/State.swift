@@ -43,6 +43,17 @@ public struct State: Sendable, Hashable {
         byAddress.values.sorted { $0.address < $1.address }
     }
 
+    /// The resources in no order: for work that groups, counts or sorts them its own way, which need not pay for
+    /// sorting 10,000 addresses first.
+    public var unorderedResources: Dictionary<ResourceAddress, ResourceState>.Values {
+        byAddress.values
+    }
+
+    /// The recorded addresses, in no order.
+    public var addresses: Dictionary<ResourceAddress, ResourceState>.Keys {
+        byAddress.keys
+    }
+
     public subscript(address: ResourceAddress) -> ResourceState? {
         byAddress[address]
     }
