@@ -98,7 +98,12 @@ public actor NovaClient {
         let watch = Poller(initialDelay: poller.initialDelay, maxDelay: poller.maxDelay, timeout: settle, sleeper: sleeper)
         do throws(OpenStackError) {
             return try await watch.poll("server \(name) to appear") { () async throws(OpenStackError) -> Server? in
-                try await self.findCreated(name: name, requestTag: requestTag)
+                // The service that left the create unanswered may be slow to list too: that is another look later.
+                do throws(OpenStackError) {
+                    return try await self.findCreated(name: name, requestTag: requestTag)
+                } catch where error.isUncertain {
+                    return nil
+                }
             }
         } catch {
             guard case .timeout = error else { throw error }
@@ -121,11 +126,7 @@ public actor NovaClient {
 
     /// Errors after which the server may or may not exist.
     public static func mayHaveCreated(_ error: OpenStackError) -> Bool {
-        switch error {
-        case .transport: return true
-        case .api(let fault): return fault.status >= 500
-        default: return false
-        }
+        error.isUncertain
     }
 
     public func server(_ id: String) async throws(OpenStackError) -> Server {

@@ -35,6 +35,16 @@ public enum OpenStackError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// No complete answer, or the service's own failure (5xx): the request may have been carried out, and the same
+    /// request later may get through.
+    public var isUncertain: Bool {
+        switch self {
+        case .transport: return true
+        case .api(let fault): return fault.status >= 500
+        default: return false
+        }
+    }
+
     /// The fault, for API and capacity errors.
     public var fault: APIFault? {
         switch self {

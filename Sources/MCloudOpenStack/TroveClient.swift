@@ -125,7 +125,12 @@ public struct TroveClient: Sendable {
         let watch = Poller(initialDelay: poller.initialDelay, maxDelay: poller.maxDelay, timeout: settle, sleeper: poller.sleeper)
         do throws(OpenStackError) {
             return try await watch.poll("database \(name) to appear") { () async throws(OpenStackError) -> DatabaseInstance? in
-                try await self.instance(named: name)
+                // The service that left the create unanswered may be slow to list too: that is another look later.
+                do throws(OpenStackError) {
+                    return try await self.instance(named: name)
+                } catch where error.isUncertain {
+                    return nil
+                }
             }
         } catch {
             guard case .timeout = error else { throw error }
