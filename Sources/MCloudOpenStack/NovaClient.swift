@@ -85,33 +85,19 @@ public actor NovaClient {
                 guard let id = answer["server"]?["id"]?.stringValue else { throw .invalidResponse("\(operation): the answer has no server id") }
                 return try await server(id)
             } catch {
-                if case .transport = error { return try await awaitUnanswered(request.name, requestTag: requestTag, error, settle: settle) }
+                if case .transport = error {
+                    return try await poller.awaitUnanswered(
+                        after: error, missing: "server named \(request.name) with this request's tag",
+                        later: "Nova may still make it: the next plan finds it by its tags", settle: settle
+                    ) { () async throws(OpenStackError) -> Server? in
+                        try await self.findCreated(name: request.name, requestTag: requestTag)
+                    }
+                }
                 guard Self.mayHaveCreated(error) else { throw error }
                 failure = error
             }
         }
         throw failure
-    }
-
-    /// The server an unanswered create makes, once Nova lists it.
-    private func awaitUnanswered(_ name: String, requestTag: String, _ failure: OpenStackError, settle: Double) async throws(OpenStackError) -> Server {
-        let watch = Poller(initialDelay: poller.initialDelay, maxDelay: poller.maxDelay, timeout: settle, sleeper: sleeper)
-        do throws(OpenStackError) {
-            return try await watch.poll("server \(name) to appear") { () async throws(OpenStackError) -> Server? in
-                // The service that left the create unanswered may be slow to list too: that is another look later.
-                do throws(OpenStackError) {
-                    return try await self.findCreated(name: name, requestTag: requestTag)
-                } catch where error.isUncertain {
-                    return nil
-                }
-            }
-        } catch {
-            guard case .timeout = error else { throw error }
-            throw .resourceFailed(
-                "\(failure); no server named \(name) with this request's tag appeared within \(Int(settle)) s, so the create is "
-                    + "not sent again (Nova may still make it: the next plan finds it by its tags)"
-            )
-        }
     }
 
     /// The server an earlier attempt of one create call made. Until a server is scheduled Nova lists it from its

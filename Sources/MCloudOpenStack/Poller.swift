@@ -33,3 +33,28 @@ public struct Poller: Sendable {
         }
     }
 }
+
+extension Poller {
+    /// What a create left without a complete answer makes, once `find` sees it: the service may still be working on
+    /// the request, so it is watched for (this poller's delays, `settle` seconds) instead of sent again. A look that
+    /// gets no answer or a 5xx is another look later: the service that left the create unanswered is slow to list too.
+    /// Nothing seen in time: the create's `failure`, saying that `missing` did not appear and what happens `later`.
+    public func awaitUnanswered<T: Sendable>(
+        after failure: OpenStackError, missing: String, later: String, settle: Double,
+        find: @Sendable () async throws(OpenStackError) -> T?
+    ) async throws(OpenStackError) -> T {
+        let watch = Poller(initialDelay: initialDelay, maxDelay: maxDelay, timeout: settle, sleeper: sleeper)
+        do throws(OpenStackError) {
+            return try await watch.poll("\(missing) to appear") { () async throws(OpenStackError) -> T? in
+                do throws(OpenStackError) {
+                    return try await find()
+                } catch where error.isUncertain {
+                    return nil
+                }
+            }
+        } catch {
+            guard case .timeout = error else { throw error }
+            throw .resourceFailed("\(failure); no \(missing) appeared within \(Int(settle)) s, so the create is not sent again (\(later))")
+        }
+    }
+}

@@ -107,8 +107,15 @@ public struct TroveClient: Sendable {
             do throws(OpenStackError) {
                 return try await createInstance(request)
             } catch {
-                if case .transport = error { return try await awaitUnanswered(request.name, error, settle: settle) }
-                guard attempt < attempts, NovaClient.mayHaveCreated(error) else { throw error }
+                if case .transport = error {
+                    return try await poller.awaitUnanswered(
+                        after: error, missing: "database named \(request.name)",
+                        later: "Trove may still make it: the next apply adopts it by its name", settle: settle
+                    ) { () async throws(OpenStackError) -> DatabaseInstance? in
+                        try await self.instance(named: request.name)
+                    }
+                }
+                guard attempt < attempts, error.isUncertain else { throw error }
             }
             do {
                 try await poller.sleeper.sleep(seconds: retryDelay * Double(attempt))
@@ -117,27 +124,6 @@ public struct TroveClient: Sendable {
             }
             if let made = try await instance(named: request.name) { return made }
             attempt += 1
-        }
-    }
-
-    /// The instance an unanswered create makes, once Trove lists it.
-    private func awaitUnanswered(_ name: String, _ failure: OpenStackError, settle: Double) async throws(OpenStackError) -> DatabaseInstance {
-        let watch = Poller(initialDelay: poller.initialDelay, maxDelay: poller.maxDelay, timeout: settle, sleeper: poller.sleeper)
-        do throws(OpenStackError) {
-            return try await watch.poll("database \(name) to appear") { () async throws(OpenStackError) -> DatabaseInstance? in
-                // The service that left the create unanswered may be slow to list too: that is another look later.
-                do throws(OpenStackError) {
-                    return try await self.instance(named: name)
-                } catch where error.isUncertain {
-                    return nil
-                }
-            }
-        } catch {
-            guard case .timeout = error else { throw error }
-            throw .resourceFailed(
-                "\(failure); no database named \(name) appeared within \(Int(settle)) s, so the create is not sent again "
-                    + "(Trove may still make it: the next apply adopts it by its name)"
-            )
         }
     }
 
