@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// Parses JSON (RFC 8259) into a `JSONValue`, keeping object keys in document order. Written out rather than
 /// taken from Foundation, whose number and boolean bridging differs between platforms.
 ///
@@ -9,9 +12,11 @@
 /// U+FFFD followed by what that escape is on its own (it crashed). Invalid UTF-8 inside a string becomes U+FFFD, as
 /// `String(decoding:as:)` repairs it; a state or plan that mcloud wrote never holds any.
 ///
-/// A large document (a state of 10,000 resources is 20 MiB) has the items of the array that holds its middle (a
-/// state's resources) read on every core, cut at commas a quick skim finds; any error there and the document is read
-/// again in order, so what is accepted and every error stay exactly those of the one-core reading.
+/// A large document (a state of 10,000 resources is 20 MiB) is read on two cores: another core reads the items of
+/// the array that holds its middle (a state's resources, a plan's changes) from a comma after the middle on, while
+/// this one reads in order up to that comma and takes them over there. The comma is only a guess; the reading in
+/// order takes the items read ahead only when it meets that very comma between two items of an array one level deep,
+/// and they read without error, so what is accepted and every error stay exactly those of the one-core reading.
 public struct JSONParser {
     public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
         public var offset: Int
@@ -26,19 +31,24 @@ public struct JSONParser {
     private var depth: Int
     /// Reused by every string with an escape, so decoding one costs no allocation of its own.
     private var scratch: [UInt8] = []
-    /// The array read on other cores, put in place when the reading in order reaches its `[`.
-    private var splice: Splice?
+    /// The items read on another core from a comma on, taken over when the reading in order meets that comma.
+    private var ahead: ReadAhead?
     private static let maxDepth = 512
 
-    /// From this size on a document is read on every core; below it, starting the threads costs more than it saves.
+    /// From this size on a document is read on two cores; below it, starting a thread costs more than it saves.
     static let partedSize = 1 << 20
-    /// Parts of a large document: one per core of the machines mcloud plans on (2), as the skim reads up to the last
-    /// cut before any part starts.
-    static let parts = 2
 
     public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
-        if bytes.count >= partedSize, let value = parseInParts(bytes) { return value }
-        return try reading(bytes, from: 0, depth: 0) { parser throws(Failure) in try parser.document() }
+        guard bytes.count >= partedSize, let cut = guessedCut(bytes) else {
+            return try reading(bytes, from: 0, depth: 0) { parser throws(Failure) in try parser.document() }
+        }
+        let ahead = ReadAhead(bytes, after: cut)
+        // Waited for even when not taken, so no reading outlives the parse and competes with what follows it.
+        defer { _ = ahead.items() }
+        return try reading(bytes, from: 0, depth: 0) { parser throws(Failure) in
+            parser.ahead = ahead
+            return try parser.document()
+        }
     }
 
     public static func parse(_ text: String) throws(Failure) -> JSONValue {
@@ -69,86 +79,54 @@ public struct JSONParser {
         return value
     }
 
-    /// Where the skim cut the document: the `[` of an array one level deep and the commas between its parts.
-    private struct Cuts {
-        var open: Int
-        var commas: [Int]
-    }
+    /// Items of an array read from just after the comma at `cut` to the array's end, with the offset just after its
+    /// `]`; nil when they do not read (the reading in order then finds the error itself, or never meets the comma).
+    private final class ReadAhead: Sendable {
+        struct Items: Sendable {
+            var values: [JSONValue]
+            var end: Int
+        }
 
-    /// An array's items read ahead, and the offset just after its `]`.
-    private struct Splice: Sendable {
-        var open: Int
-        var items: [JSONValue]
-        var end: Int
-    }
+        let cut: Int
+        private let finished = DispatchGroup()
+        private let read = Mutex<Items?>(nil)
 
-    /// The document read with its middle array's parts on every core; nil when it cannot be cut or any part fails,
-    /// and the caller then reads it in order for the error.
-    private static func parseInParts(_ bytes: [UInt8]) -> JSONValue? {
-        guard let cuts = try? reading(bytes, from: 0, depth: 0, { parser in parser.cuts(parts) }) else { return nil }
-        let read = Parallel.map(cuts.commas.count + 1) { range in
-            range.map { part -> Splice? in
-                // The items are at depth 2, inside the top-level container and the array, as in the reading in order.
-                let start = part == 0 ? cuts.open + 1 : cuts.commas[part - 1] + 1
-                let stop = part < cuts.commas.count ? cuts.commas[part] : nil
-                return try? reading(bytes, from: start, depth: 2) { parser throws(Failure) in
-                    Splice(open: cuts.open, items: try parser.items(stoppingAt: stop), end: parser.index)
+        /// Starts the reading on a queue of its own, whose thread is never one the reading in order is waiting on.
+        init(_ bytes: [UInt8], after cut: Int) {
+            self.cut = cut
+            finished.enter()
+            DispatchQueue(label: "mcloud.json.read-ahead").async { [self] in
+                // One level deep in the document and in the array, as the reading in order is between its items.
+                let items = try? JSONParser.reading(bytes, from: cut + 1, depth: 2) { parser throws(Failure) in
+                    Items(values: try parser.items(), end: parser.index)
                 }
+                read.withLock { $0 = items }
+                finished.leave()
             }
         }
-        var items: [JSONValue] = []
-        var end = 0
-        for part in read {
-            guard let part else { return nil }
-            items.append(contentsOf: part.items)
-            end = part.end
-        }
-        let splice = Splice(open: cuts.open, items: items, end: end)
-        return try? reading(bytes, from: 0, depth: 0) { parser throws(Failure) in
-            parser.splice = splice
-            return try parser.document()
+
+        /// The items, once read.
+        func items() -> Items? {
+            finished.wait()
+            return read.withLock { $0 }
         }
     }
 
-    /// Skims the bytes (strings skipped, brackets counted, nothing checked) for the array one level deep that holds
-    /// the document's 1/`parts` mark, and the commas between its items nearest after each such mark.
-    private func cuts(_ parts: Int) -> Cuts? {
-        var position = 0
-        var level = 0
-        var open: Int?
-        var commas: [Int] = []
-        var mark = bytes.count / parts
-        while position < bytes.count {
-            let byte = bytes[position]
-            position += 1
-            // `[` and `{`, `]` and `}` differ only in the bit 0x20: one test each for the bytes that matter.
-            switch byte | 0x20 {
-            case UInt8(ascii: "\""):
-                guard byte == UInt8(ascii: "\"") else { continue }
-                while position < bytes.count {
-                    let inside = bytes[position]
-                    position += 1
-                    if inside == UInt8(ascii: "\"") { break }
-                    if inside == UInt8(ascii: "\\") { position += 1 }
-                }
-            case UInt8(ascii: "{"):
-                level += 1
-                if level == 2, byte == UInt8(ascii: "[") { open = position - 1 }
-            case UInt8(ascii: "}"):
-                if level == 2 {
-                    if let open, !commas.isEmpty { return Cuts(open: open, commas: commas) }
-                    open = nil
-                }
-                level -= 1
-            case UInt8(ascii: ","):
-                if byte == UInt8(ascii: ","), level == 2, let open, position > mark {
-                    commas.append(position - 1)
-                    if commas.count == parts - 1 { return Cuts(open: open, commas: commas) }
-                    mark = bytes.count / parts * (commas.count + 1)
-                }
-            default:
-                continue
+    /// A comma after the document's middle that ends a line whose next starts four spaces in: between two items of
+    /// an array one level deep as `JSONValue.serializedBytes` lays documents out (a raw line break is never inside
+    /// a string). Else `},{` after the middle: between two objects of some array, as a compact document has them.
+    /// Only a guess, checked by the reading in order (see `items()`); nil when neither is found soon.
+    private static func guessedCut(_ bytes: [UInt8]) -> Int? {
+        let middle = bytes.count / 2, end = min(bytes.count - 7, middle + (1 << 20))
+        guard middle < end else { return nil }
+        let space = UInt8(ascii: " ")
+        for index in middle..<end where bytes[index] == UInt8(ascii: ",") && bytes[index + 1] == UInt8(ascii: "\n") {
+            if bytes[index + 2] == space, bytes[index + 3] == space, bytes[index + 4] == space, bytes[index + 5] == space, bytes[index + 6] != space {
+                return index
             }
+        }
+        for index in middle..<end where bytes[index] == UInt8(ascii: ",") && bytes[index - 1] == UInt8(ascii: "}") && bytes[index + 1] == UInt8(ascii: "{") {
+            return index
         }
         return nil
     }
@@ -180,7 +158,7 @@ public struct JSONParser {
         guard let byte = current else { throw failure("unexpected end") }
         switch byte {
         case UInt8(ascii: "{"): return try object()
-        case UInt8(ascii: "["): return index == splice?.open ? try spliced() : try array()
+        case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"): return try expect(Self.trueBytes, .bool(true))
         case UInt8(ascii: "f"): return try expect(Self.falseBytes, .bool(false))
@@ -231,39 +209,36 @@ public struct JSONParser {
             depth -= 1
             return .array([])
         }
-        let items = try items(stoppingAt: nil)
+        let items = try items()
         depth -= 1
         return .array(items)
     }
 
-    /// An array's items up to its `]`, which is passed; with `stop`, up to the comma there, which is not. Reading
-    /// past `stop` is an error, so a part read on its own covers exactly the bytes the reading in order would.
-    private mutating func items(stoppingAt stop: Int?) throws(Failure) -> [JSONValue] {
+    /// An array's items up to its `]`, which is passed. Where the comma the other core read ahead from is met
+    /// between two items of an array one level deep, where that core read as being, its items are taken over:
+    /// from there on they are what reading on would give.
+    private mutating func items() throws(Failure) -> [JSONValue] {
         var items: [JSONValue] = []
         while true {
             skipSpace()
             items.append(try value())
             skipSpace()
             if current == UInt8(ascii: ",") {
-                if index == stop { return items }
+                if let ahead, index == ahead.cut, depth == 2 {
+                    self.ahead = nil
+                    if let rest = ahead.items() {
+                        items.append(contentsOf: rest.values)
+                        index = rest.end
+                        return items
+                    }
+                }
                 index += 1
                 continue
             }
-            guard current == UInt8(ascii: "]"), stop == nil else { throw failure("expected ',' or ']'") }
+            guard current == UInt8(ascii: "]") else { throw failure("expected ',' or ']'") }
             index += 1
             return items
         }
-    }
-
-    /// The array whose parts were read on other cores, where the reading in order meets it: it must be one level
-    /// deep, where the parts were read as being.
-    private mutating func spliced() throws(Failure) -> JSONValue {
-        guard let splice, depth == 1 else { throw failure("the parts were read at another depth") }
-        try nest()
-        self.splice = nil
-        index = splice.end
-        depth -= 1
-        return .array(splice.items)
     }
 
     /// The string starting at the opening quote. Without an escape, one `String` straight from the bytes between

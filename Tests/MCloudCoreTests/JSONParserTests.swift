@@ -148,16 +148,21 @@ import Testing
         }
     }
 
-    /// A document over the size that is read in parts: an object with a field before and after an array of
+    /// Ways to separate the items of a large document: as `serializedBytes` lays them out (where the other core's
+    /// reading is guessed to start), compact, and on lines of their own but not four spaces in (no guess).
+    static let separators = [",\n    ", ",", ",\n"]
+
+    /// A document over the size that is read on two cores: an object with a field before and after an array of
     /// `count` generated documents, which hold every escape, brackets and commas inside strings.
-    private static func largeDocument(_ count: Int = 12_000) -> (text: String, items: [String]) {
+    private static func largeDocument(_ count: Int = 12_000, separator: String) -> (text: String, items: [String]) {
         var generator = DocumentGenerator(seed: 61)
         let items = (0..<count).map { _ in generator.document() }
-        return (#"{"before": "[,]", "items": [\#n"# + items.joined(separator: ",\n") + "\n], \"after\": [1, {\"k\": \"]\"}]}", items)
+        return (#"{"before": "[,]", "items": [\#n"# + items.joined(separator: separator) + "\n], \"after\": [1, {\"k\": \"]\"}]}", items)
     }
 
-    @Test func aLargeDocumentReadInPartsHoldsWhatEachItemHoldsOnItsOwn() throws {
-        let (text, items) = Self.largeDocument()
+    @Test(arguments: separators)
+    func aLargeDocumentReadOnTwoCoresHoldsWhatEachItemHoldsOnItsOwn(separator: String) throws {
+        let (text, items) = Self.largeDocument(separator: separator)
         #expect(text.utf8.count > 1 << 20)
         let value = try JSONParser.parse(Array(text.utf8))
         let expected = JSONValue.object([
@@ -168,14 +173,15 @@ import Testing
         #expect(value.serializedBytes() == expected.serializedBytes())
     }
 
-    @Test func aMalformedLargeDocumentFailsAtItsFirstErrorAsInOrder() throws {
+    @Test(arguments: separators)
+    func aMalformedLargeDocumentFailsAtItsFirstErrorAsInOrder(separator: String) throws {
         // Items of a known shape, so each error's byte and message are those the reading in order gives.
         let item = #"{"n": 123, "s": "a,]"}"#
         let items = [String](repeating: item, count: 60_000)
         let prefix = #"{"items": ["#
-        let text = prefix + items.joined(separator: ",") + "]}"
+        let text = prefix + items.joined(separator: separator) + "]}"
         #expect(text.utf8.count > 1 << 20)
-        func offset(ofItem index: Int) -> Int { prefix.utf8.count + index * (item.utf8.count + 1) }
+        func offset(ofItem index: Int) -> Int { prefix.utf8.count + index * (item.utf8.count + separator.utf8.count) }
         func corrupted(_ changes: [(Int, UInt8)]) -> [UInt8] {
             var bytes = Array(text.utf8)
             for (offset, byte) in changes { bytes[offset] = byte }
@@ -185,13 +191,27 @@ import Testing
         // `1x3`: the number ends at `x`, where the object wants a comma.
         #expect(failure(corrupted([(late, UInt8(ascii: "x"))])) == "invalid JSON at byte \(late): expected ',' or '}'")
         #expect(failure(corrupted([(early, UInt8(ascii: "x")), (late, UInt8(ascii: "x"))])) == "invalid JSON at byte \(early): expected ',' or '}'")
-        // A comma between items made a space: the items meet.
-        let between = offset(ofItem: 30_000) - 1
-        #expect(failure(corrupted([(between, UInt8(ascii: " "))])) == "invalid JSON at byte \(between + 1): expected ',' or ']'")
+        // A comma between items made a space, just after the middle (where the other core starts): the items meet.
+        for item in [30_000, 30_001] {
+            let comma = offset(ofItem: item) - separator.utf8.count
+            #expect(failure(corrupted([(comma, UInt8(ascii: " "))])) == "invalid JSON at byte \(offset(ofItem: item)): expected ',' or ']'")
+        }
         #expect(failure(Array(text.utf8.dropLast(3))) == "invalid JSON at byte \(text.utf8.count - 3): expected ',' or '}'")
         let nested = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        let deep = prefix + items.joined(separator: ",") + "," + nested + "]}"
-        #expect(failure(Array(deep.utf8)) == "invalid JSON at byte \(text.utf8.count - 2 + 1 + 510): nested deeper than 512")
+        let deep = prefix + items.joined(separator: separator) + separator + nested + "]}"
+        #expect(failure(Array(deep.utf8)) == "invalid JSON at byte \(text.utf8.count - 2 + separator.utf8.count + 510): nested deeper than 512")
+    }
+
+    /// Documents whose middle has a comma laid out like one between items one level deep that is not: members of an
+    /// object, items two levels deep. The other core's reading fails or reads the wrong array, and is not taken.
+    @Test func aCommaGuessedWrongIsNotTaken() throws {
+        let count = 150_000
+        let members = (0..<count).map { #""k\#($0)": \#($0)"# }.joined(separator: ",\n    ")
+        let object = try JSONParser.parse(Array(("{\"a\": {\n    " + members + "\n  }\n}").utf8))
+        #expect(object == .object([("a", .object((0..<count).map { ("k\($0)", .int($0)) }))]))
+        let numbers = (0..<count).map(String.init).joined(separator: ",\n    ")
+        let deeper = try JSONParser.parse(Array(("{\"x\": [[" + numbers + "], 7]}").utf8))
+        #expect(deeper == .object([("x", .array([.array((0..<count).map(JSONValue.int)), .int(7)]))]))
     }
 
     /// The error for `bytes` as people read it, nil when they parse.
