@@ -65,6 +65,19 @@ import Testing
         #expect(output == Array("x=[1]".utf8))
     }
 
+    /// Arrays this long are written on every core (`partedCount`): the bytes are those of one written in order,
+    /// which lays out each item as it lays it out alone, one level further in.
+    @Test func aLongArrayIsWrittenAsItsItemsAreOneByOne() throws {
+        var generator = DocumentGenerator(seed: 59)
+        let items = try (0..<3_000).map { _ in try JSONParser.parse(generator.document()) }
+        let value = JSONValue.object([("before", .int(1)), ("items", .array(items))])
+        let compact = #"{"before":1,"items":["# + items.map { $0.serialized(pretty: false) }.joined(separator: ",") + "]}"
+        #expect(value.serialized(pretty: false) == compact)
+        let indented = items.map { item in item.serialized().split(separator: "\n", omittingEmptySubsequences: false).map { "    " + $0 }.joined(separator: "\n") }
+        #expect(value.serialized() == "{\n  \"before\": 1,\n  \"items\": [\n" + indented.joined(separator: ",\n") + "\n  ]\n}")
+        #expect(JSONValue.array(items).serialized() == "[\n" + items.map { $0.serialized().split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") }.joined(separator: ",\n") + "\n]")
+    }
+
     @Test func generatedDocumentsReadBackAsWritten() throws {
         var generator = DocumentGenerator(seed: 53, longNumbers: true)
         for _ in 0..<300 {
