@@ -72,11 +72,12 @@ import Testing
     ]
 
     @Test func theCheckFindsEveryPartAnywhereAsASubstringSearchDoes() {
-        // The check looks only where a part's first letter stands; a plain search of every part at every place
-        // must agree with it on names built around each part, whatever is before, inside or after.
+        // The check is an automaton over the parts, folding as it reads; a plain search of every part at every place
+        // must agree with it on names built around each part, whatever is before, inside or after (beginnings of
+        // parts before a part, where an automaton must fall back rather than start over).
         let parts = ["password", "passwd", "passphrase", "secret", "token", "authorization", "credential", "privatekey", "apikey",
                      "accesskey", "keydata", "tlskey", "sshkey", "clientkey"]
-        let affixes = ["", "a", "p", "pass", "x-", "_", "Db", "tok", "sec", "ssh.", "key", "name", "Ref", "ids", "9"]
+        let affixes = ["", "a", "p", "pass", "x-", "_", "Db", "tok", "sec", "ssh.", "key", "name", "Ref", "ids", "9", "é", "acces", "cLiEnT"]
         func reference(_ name: String) -> Bool {
             let folded = String(decoding: name.utf8.compactMap { byte -> UInt8? in
                 switch byte {
