@@ -230,7 +230,11 @@ struct PenaltySearch {
     }
 
     private mutating func accepts(_ change: Double, _ temperature: Double) -> Bool {
-        change <= 0 || Double.random(in: 0..<1, using: &random) < exp(-change / temperature)
+        guard change > 0 else { return true }
+        let draw = Double.random(in: 0..<1, using: &random), ratio = change / temperature
+        // Past e^-40, below the smallest draw but zero (2^-53), the move is refused without computing exp, which is
+        // most uphill tries once the temperature has fallen.
+        return ratio < 40 && draw < exp(-ratio)
     }
 
     /// Half the time one of the service's few cheapest clouds, else any it may use.
