@@ -93,13 +93,15 @@ public enum Planner {
         // 0.52% with four, 0.58% without the exchanges.
         var refined = PenaltySearch(problem: problem, start: best, seed: seed &+ 3, targets: optimizer.cheapestClouds)
         let settle = max(50_000, min(100_000, 100 * problem.services.count))
-        refined.refinePrimaries(prices: lp.prices, tries: 8 * budget / settle, moves: settle, exchanges: settle)
+        let tries = 8 * budget / settle
+        refined.refinePrimaries(prices: lp.prices, tries: tries, moves: settle, exchanges: settle)
         keep(refined)
-        // Last, on small inputs, ruin-and-recreate over whole cells: there it still finds the odd exchange the moves
-        // of single replicas miss (c8_s20_d5_k1: 5398.74 with it, 5446.72 without). On larger ones it finds next to
-        // nothing for its time, 0.4 CPU s at 50 and 100 clouds for 3 (c50_s500_d100_k1) and 76 (c100_s2000_d300_k1)
-        // once the exchanges below have run, which the 2-s target at 50 clouds has no room for.
-        if cellCount <= Self.ruinCells {
+        // Last, ruin-and-recreate over whole cells, where the tries above were few: it still finds the odd exchange
+        // the moves of single replicas miss (c8_s20_d5_k1, 16 tries: 5398.74 with it, 5446.72 without; the synthetic
+        // input, 8 tries: 1.2% cheaper). After 32 tries or more it bought next to nothing once the exchanges below
+        // had run (c50_s500_d100_k1, 32 tries: 3.3 for 0.37 CPU s, which the 2-s target there has no room for;
+        // c20_s100_d20_k1, 46 tries: 1.7 for 0.14 s).
+        if tries < Self.triesWithoutRuins {
             var search = Optimizer(problem: problem, budget: 4 * budget / 10, seed: seed &+ 1)
             search.adopt(best)
             search.recountUsage()
@@ -120,6 +122,6 @@ public enum Planner {
         return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(lp.value, bestCost), steps: steps).plan(explanations: options.explanations))
     }
 
-    /// The most cells that still get the whole-cell ruin-and-recreate.
-    static let ruinCells = 500
+    /// Tries at moving primaries after which the whole-cell ruin-and-recreate is left out.
+    static let triesWithoutRuins = 32
 }
