@@ -120,7 +120,8 @@ public enum Planner {
         // On the smallest inputs the LP relaxation itself is up to 1% below the optimum (c8_s20_d5_k2: 3567.25
         // against 3603.10), so a bound of LP quality cannot prove them within 1%; every combination of primaries
         // bounded on its own can (3600.20 there, 0.4 CPU s). The combinations are counted first, so larger inputs
-        // pay nothing; the walk's work is capped, past which the LP's bound stands.
+        // pay nothing. Its work is capped: where the walk needs more the LP's bound stands, and where the tightening
+        // does the combinations left keep the walk's bounds.
         var lowerBound = lp.value
         if PrimaryEnumeration.combinations(problem, limit: Self.enumeratedCombinations) != nil,
            let bound = PrimaryEnumeration.bound(problem, prices: lp.prices, ceiling: bestCost, work: Self.enumerationWork, tightening: 30) {
@@ -136,6 +137,6 @@ public enum Planner {
 
     /// The most combinations of primaries whose bounds are walked (c8_s20_d5_k1 has 1.9e9; 20 clouds have far more).
     static let enumeratedCombinations = 10_000_000_000
-    /// Services and primaries the walk may look at (c8_s20_d5_k2 needs 1.9e6).
+    /// Services and primaries the walk and the tightening may look at (c8_s20_d5_k2 needs 2.0e6, c8_s20_d5_k1 1.2e6).
     static let enumerationWork = 4_000_000
 }

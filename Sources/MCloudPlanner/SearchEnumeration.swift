@@ -31,7 +31,7 @@ struct PrimaryEnumeration {
     private var optimistic: [Double]
     /// The least that databases `depth...` can add, each at its cheapest primary.
     private var databaseFloor: [Double]
-    /// Services and primaries the walk may still look at.
+    /// Services and primaries the walk and the tightening may still look at.
     private var work: Int
     private var exhausted = false
     private var primaries: [Int]
@@ -55,7 +55,7 @@ struct PrimaryEnumeration {
 
     /// The least bound over every combination of primaries, from `prices` (per unit of each cloud's capacity;
     /// negative ones count as zero) and `tightening` subgradient steps per combination; `ceiling` (a placement's
-    /// cost) when none goes below it. Nil when the walk needs more than `work`.
+    /// cost) when none goes below it. Nil when the walk needs more than `work`; the tightening stops where it ends.
     static func bound(_ problem: PlanningProblem, prices: [ResourceVector], ceiling: Double, work: Int, tightening: Int) -> Double? {
         var enumeration = PrimaryEnumeration(problem: problem, prices: prices, ceiling: ceiling, work: work)
         let capacityValue = problem.clouds.indices.reduce(0.0) { $0 + enumeration.price($1, problem.clouds[$1].capacity) }
@@ -65,10 +65,12 @@ struct PrimaryEnumeration {
         enumeration.descend(depth: 0, cost: fixed, pending: pending)
         guard !enumeration.exhausted else { return nil }
         let found = enumeration.found
-        // Cheapest bound first: once a combination's bound is at or above the least tightened one, so are the rest's.
+        // Cheapest bound first: once a combination's bound is at or above the least tightened one, so are the rest's;
+        // and once the work is spent, the rest keep the bounds the walk gave them.
         var least = ceiling
         for index in found.indices.sorted(by: { (found[$0].bound, $0) < (found[$1].bound, $1) }) {
             guard found[index].bound < least - Optimizer.tolerance(least) else { break }
+            guard enumeration.work > 0 else { return min(least, found[index].bound) }
             least = min(least, enumeration.tighten(found[index], iterations: tightening, target: least))
         }
         return least
@@ -129,6 +131,7 @@ struct PrimaryEnumeration {
         guard cost + pending + databaseFloor[depth] < ceiling - Optimizer.tolerance(ceiling) else { return }
         guard depth < problem.databases.count else {
             found.append(Combination(bound: cost, primaries: primaries))
+            work -= primaries.count
             return
         }
         let cell = problem.databases[depth]
@@ -223,6 +226,7 @@ struct PrimaryEnumeration {
                 value += problem.databases[database].totalCost(primary: cloud) + price(cloud, problem.databases[database].demand)
             }
             for service in problem.services.indices { value += cheapestReplicas(service, egress: true) }
+            work -= problem.services.count
             if value > best { best = value } else { rate /= 2 }
             guard best < target - Optimizer.tolerance(target), value.isFinite else { break }
             var norm = 0.0
