@@ -15,14 +15,15 @@ import Testing
 
     /// The LP relaxation of planner.md's problem on three small bench instances (copied with their references into
     /// Fixtures/bench, so the tests need only the repository), solved once with HiGHS (co-location
-    /// linearized as w <= x and w <= min(maxPerCloud, R) y): the bound must come within 0.1% of it.
-    static let relaxations: [(instance: String, lp: Double)] = [
-        ("c8_s20_d5_k1", 5368.6237), ("c8_s20_d5_k2", 3567.2463), ("c20_s100_d20_k2", 26444.6094),
+    /// linearized as w <= x and w <= min(maxPerCloud, R) y): the bound must come within 0.1% of it, and stays below
+    /// it where the combinations of primaries are too many to bound one by one (20 clouds).
+    static let relaxations: [(instance: String, lp: Double, aboveLP: Bool)] = [
+        ("c8_s20_d5_k1", 5368.6237, true), ("c8_s20_d5_k2", 3567.2463, true), ("c20_s100_d20_k2", 26444.6094, false),
     ]
 
     @Test(arguments: relaxations.indices)
-    func theBoundIsBelowTheReferenceAndWithinATenthOfAPercentOfTheLP(_ index: Int) throws {
-        let (instance, lp) = Self.relaxations[index]
+    func theBoundIsBelowTheReferenceAndAtMostATenthOfAPercentBelowTheLP(_ index: Int) throws {
+        let (instance, lp, aboveLP) = Self.relaxations[index]
         let directory = "\(Self.root)/Tests/MCloudPlannerTests/Fixtures/bench/\(instance)"
         let model = try #require(ManifestLoader.load(paths: [directory + "/Manifests"], providers: directory + "/Providers").model)
         let reference = try JSONDecoder().decode(Reference.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/reference.json")))
@@ -32,14 +33,28 @@ import Testing
         }
         // An optimal reference is the optimum and a best-known one is above it: the bound is below both, and below the LP.
         #expect(plan.cost.lowerBound <= reference.cost * (1 + 1e-9), "\(instance): bound \(plan.cost.lowerBound) above the \(reference.kind) cost \(reference.cost)")
-        #expect(plan.cost.lowerBound <= lp * (1 + 1e-7), "\(instance): bound \(plan.cost.lowerBound) above the LP relaxation \(lp)")
+        #expect(aboveLP || plan.cost.lowerBound <= lp * (1 + 1e-7), "\(instance): bound \(plan.cost.lowerBound) above the LP relaxation \(lp)")
         #expect(plan.cost.lowerBound >= lp * 0.999, "\(instance): bound \(plan.cost.lowerBound) more than 0.1% below the LP relaxation \(lp)")
         #expect(plan.cost.monthly >= reference.cost * (1 - 1e-9) || reference.kind != "optimal")
     }
 
+    /// On the 8-cloud instances the LP relaxation leaves 0.6% and 1.0% to the optimum; every combination of
+    /// primaries bounded on its own proves the plan within 1% (0.07% and 0.13% when written).
+    @Test(arguments: ["c8_s20_d5_k1", "c8_s20_d5_k2"])
+    func everyCombinationOfPrimariesBoundedOnItsOwnProvesTheSmallestInstancesWithinOnePercent(_ instance: String) throws {
+        let directory = "\(Self.root)/Tests/MCloudPlannerTests/Fixtures/bench/\(instance)"
+        let model = try #require(ManifestLoader.load(paths: [directory + "/Manifests"], providers: directory + "/Providers").model)
+        guard case .success(let plan) = Planner.plan(model, options: Planner.Options(explanations: false)) else {
+            Issue.record("\(instance) has no placement")
+            return
+        }
+        let gap = (plan.cost.monthly - plan.cost.lowerBound) / plan.cost.monthly
+        #expect(gap <= 0.01, "\(instance): cost \(plan.cost.monthly), bound \(plan.cost.lowerBound), gap \(gap)")
+    }
+
     /// Tiny random instances (three clouds, two services, one or two databases, tight capacity, egress on every
     /// edge) whose optimum is found by trying every placement.
-    @Test(arguments: 1...16)
+    @Test(arguments: 1...48)
     func theBoundIsNeverAboveTheOptimumFoundByEnumeration(_ seed: Int) throws {
         let instance = TinyInstance(seed: UInt64(seed))
         let set = ManifestLoader.load([ManifestLoader.Source(file: "tiny.yaml", bytes: Array(instance.documents.joined(separator: "\n---\n").utf8))])
