@@ -48,18 +48,13 @@ struct LagrangianBound {
     /// The most replicas spread lets the service keep there.
     private var linkKeep: [Double] = []
 
-    // Scratch.
-    private var work: [Double]
-    private var chosen: [Int]
-    private var expected: [Double]
-    private var variance: [Double]
+    /// The services in contiguous shares, each with its scratch, that `evaluate` and `smoothed` run at once.
+    private var shares: [Share] = []
+    private let shareCount: Int?
     /// The smoothed function's curvature along each price, for the diagonal scaling of the steps.
     private var curvature: [Double] = []
-    private var window: [Int] = []
-    private var pool: [Int] = []
+    /// The databases' scratch.
     private var weight: [Double] = []
-    private var forward: [Double] = []
-    private var backward: [Double] = []
 
     /// The best bound found and its capacity prices.
     struct Result {
@@ -67,7 +62,9 @@ struct LagrangianBound {
         var prices: [ResourceVector]
     }
 
-    init(_ problem: PlanningProblem) {
+    /// `shares`: the services' shares, nil to size them to the problem (tests compare one with several).
+    init(_ problem: PlanningProblem, shares: Int? = nil) {
+        shareCount = shares
         clouds = problem.clouds.count
         capacity = problem.clouds.map(\.capacity)
         constant = problem.cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
@@ -137,11 +134,8 @@ struct LagrangianBound {
             serviceLink.append(contentsOf: links)
             serviceLinkStart.append(serviceLink.count)
         }
-        work = Array(repeating: 0, count: positionCloud.count)
-        chosen = Array(repeating: -1, count: rankCount.count)
-        expected = Array(repeating: 0, count: positionCloud.count)
-        variance = expected
         curvature = Array(repeating: 0, count: 3 * clouds + linkPosition.count)
+        makeShares()
     }
 
     /// Replicas by rank as `Optimizer.fill` places them when every cloud has room: one in each of the first
@@ -232,6 +226,7 @@ struct LagrangianBound {
         serviceLinkStart = [0]
         for links in linksOfService { serviceLinkStart.append(serviceLinkStart[serviceLinkStart.count - 1] + links.count) }
         curvature = Array(repeating: 0, count: dimension)
+        makeShares()
     }
 
     // MARK: The dual function
@@ -249,19 +244,6 @@ struct LagrangianBound {
         return cost
     }
 
-    /// Each position's replica price at `dual` into `work`.
-    private mutating func servicePrices(_ dual: [Double], _ service: Int) {
-        let unit = serviceUnit[service]
-        for position in serviceStart[service]..<serviceStart[service + 1] {
-            work[position] = positionCost[position] + capacityPrice(dual, positionCloud[position], unit)
-        }
-        let links = 3 * clouds
-        for index in serviceLinkStart[service]..<serviceLinkStart[service + 1] {
-            let link = serviceLink[index]
-            work[linkPosition[link]] -= dual[links + link]
-        }
-    }
-
     /// The bound at `dual`, which must be within its box (capacity prices at least 0, link prices in [0, saving]).
     mutating func evaluate(_ dual: [Double]) -> Double {
         var value = constant
@@ -273,31 +255,7 @@ struct LagrangianBound {
             }
             if best.isFinite { value += best }
         }
-        for service in 0..<serviceUnit.count {
-            servicePrices(dual, service)
-            let taken = cheapest(service)
-            for rank in 0..<taken { value += rankCount[rankStart[service] + rank] * work[chosen[rankStart[service] + rank]] }
-        }
-        return value
-    }
-
-    /// The service's cheapest positions by `work`, ties to the earlier (lower cloud index), into `chosen` by rank;
-    /// returns how many there are (fewer than the ranks only when too few clouds are allowed).
-    private mutating func cheapest(_ service: Int) -> Int {
-        let ranks = rankStart[service], width = rankStart[service + 1] - ranks
-        var taken = 0
-        for position in serviceStart[service]..<serviceStart[service + 1] {
-            let cost = work[position]
-            if taken == width, cost >= work[chosen[ranks + width - 1]] { continue }
-            var at = min(taken, width - 1)
-            if taken < width { taken += 1 }
-            while at > 0, cost < work[chosen[ranks + at - 1]] {
-                chosen[ranks + at] = chosen[ranks + at - 1]
-                at -= 1
-            }
-            chosen[ranks + at] = position
-        }
-        return taken
+        return runShares(from: value) { share, bound in share.evaluate(bound, dual) }
     }
 
     // MARK: The smoothed function
@@ -306,7 +264,7 @@ struct LagrangianBound {
     private static let reach = 25.0
 
     /// The smoothed bound at `dual` and its gradient, at `temperature`: never above `evaluate(dual)`.
-    private mutating func smoothed(_ dual: [Double], temperature: Double, gradient: inout [Double]) -> Double {
+    mutating func smoothed(_ dual: [Double], temperature: Double, gradient: inout [Double]) -> Double {
         let links = 3 * clouds
         var value = constant
         for cloud in 0..<clouds {
@@ -351,89 +309,250 @@ struct LagrangianBound {
                 }
             }
         }
-        for service in 0..<serviceUnit.count {
-            let unit = serviceUnit[service]
-            let ranks = rankStart[service]
-            let first = serviceStart[service], end = serviceStart[service + 1]
-            servicePrices(dual, service)
-            let taken = cheapest(service)
-            guard taken > 0 else { continue }
-            // Every layer's threshold is at most the last rank's: positions beyond its reach weigh nothing anywhere.
-            let ceiling = work[chosen[ranks + taken - 1]] + Self.reach * temperature
-            pool.removeAll(keepingCapacity: true)
-            for position in first..<end where work[position] <= ceiling { pool.append(position) }
-            for layer in layerStart[service]..<layerStart[service + 1] where layerSize[layer] <= taken {
-                value += layerMultiple[layer] * softCheapest(size: layerSize[layer], threshold: work[chosen[ranks + layerSize[layer] - 1]], temperature: temperature, multiple: layerMultiple[layer])
+        // The first share goes on from the databases' sums, the others from zero; all are added in share order.
+        for (index, share) in shares.enumerated() {
+            for price in 0..<links {
+                share.scratch.gradient[price] = index == 0 ? gradient[price] : 0
+                share.scratch.curvature[price] = index == 0 ? curvature[price] : 0
             }
-            for position in pool where expected[position] > 0 {
-                let cloud = positionCloud[position], count = expected[position]
-                gradient[3 * cloud] += count * unit.cpu
-                gradient[3 * cloud + 1] += count * unit.memory
-                curvature[3 * cloud] += variance[position] * unit.cpu * unit.cpu / temperature
-                curvature[3 * cloud + 1] += variance[position] * unit.memory * unit.memory / temperature
+        }
+        value = runShares(from: value) { share, bound in share.smooth(bound, dual, temperature: temperature) }
+        for (index, share) in shares.enumerated() {
+            let scratch = share.scratch
+            for price in 0..<links {
+                gradient[price] = index == 0 ? scratch.gradient[price] : gradient[price] + scratch.gradient[price]
+                curvature[price] = index == 0 ? scratch.curvature[price] : curvature[price] + scratch.curvature[price]
             }
-            for index in serviceLinkStart[service]..<serviceLinkStart[service + 1] {
-                let link = serviceLink[index]
-                gradient[links + link] -= expected[linkPosition[link]]
-                curvature[links + link] += variance[linkPosition[link]] / temperature
-            }
-            for position in pool {
-                expected[position] = 0
-                variance[position] = 0
+            for offset in scratch.linkExpected.indices {
+                let link = serviceLink[share.serviceLinkBase + offset]
+                gradient[links + link] -= scratch.linkExpected[offset]
+                curvature[links + link] += scratch.linkVariance[offset] / temperature
             }
         }
         return value
     }
 
-    /// The soft minimum over sets of `size` positions of their summed `work`, adding `multiple` times each
-    /// position's chance of being in the set to `expected`. Positions far below `threshold` (the size-th cheapest)
-    /// are in every set that counts, those far above in none; the rest go through the elementary symmetric sums of
-    /// their weights, forwards and backwards.
-    private mutating func softCheapest(size: Int, threshold: Double, temperature: Double, multiple: Double) -> Double {
-        var sure = 0.0
-        var left = size
-        window.removeAll(keepingCapacity: true)
-        weight.removeAll(keepingCapacity: true)
-        for position in pool {
-            let shifted = (work[position] - threshold) / temperature
-            if shifted > Self.reach { continue }
-            if shifted < -Self.reach {
-                sure += work[position]
-                left -= 1
-                expected[position] += multiple
-                continue
+    // MARK: Shares of the services
+
+    /// From this many positions on, the services run in two shares at once (the 100-cloud instances have about
+    /// 300,000, the synthetic input 620,000). Below it an evaluation takes a few milliseconds or less, and one share
+    /// keeps the serial arithmetic, so the smaller instances' bounds and plans are bit for bit what they were.
+    private static let positionsToShare = 100_000
+
+    /// Splits the services into contiguous shares of about equal positions.
+    private mutating func makeShares() {
+        let count = max(1, shareCount ?? (positionCloud.count >= Self.positionsToShare ? 2 : 1))
+        var starts = [0]
+        for share in 1..<count {
+            var service = starts[starts.count - 1]
+            while service < serviceUnit.count, serviceStart[service] < positionCloud.count * share / count { service += 1 }
+            starts.append(service)
+        }
+        starts.append(serviceUnit.count)
+        shares = (0..<count).map { Share(services: starts[$0]..<starts[$0 + 1], of: self) }
+    }
+
+    /// Runs `body` on every share, at once when there are several: the first share's value starts at `value`, the
+    /// others' at zero. Returns their values added in share order, so the sum never depends on the threads.
+    private mutating func runShares(from value: Double, _ body: @Sendable (inout Share, LagrangianBound) -> Void) -> Double {
+        var running: [Share] = []
+        swap(&running, &shares)
+        for index in running.indices { running[index].value = index == 0 ? value : 0 }
+        Self.runAtOnce(&running, self, body)
+        swap(&running, &shares)
+        return shares.dropFirst().reduce(shares[0].value) { $0 + $1.value }
+    }
+
+    private static func runAtOnce(_ shares: inout [Share], _ bound: LagrangianBound, _ body: @Sendable (inout Share, LagrangianBound) -> Void) {
+        guard shares.count > 1 else {
+            body(&shares[0], bound)
+            return
+        }
+        shares.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let storage = SharedShares(base: base)
+            DispatchQueue.concurrentPerform(iterations: buffer.count) { body(&storage.base[$0], bound) }
+        }
+    }
+
+    /// The shares' storage as the threads see it: iteration i touches share i alone.
+    private struct SharedShares: @unchecked Sendable {
+        let base: UnsafeMutablePointer<Share>
+    }
+
+    /// A contiguous run of services with its own scratch, indexed from the share's first position, rank and service
+    /// link, so that shares run at once; the sums it leaves are the share's part of the function and its gradient.
+    private struct Share {
+        let services: Range<Int>
+        let positionBase: Int, rankBase: Int, serviceLinkBase: Int
+        let scratch: Scratch
+        /// The share's part of the value.
+        var value = 0.0
+        /// The general recursion's tables, for sets of three or more.
+        var forward: [Double] = []
+        var backward: [Double] = []
+
+        init(services: Range<Int>, of bound: LagrangianBound) {
+            self.services = services
+            positionBase = bound.serviceStart[services.lowerBound]
+            rankBase = bound.rankStart[services.lowerBound]
+            serviceLinkBase = bound.serviceLinkStart[services.lowerBound]
+            let widest = services.map { bound.serviceStart[$0 + 1] - bound.serviceStart[$0] }.max() ?? 0
+            scratch = Scratch(
+                positions: bound.serviceStart[services.upperBound] - positionBase, ranks: bound.rankStart[services.upperBound] - rankBase,
+                links: bound.serviceLinkStart[services.upperBound] - serviceLinkBase, widest: widest, prices: 3 * bound.clouds
+            )
+        }
+
+        mutating func evaluate(_ bound: LagrangianBound, _ dual: [Double]) {
+            let work = scratch.work, chosen = scratch.chosen
+            for service in services {
+                price(bound, dual, service)
+                let ranks = bound.rankStart[service]
+                let taken = cheapest(bound, service)
+                for rank in 0..<taken { value += bound.rankCount[ranks + rank] * work[chosen[ranks - rankBase + rank]] }
             }
-            window.append(position)
-            weight.append(exp(-shifted))
         }
-        let count = window.count, width = left + 1
-        // forward[i * width + k]: the k-th elementary symmetric sum of the first i weights; backward of the last ones.
-        if forward.count < (count + 1) * width {
-            forward = Array(repeating: 0, count: (count + 1) * width)
-            backward = forward
-        }
-        for k in 0..<width { forward[k] = k == 0 ? 1 : 0 }
-        for i in 0..<count {
-            for k in 0..<width {
-                forward[(i + 1) * width + k] = forward[i * width + k] + (k > 0 ? weight[i] * forward[i * width + k - 1] : 0)
+
+        /// Each position's replica price at `dual` into `work`.
+        private func price(_ bound: LagrangianBound, _ dual: [Double], _ service: Int) {
+            let work = scratch.work
+            let unit = bound.serviceUnit[service]
+            for position in bound.serviceStart[service]..<bound.serviceStart[service + 1] {
+                work[position - positionBase] = bound.positionCost[position] + bound.capacityPrice(dual, bound.positionCloud[position], unit)
+            }
+            let links = 3 * bound.clouds
+            for index in bound.serviceLinkStart[service]..<bound.serviceLinkStart[service + 1] {
+                let link = bound.serviceLink[index]
+                work[bound.linkPosition[link] - positionBase] -= dual[links + link]
             }
         }
-        for k in 0..<width { backward[count * width + k] = k == 0 ? 1 : 0 }
-        for i in stride(from: count - 1, through: 0, by: -1) {
-            for k in 0..<width {
-                backward[i * width + k] = backward[(i + 1) * width + k] + (k > 0 ? weight[i] * backward[(i + 1) * width + k - 1] : 0)
+
+        /// The service's cheapest positions by `work`, ties to the earlier (lower cloud index), into `chosen` by rank;
+        /// returns how many there are (fewer than the ranks only when too few clouds are allowed).
+        private func cheapest(_ bound: LagrangianBound, _ service: Int) -> Int {
+            let work = scratch.work, chosen = scratch.chosen
+            let ranks = bound.rankStart[service] - rankBase, width = bound.rankStart[service + 1] - bound.rankStart[service]
+            var taken = 0
+            for position in bound.serviceStart[service] - positionBase..<bound.serviceStart[service + 1] - positionBase {
+                let cost = work[position]
+                if taken == width, cost >= work[chosen[ranks + width - 1]] { continue }
+                var at = min(taken, width - 1)
+                if taken < width { taken += 1 }
+                while at > 0, cost < work[chosen[ranks + at - 1]] {
+                    chosen[ranks + at] = chosen[ranks + at - 1]
+                    at -= 1
+                }
+                chosen[ranks + at] = position
+            }
+            return taken
+        }
+
+        /// The services' part of the smoothed function at `dual` into the share's sums. The first share's capacity
+        /// gradient and curvature must start where the databases left them, the others' at zero.
+        mutating func smooth(_ bound: LagrangianBound, _ dual: [Double], temperature: Double) {
+            let work = scratch.work, chosen = scratch.chosen, expected = scratch.expected, variance = scratch.variance, pool = scratch.pool
+            let gradient = scratch.gradient, curvature = scratch.curvature
+            for service in services {
+                let unit = bound.serviceUnit[service]
+                let ranks = bound.rankStart[service] - rankBase
+                price(bound, dual, service)
+                let taken = cheapest(bound, service)
+                guard taken > 0 else { continue }
+                // Every layer's threshold is at most the last rank's: positions beyond its reach weigh nothing anywhere.
+                let ceiling = work[chosen[ranks + taken - 1]] + LagrangianBound.reach * temperature
+                var pooled = 0
+                for position in bound.serviceStart[service] - positionBase..<bound.serviceStart[service + 1] - positionBase where work[position] <= ceiling {
+                    pool[pooled] = position
+                    pooled += 1
+                }
+                for layer in bound.layerStart[service]..<bound.layerStart[service + 1] where bound.layerSize[layer] <= taken {
+                    let size = bound.layerSize[layer], multiple = bound.layerMultiple[layer]
+                    value += multiple * softCheapest(pooled, size: size, threshold: work[chosen[ranks + size - 1]], temperature: temperature, multiple: multiple)
+                }
+                for position in pool[0..<pooled] where expected[position] > 0 {
+                    let cloud = bound.positionCloud[position + positionBase], count = expected[position]
+                    gradient[3 * cloud] += count * unit.cpu
+                    gradient[3 * cloud + 1] += count * unit.memory
+                    curvature[3 * cloud] += variance[position] * unit.cpu * unit.cpu / temperature
+                    curvature[3 * cloud + 1] += variance[position] * unit.memory * unit.memory / temperature
+                }
+                for index in bound.serviceLinkStart[service]..<bound.serviceLinkStart[service + 1] {
+                    let position = bound.linkPosition[bound.serviceLink[index]] - positionBase
+                    scratch.linkExpected[index - serviceLinkBase] = expected[position]
+                    scratch.linkVariance[index - serviceLinkBase] = variance[position]
+                }
+                for position in pool[0..<pooled] {
+                    expected[position] = 0
+                    variance[position] = 0
+                }
             }
         }
-        let total = forward[count * width + left]
-        guard total > 0, left > 0 else { return sure }
-        for i in 0..<count {
-            var others = 0.0
-            for a in 0..<left { others += forward[i * width + a] * backward[(i + 1) * width + left - 1 - a] }
-            let chance = weight[i] * others / total
-            expected[window[i]] += multiple * chance
-            variance[window[i]] += multiple * multiple * chance * (1 - chance)
+
+        /// The soft minimum over sets of `size` of the first `pooled` positions of the pool of their summed `work`,
+        /// adding `multiple` times each position's chance of being in the set to `expected`. Positions far below
+        /// `threshold` (the size-th cheapest) are in every set that counts, those far above in none; the rest go
+        /// through the elementary symmetric sums of their weights.
+        private mutating func softCheapest(_ pooled: Int, size: Int, threshold: Double, temperature: Double, multiple: Double) -> Double {
+            let work = scratch.work, expected = scratch.expected, pool = scratch.pool, window = scratch.window, weight = scratch.weight
+            var sure = 0.0
+            var left = size
+            var count = 0
+            for position in pool[0..<pooled] {
+                let shifted = (work[position] - threshold) / temperature
+                if shifted > LagrangianBound.reach { continue }
+                if shifted < -LagrangianBound.reach {
+                    sure += work[position]
+                    left -= 1
+                    expected[position] += multiple
+                    continue
+                }
+                window[count] = position
+                weight[count] = exp(-shifted)
+                count += 1
+            }
+            guard left > 0 else { return sure }
+            let total = SoftSets.chances(weight, count: count, left: left, suffix: scratch.suffix, forward: &forward, backward: &backward)
+            guard total > 0 else { return sure }
+            for index in 0..<count { note(window[index], chance: weight[index], multiple) }
+            return sure + Double(left) * threshold - temperature * log(total)
         }
-        return sure + Double(left) * threshold - temperature * log(total)
+
+        private func note(_ position: Int, chance: Double, _ multiple: Double) {
+            scratch.expected[position] += multiple * chance
+            scratch.variance[position] += multiple * multiple * chance * (1 - chance)
+        }
+    }
+
+    /// A share's scratch, in memory it owns: its loops are the bound's hottest, and on raw buffers they skip the
+    /// arrays' uniqueness checks. Only the thread running its share touches it.
+    private final class Scratch: @unchecked Sendable {
+        /// Each position's replica price at the prices evaluated; its expected replicas in the soft minimum and their
+        /// variance, zero between services.
+        let work, expected, variance: UnsafeMutableBufferPointer<Double>
+        /// The cheapest positions by rank; a service's positions within reach; a layer's window of them.
+        let chosen, pool, window: UnsafeMutableBufferPointer<Int>
+        /// The window's weights and their suffix sums.
+        let weight, suffix: UnsafeMutableBufferPointer<Double>
+        /// The smoothed function's gradient and curvature over the capacity prices, three a cloud; the replicas
+        /// expected at each of the share's service links and their variance.
+        let gradient, curvature, linkExpected, linkVariance: UnsafeMutableBufferPointer<Double>
+
+        init(positions: Int, ranks: Int, links: Int, widest: Int, prices: Int) {
+            func zeroed<Value: Numeric>(_ count: Int) -> UnsafeMutableBufferPointer<Value> {
+                let buffer = UnsafeMutableBufferPointer<Value>.allocate(capacity: count)
+                buffer.initialize(repeating: 0)
+                return buffer
+            }
+            (work, expected, variance, weight, suffix) = (zeroed(positions), zeroed(positions), zeroed(positions), zeroed(widest), zeroed(widest + 1))
+            (chosen, pool, window) = (zeroed(ranks), zeroed(widest), zeroed(widest))
+            (gradient, curvature, linkExpected, linkVariance) = (zeroed(prices), zeroed(prices), zeroed(links), zeroed(links))
+        }
+
+        deinit {
+            for buffer in [work, expected, variance, weight, suffix, gradient, curvature, linkExpected, linkVariance] { buffer.deallocate() }
+            for buffer in [chosen, pool, window] { buffer.deallocate() }
+        }
     }
 
     // MARK: Climbing
