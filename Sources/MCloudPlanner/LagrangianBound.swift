@@ -653,8 +653,8 @@ struct LagrangianBound {
 
     /// Evaluations sized to the problem: about 2e7 visits of positions, links and options in all, at least 160 and
     /// at most 1,500. The floor rules from 125,000 visits on (the 100-cloud instances, the synthetic input), where
-    /// the bound ends near where its starting prices put it. An evaluation there costs 26 ms of CPU since the shares
-    /// (42 before, same machine and load), so 160 take 4.1 CPU s where 80 took 3.4, and less time on two cores; at
+    /// the bound ends near where its starting prices put it. An evaluation there costs 26-30 ms of CPU since the
+    /// shares (42 before, same machine and load), so 160 take 4.2-4.9 CPU s where 80 took 3.4, less on two cores; at
     /// 200 clouds they take 0.8 points off the gap (bound 449,562 -> 453,043; with 320, 454,811; with 640, 455,993).
     var defaultEvaluations: Int {
         let work = positionCloud.count + linkPosition.count + optionCloud.count
