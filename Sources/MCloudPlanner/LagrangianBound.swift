@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A lower bound of LP quality on the cheapest placement, and the prices that prove it.
 ///
@@ -49,7 +50,7 @@ struct LagrangianBound {
     private var linkKeep: [Double] = []
 
     /// The services in contiguous shares, each with its scratch, that `evaluate` and `smoothed` run at once.
-    private var shares: [Share] = []
+    private var shares: [LockedShare] = []
     private let shareCount: Int?
     /// The smoothed function's curvature along each price, for the diagonal scaling of the steps.
     private var curvature: [Double] = []
@@ -310,23 +311,26 @@ struct LagrangianBound {
             }
         }
         // The first share goes on from the databases' sums, the others from zero; all are added in share order.
-        for (index, share) in shares.enumerated() {
-            for price in 0..<links {
-                share.scratch.gradient[price] = index == 0 ? gradient[price] : 0
-                share.scratch.curvature[price] = index == 0 ? curvature[price] : 0
+        for (index, locked) in shares.enumerated() {
+            locked.mutex.withLock { share in
+                for price in 0..<links {
+                    share.gradient[price] = index == 0 ? gradient[price] : 0
+                    share.curvature[price] = index == 0 ? curvature[price] : 0
+                }
             }
         }
         value = runShares(from: value) { share, bound in share.smooth(bound, dual, temperature: temperature) }
-        for (index, share) in shares.enumerated() {
-            let scratch = share.scratch
-            for price in 0..<links {
-                gradient[price] = index == 0 ? scratch.gradient[price] : gradient[price] + scratch.gradient[price]
-                curvature[price] = index == 0 ? scratch.curvature[price] : curvature[price] + scratch.curvature[price]
-            }
-            for offset in scratch.linkExpected.indices {
-                let link = serviceLink[share.serviceLinkBase + offset]
-                gradient[links + link] -= scratch.linkExpected[offset]
-                curvature[links + link] += scratch.linkVariance[offset] / temperature
+        for (index, locked) in shares.enumerated() {
+            locked.mutex.withLock { share in
+                for price in 0..<links {
+                    gradient[price] = index == 0 ? share.gradient[price] : gradient[price] + share.gradient[price]
+                    curvature[price] = index == 0 ? share.curvature[price] : curvature[price] + share.curvature[price]
+                }
+                for offset in share.linkExpected.indices {
+                    let link = serviceLink[share.origin.serviceLink + offset]
+                    gradient[links + link] -= share.linkExpected[offset]
+                    curvature[links + link] += share.linkVariance[offset] / temperature
+                }
             }
         }
         return value
@@ -349,92 +353,65 @@ struct LagrangianBound {
             starts.append(service)
         }
         starts.append(serviceUnit.count)
-        shares = (0..<count).map { Share(services: starts[$0]..<starts[$0 + 1], of: self) }
+        shares = (0..<count).map { LockedShare(Share(services: starts[$0]..<starts[$0 + 1], of: self)) }
     }
 
-    /// Runs `body` on every share, at once when there are several: the first share's value starts at `value`, the
-    /// others' at zero. Returns their values added in share order, so the sum never depends on the threads.
-    private mutating func runShares(from value: Double, _ body: @Sendable (inout Share, LagrangianBound) -> Void) -> Double {
-        var running: [Share] = []
-        swap(&running, &shares)
-        for index in running.indices { running[index].value = index == 0 ? value : 0 }
-        Self.runAtOnce(&running, self, body)
-        swap(&running, &shares)
-        return shares.dropFirst().reduce(shares[0].value) { $0 + $1.value }
-    }
-
-    private static func runAtOnce(_ shares: inout [Share], _ bound: LagrangianBound, _ body: @Sendable (inout Share, LagrangianBound) -> Void) {
-        guard shares.count > 1 else {
-            body(&shares[0], bound)
-            return
-        }
-        shares.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            let storage = SharedShares(base: base)
-            DispatchQueue.concurrentPerform(iterations: buffer.count) { body(&storage.base[$0], bound) }
-        }
-    }
-
-    /// The shares' storage as the threads see it: iteration i touches share i alone.
-    private struct SharedShares: @unchecked Sendable {
-        let base: UnsafeMutablePointer<Share>
-    }
-
-    /// A contiguous run of services with its own scratch, indexed from the share's first position, rank and service
-    /// link, so that shares run at once; the sums it leaves are the share's part of the function and its gradient.
-    private struct Share {
-        let services: Range<Int>
-        let positionBase: Int, rankBase: Int, serviceLinkBase: Int
-        let scratch: Scratch
-        /// The share's part of the value.
-        var value = 0.0
-        /// The general recursion's tables, for sets of three or more.
-        var forward: [Double] = []
-        var backward: [Double] = []
-
-        init(services: Range<Int>, of bound: LagrangianBound) {
-            self.services = services
-            positionBase = bound.serviceStart[services.lowerBound]
-            rankBase = bound.rankStart[services.lowerBound]
-            serviceLinkBase = bound.serviceLinkStart[services.lowerBound]
-            let widest = services.map { bound.serviceStart[$0 + 1] - bound.serviceStart[$0] }.max() ?? 0
-            scratch = Scratch(
-                positions: bound.serviceStart[services.upperBound] - positionBase, ranks: bound.rankStart[services.upperBound] - rankBase,
-                links: bound.serviceLinkStart[services.upperBound] - serviceLinkBase, widest: widest, prices: 3 * bound.clouds
-            )
-        }
-
-        mutating func evaluate(_ bound: LagrangianBound, _ dual: [Double]) {
-            let work = scratch.work, chosen = scratch.chosen
-            for service in services {
-                price(bound, dual, service)
-                let ranks = bound.rankStart[service]
-                let taken = cheapest(bound, service)
-                for rank in 0..<taken { value += bound.rankCount[ranks + rank] * work[chosen[ranks - rankBase + rank]] }
+    /// Runs `body` on every share, at once when there are several, each under its own lock: the first share's value
+    /// starts at `value`, the others' at zero. Returns their values added in share order, so the sum never depends
+    /// on the threads.
+    private func runShares(from value: Double, _ body: @Sendable (inout Share, LagrangianBound) -> Void) -> Double {
+        @Sendable func run(_ index: Int) {
+            shares[index].mutex.withLock { share in
+                share.value = index == 0 ? value : 0
+                body(&share, self)
             }
+        }
+        if shares.count > 1 { DispatchQueue.concurrentPerform(iterations: shares.count, execute: run) } else { run(0) }
+        let values = shares.map { locked in locked.mutex.withLock { $0.value } }
+        return values.dropFirst().reduce(values[0], +)
+    }
+
+    /// A share behind its own lock, which is what lets the threads of `runShares` hold shares at once: each holds its
+    /// share's for the whole pass, and nobody else asks for it meanwhile (`smoothed` takes it before and after, to
+    /// seed and to gather the sums), so the lock is never contended.
+    private final class LockedShare: Sendable {
+        let mutex: Mutex<Share>
+
+        init(_ share: sending Share) {
+            mutex = Mutex(share)
+        }
+    }
+
+    /// A share's services, and where they start in the bound's position, rank and service link arrays: its scratch
+    /// is indexed from there.
+    private struct Origin {
+        let services: Range<Int>
+        let position: Int, rank: Int, serviceLink: Int
+
+        /// The service's positions, as indices of the scratch.
+        func positions(of service: Int, in bound: LagrangianBound) -> Range<Int> {
+            bound.serviceStart[service] - position..<bound.serviceStart[service + 1] - position
         }
 
         /// Each position's replica price at `dual` into `work`.
-        private func price(_ bound: LagrangianBound, _ dual: [Double], _ service: Int) {
-            let work = scratch.work
+        func price(_ bound: LagrangianBound, _ dual: [Double], _ service: Int, into work: inout MutableSpan<Double>) {
             let unit = bound.serviceUnit[service]
             for position in bound.serviceStart[service]..<bound.serviceStart[service + 1] {
-                work[position - positionBase] = bound.positionCost[position] + bound.capacityPrice(dual, bound.positionCloud[position], unit)
+                work[position - self.position] = bound.positionCost[position] + bound.capacityPrice(dual, bound.positionCloud[position], unit)
             }
             let links = 3 * bound.clouds
             for index in bound.serviceLinkStart[service]..<bound.serviceLinkStart[service + 1] {
                 let link = bound.serviceLink[index]
-                work[bound.linkPosition[link] - positionBase] -= dual[links + link]
+                work[bound.linkPosition[link] - self.position] -= dual[links + link]
             }
         }
 
         /// The service's cheapest positions by `work`, ties to the earlier (lower cloud index), into `chosen` by rank;
         /// returns how many there are (fewer than the ranks only when too few clouds are allowed).
-        private func cheapest(_ bound: LagrangianBound, _ service: Int) -> Int {
-            let work = scratch.work, chosen = scratch.chosen
-            let ranks = bound.rankStart[service] - rankBase, width = bound.rankStart[service + 1] - bound.rankStart[service]
+        func cheapest(_ bound: LagrangianBound, _ service: Int, _ work: Span<Double>, into chosen: inout MutableSpan<Int>) -> Int {
+            let ranks = bound.rankStart[service] - rank, width = bound.rankStart[service + 1] - bound.rankStart[service]
             var taken = 0
-            for position in bound.serviceStart[service] - positionBase..<bound.serviceStart[service + 1] - positionBase {
+            for position in positions(of: service, in: bound) {
                 let cost = work[position]
                 if taken == width, cost >= work[chosen[ranks + width - 1]] { continue }
                 var at = min(taken, width - 1)
@@ -447,58 +424,140 @@ struct LagrangianBound {
             }
             return taken
         }
+    }
+
+    /// A contiguous run of services with its own scratch, indexed from its `origin`, so that shares run at once; the
+    /// sums it leaves are the share's part of the function and its gradient. The hot loops reach the scratch through
+    /// spans taken once a pass, so they skip the arrays' uniqueness checks.
+    private struct Share {
+        let origin: Origin
+        /// The share's part of the value.
+        var value = 0.0
+        /// Each position's replica price at the prices evaluated; its expected replicas in the soft minimum and their
+        /// variance, zero between services.
+        var work: [Double], expected: [Double], variance: [Double]
+        /// The cheapest positions by rank; a service's positions within reach; a layer's window of them.
+        var chosen: [Int], pool: [Int], window: [Int]
+        /// The window's weights and their suffix sums.
+        var weight: [Double], suffix: [Double]
+        /// The smoothed function's gradient and curvature over the capacity prices, three a cloud; the replicas
+        /// expected at each of the share's service links and their variance.
+        var gradient: [Double], curvature: [Double], linkExpected: [Double], linkVariance: [Double]
+        /// The general recursion's tables, for sets of three or more.
+        var forward: [Double] = []
+        var backward: [Double] = []
+
+        init(services: Range<Int>, of bound: LagrangianBound) {
+            origin = Origin(
+                services: services, position: bound.serviceStart[services.lowerBound], rank: bound.rankStart[services.lowerBound],
+                serviceLink: bound.serviceLinkStart[services.lowerBound]
+            )
+            let positions = bound.serviceStart[services.upperBound] - origin.position
+            let links = bound.serviceLinkStart[services.upperBound] - origin.serviceLink
+            let widest = services.map { bound.serviceStart[$0 + 1] - bound.serviceStart[$0] }.max() ?? 0
+            (work, expected, variance) = (Array(repeating: 0, count: positions), Array(repeating: 0, count: positions), Array(repeating: 0, count: positions))
+            (chosen, pool, window) = (Array(repeating: 0, count: bound.rankStart[services.upperBound] - origin.rank), Array(repeating: 0, count: widest), Array(repeating: 0, count: widest))
+            (weight, suffix) = (Array(repeating: 0, count: widest), Array(repeating: 0, count: widest + 1))
+            (gradient, curvature) = (Array(repeating: 0, count: 3 * bound.clouds), Array(repeating: 0, count: 3 * bound.clouds))
+            (linkExpected, linkVariance) = (Array(repeating: 0, count: links), Array(repeating: 0, count: links))
+        }
+
+        // Spans of two stored properties of one struct overlap for the compiler (Swift 6.3: "overlapping accesses to
+        // 'self'"), whereas separate inout arguments do not: each pass hands its arrays to a static function as such,
+        // which takes their spans once for the whole pass.
+
+        mutating func evaluate(_ bound: LagrangianBound, _ dual: [Double]) {
+            Self.evaluate(bound, dual, origin, value: &value, work: &work, chosen: &chosen)
+        }
+
+        private static func evaluate(
+            _ bound: LagrangianBound, _ dual: [Double], _ origin: Origin, value: inout Double, work: inout [Double], chosen: inout [Int]
+        ) {
+            var work = work.mutableSpan, chosen = chosen.mutableSpan
+            for service in origin.services {
+                origin.price(bound, dual, service, into: &work)
+                let ranks = bound.rankStart[service]
+                let taken = origin.cheapest(bound, service, work.span, into: &chosen)
+                for rank in 0..<taken { value += bound.rankCount[ranks + rank] * work[chosen[ranks - origin.rank + rank]] }
+            }
+        }
 
         /// The services' part of the smoothed function at `dual` into the share's sums. The first share's capacity
         /// gradient and curvature must start where the databases left them, the others' at zero.
         mutating func smooth(_ bound: LagrangianBound, _ dual: [Double], temperature: Double) {
-            let work = scratch.work, chosen = scratch.chosen, expected = scratch.expected, variance = scratch.variance, pool = scratch.pool
-            let gradient = scratch.gradient, curvature = scratch.curvature
-            for service in services {
+            Self.smooth(
+                bound, dual, temperature: temperature, origin, value: &value, work: &work, expected: &expected, variance: &variance,
+                chosen: &chosen, pool: &pool, window: &window, weight: &weight, suffix: &suffix, gradient: &gradient, curvature: &curvature,
+                linkExpected: &linkExpected, linkVariance: &linkVariance, forward: &forward, backward: &backward
+            )
+        }
+
+        private static func smooth(
+            _ bound: LagrangianBound, _ dual: [Double], temperature: Double, _ origin: Origin, value: inout Double,
+            work: inout [Double], expected: inout [Double], variance: inout [Double], chosen: inout [Int], pool: inout [Int],
+            window: inout [Int], weight: inout [Double], suffix: inout [Double], gradient: inout [Double], curvature: inout [Double],
+            linkExpected: inout [Double], linkVariance: inout [Double], forward: inout [Double], backward: inout [Double]
+        ) {
+            var work = work.mutableSpan, chosen = chosen.mutableSpan, pool = pool.mutableSpan
+            var expected = expected.mutableSpan, variance = variance.mutableSpan
+            var window = window.mutableSpan, weight = weight.mutableSpan, suffix = suffix.mutableSpan
+            var gradient = gradient.mutableSpan, curvature = curvature.mutableSpan
+            var linkExpected = linkExpected.mutableSpan, linkVariance = linkVariance.mutableSpan
+            for service in origin.services {
                 let unit = bound.serviceUnit[service]
-                let ranks = bound.rankStart[service] - rankBase
-                price(bound, dual, service)
-                let taken = cheapest(bound, service)
+                let ranks = bound.rankStart[service] - origin.rank
+                origin.price(bound, dual, service, into: &work)
+                let taken = origin.cheapest(bound, service, work.span, into: &chosen)
                 guard taken > 0 else { continue }
                 // Every layer's threshold is at most the last rank's: positions beyond its reach weigh nothing anywhere.
                 let ceiling = work[chosen[ranks + taken - 1]] + LagrangianBound.reach * temperature
                 var pooled = 0
-                for position in bound.serviceStart[service] - positionBase..<bound.serviceStart[service + 1] - positionBase where work[position] <= ceiling {
+                for position in origin.positions(of: service, in: bound) where work[position] <= ceiling {
                     pool[pooled] = position
                     pooled += 1
                 }
+                let reached = pool.span.extracting(0..<pooled)
                 for layer in bound.layerStart[service]..<bound.layerStart[service + 1] where bound.layerSize[layer] <= taken {
                     let size = bound.layerSize[layer], multiple = bound.layerMultiple[layer]
-                    value += multiple * softCheapest(pooled, size: size, threshold: work[chosen[ranks + size - 1]], temperature: temperature, multiple: multiple)
+                    value += multiple * softCheapest(
+                        reached, work.span, size: size, threshold: work[chosen[ranks + size - 1]], temperature: temperature, multiple: multiple,
+                        expected: &expected, variance: &variance, window: &window, weight: &weight, suffix: &suffix, forward: &forward, backward: &backward
+                    )
                 }
-                for position in pool[0..<pooled] where expected[position] > 0 {
-                    let cloud = bound.positionCloud[position + positionBase], count = expected[position]
+                for index in reached.indices where expected[reached[index]] > 0 {
+                    let position = reached[index]
+                    let cloud = bound.positionCloud[position + origin.position], count = expected[position]
                     gradient[3 * cloud] += count * unit.cpu
                     gradient[3 * cloud + 1] += count * unit.memory
                     curvature[3 * cloud] += variance[position] * unit.cpu * unit.cpu / temperature
                     curvature[3 * cloud + 1] += variance[position] * unit.memory * unit.memory / temperature
                 }
                 for index in bound.serviceLinkStart[service]..<bound.serviceLinkStart[service + 1] {
-                    let position = bound.linkPosition[bound.serviceLink[index]] - positionBase
-                    scratch.linkExpected[index - serviceLinkBase] = expected[position]
-                    scratch.linkVariance[index - serviceLinkBase] = variance[position]
+                    let position = bound.linkPosition[bound.serviceLink[index]] - origin.position
+                    linkExpected[index - origin.serviceLink] = expected[position]
+                    linkVariance[index - origin.serviceLink] = variance[position]
                 }
-                for position in pool[0..<pooled] {
-                    expected[position] = 0
-                    variance[position] = 0
+                for index in reached.indices {
+                    expected[reached[index]] = 0
+                    variance[reached[index]] = 0
                 }
             }
         }
 
-        /// The soft minimum over sets of `size` of the first `pooled` positions of the pool of their summed `work`,
-        /// adding `multiple` times each position's chance of being in the set to `expected`. Positions far below
-        /// `threshold` (the size-th cheapest) are in every set that counts, those far above in none; the rest go
-        /// through the elementary symmetric sums of their weights.
-        private mutating func softCheapest(_ pooled: Int, size: Int, threshold: Double, temperature: Double, multiple: Double) -> Double {
-            let work = scratch.work, expected = scratch.expected, pool = scratch.pool, window = scratch.window, weight = scratch.weight
+        /// The soft minimum over sets of `size` of the `reached` positions of their summed `work`, adding `multiple`
+        /// times each position's chance of being in the set to `expected` and its variance to `variance`. Positions
+        /// far below `threshold` (the size-th cheapest) are in every set that counts, those far above in none; the
+        /// rest go through the elementary symmetric sums of their weights, in `window` and `weight`.
+        private static func softCheapest(
+            _ reached: Span<Int>, _ work: Span<Double>, size: Int, threshold: Double, temperature: Double, multiple: Double,
+            expected: inout MutableSpan<Double>, variance: inout MutableSpan<Double>, window: inout MutableSpan<Int>,
+            weight: inout MutableSpan<Double>, suffix: inout MutableSpan<Double>, forward: inout [Double], backward: inout [Double]
+        ) -> Double {
             var sure = 0.0
             var left = size
             var count = 0
-            for position in pool[0..<pooled] {
+            for index in reached.indices {
+                let position = reached[index]
                 let shifted = (work[position] - threshold) / temperature
                 if shifted > LagrangianBound.reach { continue }
                 if shifted < -LagrangianBound.reach {
@@ -512,46 +571,14 @@ struct LagrangianBound {
                 count += 1
             }
             guard left > 0 else { return sure }
-            let total = SoftSets.chances(weight, count: count, left: left, suffix: scratch.suffix, forward: &forward, backward: &backward)
+            let total = SoftSets.chances(&weight, count: count, left: left, suffix: &suffix, forward: &forward, backward: &backward)
             guard total > 0 else { return sure }
-            for index in 0..<count { note(window[index], chance: weight[index], multiple) }
-            return sure + Double(left) * threshold - temperature * log(total)
-        }
-
-        private func note(_ position: Int, chance: Double, _ multiple: Double) {
-            scratch.expected[position] += multiple * chance
-            scratch.variance[position] += multiple * multiple * chance * (1 - chance)
-        }
-    }
-
-    /// A share's scratch, in memory it owns: its loops are the bound's hottest, and on raw buffers they skip the
-    /// arrays' uniqueness checks. Only the thread running its share touches it.
-    private final class Scratch: @unchecked Sendable {
-        /// Each position's replica price at the prices evaluated; its expected replicas in the soft minimum and their
-        /// variance, zero between services.
-        let work, expected, variance: UnsafeMutableBufferPointer<Double>
-        /// The cheapest positions by rank; a service's positions within reach; a layer's window of them.
-        let chosen, pool, window: UnsafeMutableBufferPointer<Int>
-        /// The window's weights and their suffix sums.
-        let weight, suffix: UnsafeMutableBufferPointer<Double>
-        /// The smoothed function's gradient and curvature over the capacity prices, three a cloud; the replicas
-        /// expected at each of the share's service links and their variance.
-        let gradient, curvature, linkExpected, linkVariance: UnsafeMutableBufferPointer<Double>
-
-        init(positions: Int, ranks: Int, links: Int, widest: Int, prices: Int) {
-            func zeroed<Value: Numeric>(_ count: Int) -> UnsafeMutableBufferPointer<Value> {
-                let buffer = UnsafeMutableBufferPointer<Value>.allocate(capacity: count)
-                buffer.initialize(repeating: 0)
-                return buffer
+            for index in 0..<count {
+                let position = window[index], chance = weight[index]
+                expected[position] += multiple * chance
+                variance[position] += multiple * multiple * chance * (1 - chance)
             }
-            (work, expected, variance, weight, suffix) = (zeroed(positions), zeroed(positions), zeroed(positions), zeroed(widest), zeroed(widest + 1))
-            (chosen, pool, window) = (zeroed(ranks), zeroed(widest), zeroed(widest))
-            (gradient, curvature, linkExpected, linkVariance) = (zeroed(prices), zeroed(prices), zeroed(links), zeroed(links))
-        }
-
-        deinit {
-            for buffer in [work, expected, variance, weight, suffix, gradient, curvature, linkExpected, linkVariance] { buffer.deallocate() }
-            for buffer in [chosen, pool, window] { buffer.deallocate() }
+            return sure + Double(left) * threshold - temperature * log(total)
         }
     }
 

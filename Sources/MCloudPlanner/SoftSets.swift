@@ -8,18 +8,18 @@ enum SoftSets {
     /// weights becomes its cloud's chance of being in the set. `suffix` holds at least `count + 1` values;
     /// `forward` and `backward` are the recursion's tables, grown as needed.
     static func chances(
-        _ weight: UnsafeMutableBufferPointer<Double>, count: Int, left: Int, suffix: UnsafeMutableBufferPointer<Double>,
+        _ weight: inout MutableSpan<Double>, count: Int, left: Int, suffix: inout MutableSpan<Double>,
         forward: inout [Double], backward: inout [Double]
     ) -> Double {
         switch left {
-        case 1: chancesOfOne(weight, count: count)
-        case 2: chancesOfTwo(weight, count: count, suffix: suffix)
-        default: recursion(weight, count: count, left: left, forward: &forward, backward: &backward)
+        case 1: chancesOfOne(&weight, count: count)
+        case 2: chancesOfTwo(&weight, count: count, suffix: &suffix)
+        default: recursion(&weight, count: count, left: left, forward: &forward, backward: &backward)
         }
     }
 
     /// One of them: the sum of the weights, and each one's share of it.
-    static func chancesOfOne(_ weight: UnsafeMutableBufferPointer<Double>, count: Int) -> Double {
+    static func chancesOfOne(_ weight: inout MutableSpan<Double>, count: Int) -> Double {
         var total = 0.0
         for index in 0..<count { total += weight[index] }
         guard total > 0 else { return total }
@@ -28,7 +28,7 @@ enum SoftSets {
     }
 
     /// Two of them: the sum over pairs of the product of their weights; each is in the set with any other.
-    static func chancesOfTwo(_ weight: UnsafeMutableBufferPointer<Double>, count: Int, suffix: UnsafeMutableBufferPointer<Double>) -> Double {
+    static func chancesOfTwo(_ weight: inout MutableSpan<Double>, count: Int, suffix: inout MutableSpan<Double>) -> Double {
         // suffix[i]: the sum of the weights from i on.
         suffix[count] = 0
         for index in stride(from: count - 1, through: 0, by: -1) { suffix[index] = suffix[index + 1] + weight[index] }
@@ -49,7 +49,7 @@ enum SoftSets {
 
     /// Any number: forward[i * width + k] is the k-th elementary symmetric sum of the first i weights, backward of
     /// the last ones; a weight's sets are those of the others with one fewer.
-    static func recursion(_ weight: UnsafeMutableBufferPointer<Double>, count: Int, left: Int, forward: inout [Double], backward: inout [Double]) -> Double {
+    static func recursion(_ weight: inout MutableSpan<Double>, count: Int, left: Int, forward: inout [Double], backward: inout [Double]) -> Double {
         let width = left + 1
         if forward.count < (count + 1) * width {
             forward = Array(repeating: 0, count: (count + 1) * width)

@@ -55,17 +55,12 @@ import Testing
             // Weights as the soft minimum makes them: e^-shift for shifts within 25 of the threshold either way.
             let weights = (0..<count).map { _ in exp(-(Double(random.next() % 50_000) / 1_000 - 25)) }
             var forward: [Double] = [], backward: [Double] = []
-            let suffix = UnsafeMutableBufferPointer<Double>.allocate(capacity: count + 1)
-            defer { suffix.deallocate() }
+            var suffix = [Double](repeating: 0, count: count + 1)
             var closed = weights, general = weights
-            let (closedTotal, generalTotal) = closed.withUnsafeMutableBufferPointer { closed in
-                general.withUnsafeMutableBufferPointer { general in
-                    (
-                        left == 1 ? SoftSets.chancesOfOne(closed, count: count) : SoftSets.chancesOfTwo(closed, count: count, suffix: suffix),
-                        SoftSets.recursion(general, count: count, left: left, forward: &forward, backward: &backward)
-                    )
-                }
-            }
+            var closedSpan = closed.mutableSpan, generalSpan = general.mutableSpan, suffixSpan = suffix.mutableSpan
+            let closedTotal = left == 1
+                ? SoftSets.chancesOfOne(&closedSpan, count: count) : SoftSets.chancesOfTwo(&closedSpan, count: count, suffix: &suffixSpan)
+            let generalTotal = SoftSets.recursion(&generalSpan, count: count, left: left, forward: &forward, backward: &backward)
             #expect(closedTotal == generalTotal, "\(count) weights")
             #expect(closed == general, "\(count) weights")
         }
