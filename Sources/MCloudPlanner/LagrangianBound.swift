@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A lower bound of LP quality on the cheapest placement, and the prices that prove it.
 ///
@@ -48,18 +49,13 @@ struct LagrangianBound {
     /// The most replicas spread lets the service keep there.
     private var linkKeep: [Double] = []
 
-    // Scratch.
-    private var work: [Double]
-    private var chosen: [Int]
-    private var expected: [Double]
-    private var variance: [Double]
+    /// The services in contiguous shares, each with its scratch, that `evaluate` and `smoothed` run at once.
+    private var shares: [LockedShare] = []
+    private let shareCount: Int?
     /// The smoothed function's curvature along each price, for the diagonal scaling of the steps.
     private var curvature: [Double] = []
-    private var window: [Int] = []
-    private var pool: [Int] = []
+    /// The databases' scratch.
     private var weight: [Double] = []
-    private var forward: [Double] = []
-    private var backward: [Double] = []
 
     /// The best bound found and its capacity prices.
     struct Result {
@@ -67,7 +63,9 @@ struct LagrangianBound {
         var prices: [ResourceVector]
     }
 
-    init(_ problem: PlanningProblem) {
+    /// `shares`: the services' shares, nil to size them to the problem (tests compare one with several).
+    init(_ problem: PlanningProblem, shares: Int? = nil) {
+        shareCount = shares
         clouds = problem.clouds.count
         capacity = problem.clouds.map(\.capacity)
         constant = problem.cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
@@ -137,11 +135,8 @@ struct LagrangianBound {
             serviceLink.append(contentsOf: links)
             serviceLinkStart.append(serviceLink.count)
         }
-        work = Array(repeating: 0, count: positionCloud.count)
-        chosen = Array(repeating: -1, count: rankCount.count)
-        expected = Array(repeating: 0, count: positionCloud.count)
-        variance = expected
         curvature = Array(repeating: 0, count: 3 * clouds + linkPosition.count)
+        makeShares()
     }
 
     /// Replicas by rank as `Optimizer.fill` places them when every cloud has room: one in each of the first
@@ -232,6 +227,7 @@ struct LagrangianBound {
         serviceLinkStart = [0]
         for links in linksOfService { serviceLinkStart.append(serviceLinkStart[serviceLinkStart.count - 1] + links.count) }
         curvature = Array(repeating: 0, count: dimension)
+        makeShares()
     }
 
     // MARK: The dual function
@@ -249,19 +245,6 @@ struct LagrangianBound {
         return cost
     }
 
-    /// Each position's replica price at `dual` into `work`.
-    private mutating func servicePrices(_ dual: [Double], _ service: Int) {
-        let unit = serviceUnit[service]
-        for position in serviceStart[service]..<serviceStart[service + 1] {
-            work[position] = positionCost[position] + capacityPrice(dual, positionCloud[position], unit)
-        }
-        let links = 3 * clouds
-        for index in serviceLinkStart[service]..<serviceLinkStart[service + 1] {
-            let link = serviceLink[index]
-            work[linkPosition[link]] -= dual[links + link]
-        }
-    }
-
     /// The bound at `dual`, which must be within its box (capacity prices at least 0, link prices in [0, saving]).
     mutating func evaluate(_ dual: [Double]) -> Double {
         var value = constant
@@ -273,31 +256,7 @@ struct LagrangianBound {
             }
             if best.isFinite { value += best }
         }
-        for service in 0..<serviceUnit.count {
-            servicePrices(dual, service)
-            let taken = cheapest(service)
-            for rank in 0..<taken { value += rankCount[rankStart[service] + rank] * work[chosen[rankStart[service] + rank]] }
-        }
-        return value
-    }
-
-    /// The service's cheapest positions by `work`, ties to the earlier (lower cloud index), into `chosen` by rank;
-    /// returns how many there are (fewer than the ranks only when too few clouds are allowed).
-    private mutating func cheapest(_ service: Int) -> Int {
-        let ranks = rankStart[service], width = rankStart[service + 1] - ranks
-        var taken = 0
-        for position in serviceStart[service]..<serviceStart[service + 1] {
-            let cost = work[position]
-            if taken == width, cost >= work[chosen[ranks + width - 1]] { continue }
-            var at = min(taken, width - 1)
-            if taken < width { taken += 1 }
-            while at > 0, cost < work[chosen[ranks + at - 1]] {
-                chosen[ranks + at] = chosen[ranks + at - 1]
-                at -= 1
-            }
-            chosen[ranks + at] = position
-        }
-        return taken
+        return runShares(from: value) { share, bound in share.evaluate(bound, dual) }
     }
 
     // MARK: The smoothed function
@@ -306,7 +265,7 @@ struct LagrangianBound {
     private static let reach = 25.0
 
     /// The smoothed bound at `dual` and its gradient, at `temperature`: never above `evaluate(dual)`.
-    private mutating func smoothed(_ dual: [Double], temperature: Double, gradient: inout [Double]) -> Double {
+    mutating func smoothed(_ dual: [Double], temperature: Double, gradient: inout [Double]) -> Double {
         let links = 3 * clouds
         var value = constant
         for cloud in 0..<clouds {
@@ -351,89 +310,276 @@ struct LagrangianBound {
                 }
             }
         }
-        for service in 0..<serviceUnit.count {
-            let unit = serviceUnit[service]
-            let ranks = rankStart[service]
-            let first = serviceStart[service], end = serviceStart[service + 1]
-            servicePrices(dual, service)
-            let taken = cheapest(service)
-            guard taken > 0 else { continue }
-            // Every layer's threshold is at most the last rank's: positions beyond its reach weigh nothing anywhere.
-            let ceiling = work[chosen[ranks + taken - 1]] + Self.reach * temperature
-            pool.removeAll(keepingCapacity: true)
-            for position in first..<end where work[position] <= ceiling { pool.append(position) }
-            for layer in layerStart[service]..<layerStart[service + 1] where layerSize[layer] <= taken {
-                value += layerMultiple[layer] * softCheapest(size: layerSize[layer], threshold: work[chosen[ranks + layerSize[layer] - 1]], temperature: temperature, multiple: layerMultiple[layer])
+        // The first share goes on from the databases' sums, the others from zero; all are added in share order.
+        for (index, locked) in shares.enumerated() {
+            locked.mutex.withLock { share in
+                for price in 0..<links {
+                    share.gradient[price] = index == 0 ? gradient[price] : 0
+                    share.curvature[price] = index == 0 ? curvature[price] : 0
+                }
             }
-            for position in pool where expected[position] > 0 {
-                let cloud = positionCloud[position], count = expected[position]
-                gradient[3 * cloud] += count * unit.cpu
-                gradient[3 * cloud + 1] += count * unit.memory
-                curvature[3 * cloud] += variance[position] * unit.cpu * unit.cpu / temperature
-                curvature[3 * cloud + 1] += variance[position] * unit.memory * unit.memory / temperature
-            }
-            for index in serviceLinkStart[service]..<serviceLinkStart[service + 1] {
-                let link = serviceLink[index]
-                gradient[links + link] -= expected[linkPosition[link]]
-                curvature[links + link] += variance[linkPosition[link]] / temperature
-            }
-            for position in pool {
-                expected[position] = 0
-                variance[position] = 0
+        }
+        value = runShares(from: value) { share, bound in share.smooth(bound, dual, temperature: temperature) }
+        for (index, locked) in shares.enumerated() {
+            locked.mutex.withLock { share in
+                for price in 0..<links {
+                    gradient[price] = index == 0 ? share.gradient[price] : gradient[price] + share.gradient[price]
+                    curvature[price] = index == 0 ? share.curvature[price] : curvature[price] + share.curvature[price]
+                }
+                for offset in share.linkExpected.indices {
+                    let link = serviceLink[share.origin.serviceLink + offset]
+                    gradient[links + link] -= share.linkExpected[offset]
+                    curvature[links + link] += share.linkVariance[offset] / temperature
+                }
             }
         }
         return value
     }
 
-    /// The soft minimum over sets of `size` positions of their summed `work`, adding `multiple` times each
-    /// position's chance of being in the set to `expected`. Positions far below `threshold` (the size-th cheapest)
-    /// are in every set that counts, those far above in none; the rest go through the elementary symmetric sums of
-    /// their weights, forwards and backwards.
-    private mutating func softCheapest(size: Int, threshold: Double, temperature: Double, multiple: Double) -> Double {
-        var sure = 0.0
-        var left = size
-        window.removeAll(keepingCapacity: true)
-        weight.removeAll(keepingCapacity: true)
-        for position in pool {
-            let shifted = (work[position] - threshold) / temperature
-            if shifted > Self.reach { continue }
-            if shifted < -Self.reach {
-                sure += work[position]
-                left -= 1
-                expected[position] += multiple
-                continue
-            }
-            window.append(position)
-            weight.append(exp(-shifted))
+    // MARK: Shares of the services
+
+    /// From this many positions on, the services run in two shares at once (the 100-cloud instances have about
+    /// 300,000, the synthetic input 620,000). Below it an evaluation takes a few milliseconds or less, and one share
+    /// keeps the serial arithmetic, so the smaller instances' bounds and plans are bit for bit what they were.
+    private static let positionsToShare = 100_000
+
+    /// Splits the services into contiguous shares of about equal positions.
+    private mutating func makeShares() {
+        let count = max(1, shareCount ?? (positionCloud.count >= Self.positionsToShare ? 2 : 1))
+        var starts = [0]
+        for share in 1..<count {
+            var service = starts[starts.count - 1]
+            while service < serviceUnit.count, serviceStart[service] < positionCloud.count * share / count { service += 1 }
+            starts.append(service)
         }
-        let count = window.count, width = left + 1
-        // forward[i * width + k]: the k-th elementary symmetric sum of the first i weights; backward of the last ones.
-        if forward.count < (count + 1) * width {
-            forward = Array(repeating: 0, count: (count + 1) * width)
-            backward = forward
-        }
-        for k in 0..<width { forward[k] = k == 0 ? 1 : 0 }
-        for i in 0..<count {
-            for k in 0..<width {
-                forward[(i + 1) * width + k] = forward[i * width + k] + (k > 0 ? weight[i] * forward[i * width + k - 1] : 0)
+        starts.append(serviceUnit.count)
+        shares = (0..<count).map { LockedShare(Share(services: starts[$0]..<starts[$0 + 1], of: self)) }
+    }
+
+    /// Runs `body` on every share, at once when there are several, each under its own lock: the first share's value
+    /// starts at `value`, the others' at zero. Returns their values added in share order, so the sum never depends
+    /// on the threads.
+    private func runShares(from value: Double, _ body: @Sendable (inout Share, LagrangianBound) -> Void) -> Double {
+        @Sendable func run(_ index: Int) {
+            shares[index].mutex.withLock { share in
+                share.value = index == 0 ? value : 0
+                body(&share, self)
             }
         }
-        for k in 0..<width { backward[count * width + k] = k == 0 ? 1 : 0 }
-        for i in stride(from: count - 1, through: 0, by: -1) {
-            for k in 0..<width {
-                backward[i * width + k] = backward[(i + 1) * width + k] + (k > 0 ? weight[i] * backward[(i + 1) * width + k - 1] : 0)
+        if shares.count > 1 { DispatchQueue.concurrentPerform(iterations: shares.count, execute: run) } else { run(0) }
+        let values = shares.map { locked in locked.mutex.withLock { $0.value } }
+        return values.dropFirst().reduce(values[0], +)
+    }
+
+    /// A share behind its own lock, which is what lets the threads of `runShares` hold shares at once: each holds its
+    /// share's for the whole pass, and nobody else asks for it meanwhile (`smoothed` takes it before and after, to
+    /// seed and to gather the sums), so the lock is never contended.
+    private final class LockedShare: Sendable {
+        let mutex: Mutex<Share>
+
+        init(_ share: sending Share) {
+            mutex = Mutex(share)
+        }
+    }
+
+    /// A share's services, and where they start in the bound's position, rank and service link arrays: its scratch
+    /// is indexed from there.
+    private struct Origin {
+        let services: Range<Int>
+        let position: Int, rank: Int, serviceLink: Int
+
+        /// The service's positions, as indices of the scratch.
+        func positions(of service: Int, in bound: LagrangianBound) -> Range<Int> {
+            bound.serviceStart[service] - position..<bound.serviceStart[service + 1] - position
+        }
+
+        /// Each position's replica price at `dual` into `work`.
+        func price(_ bound: LagrangianBound, _ dual: [Double], _ service: Int, into work: inout MutableSpan<Double>) {
+            let unit = bound.serviceUnit[service]
+            for position in bound.serviceStart[service]..<bound.serviceStart[service + 1] {
+                work[position - self.position] = bound.positionCost[position] + bound.capacityPrice(dual, bound.positionCloud[position], unit)
+            }
+            let links = 3 * bound.clouds
+            for index in bound.serviceLinkStart[service]..<bound.serviceLinkStart[service + 1] {
+                let link = bound.serviceLink[index]
+                work[bound.linkPosition[link] - self.position] -= dual[links + link]
             }
         }
-        let total = forward[count * width + left]
-        guard total > 0, left > 0 else { return sure }
-        for i in 0..<count {
-            var others = 0.0
-            for a in 0..<left { others += forward[i * width + a] * backward[(i + 1) * width + left - 1 - a] }
-            let chance = weight[i] * others / total
-            expected[window[i]] += multiple * chance
-            variance[window[i]] += multiple * multiple * chance * (1 - chance)
+
+        /// The service's cheapest positions by `work`, ties to the earlier (lower cloud index), into `chosen` by rank;
+        /// returns how many there are (fewer than the ranks only when too few clouds are allowed).
+        func cheapest(_ bound: LagrangianBound, _ service: Int, _ work: Span<Double>, into chosen: inout MutableSpan<Int>) -> Int {
+            let ranks = bound.rankStart[service] - rank, width = bound.rankStart[service + 1] - bound.rankStart[service]
+            var taken = 0
+            for position in positions(of: service, in: bound) {
+                let cost = work[position]
+                if taken == width, cost >= work[chosen[ranks + width - 1]] { continue }
+                var at = min(taken, width - 1)
+                if taken < width { taken += 1 }
+                while at > 0, cost < work[chosen[ranks + at - 1]] {
+                    chosen[ranks + at] = chosen[ranks + at - 1]
+                    at -= 1
+                }
+                chosen[ranks + at] = position
+            }
+            return taken
         }
-        return sure + Double(left) * threshold - temperature * log(total)
+    }
+
+    /// A contiguous run of services with its own scratch, indexed from its `origin`, so that shares run at once; the
+    /// sums it leaves are the share's part of the function and its gradient. The hot loops reach the scratch through
+    /// spans taken once a pass, so they skip the arrays' uniqueness checks.
+    private struct Share {
+        let origin: Origin
+        /// The share's part of the value.
+        var value = 0.0
+        /// Each position's replica price at the prices evaluated; its expected replicas in the soft minimum and their
+        /// variance, zero between services.
+        var work: [Double], expected: [Double], variance: [Double]
+        /// The cheapest positions by rank; a service's positions within reach; a layer's window of them.
+        var chosen: [Int], pool: [Int], window: [Int]
+        /// The window's weights and their suffix sums.
+        var weight: [Double], suffix: [Double]
+        /// The smoothed function's gradient and curvature over the capacity prices, three a cloud; the replicas
+        /// expected at each of the share's service links and their variance.
+        var gradient: [Double], curvature: [Double], linkExpected: [Double], linkVariance: [Double]
+        /// The general recursion's tables, for sets of three or more.
+        var forward: [Double] = []
+        var backward: [Double] = []
+
+        init(services: Range<Int>, of bound: LagrangianBound) {
+            origin = Origin(
+                services: services, position: bound.serviceStart[services.lowerBound], rank: bound.rankStart[services.lowerBound],
+                serviceLink: bound.serviceLinkStart[services.lowerBound]
+            )
+            let positions = bound.serviceStart[services.upperBound] - origin.position
+            let links = bound.serviceLinkStart[services.upperBound] - origin.serviceLink
+            let widest = services.map { bound.serviceStart[$0 + 1] - bound.serviceStart[$0] }.max() ?? 0
+            (work, expected, variance) = (Array(repeating: 0, count: positions), Array(repeating: 0, count: positions), Array(repeating: 0, count: positions))
+            (chosen, pool, window) = (Array(repeating: 0, count: bound.rankStart[services.upperBound] - origin.rank), Array(repeating: 0, count: widest), Array(repeating: 0, count: widest))
+            (weight, suffix) = (Array(repeating: 0, count: widest), Array(repeating: 0, count: widest + 1))
+            (gradient, curvature) = (Array(repeating: 0, count: 3 * bound.clouds), Array(repeating: 0, count: 3 * bound.clouds))
+            (linkExpected, linkVariance) = (Array(repeating: 0, count: links), Array(repeating: 0, count: links))
+        }
+
+        // Spans of two stored properties of one struct overlap for the compiler (Swift 6.3: "overlapping accesses to
+        // 'self'"), whereas separate inout arguments do not: each pass hands its arrays to a static function as such,
+        // which takes their spans once for the whole pass.
+
+        mutating func evaluate(_ bound: LagrangianBound, _ dual: [Double]) {
+            Self.evaluate(bound, dual, origin, value: &value, work: &work, chosen: &chosen)
+        }
+
+        private static func evaluate(
+            _ bound: LagrangianBound, _ dual: [Double], _ origin: Origin, value: inout Double, work: inout [Double], chosen: inout [Int]
+        ) {
+            var work = work.mutableSpan, chosen = chosen.mutableSpan
+            for service in origin.services {
+                origin.price(bound, dual, service, into: &work)
+                let ranks = bound.rankStart[service]
+                let taken = origin.cheapest(bound, service, work.span, into: &chosen)
+                for rank in 0..<taken { value += bound.rankCount[ranks + rank] * work[chosen[ranks - origin.rank + rank]] }
+            }
+        }
+
+        /// The services' part of the smoothed function at `dual` into the share's sums. The first share's capacity
+        /// gradient and curvature must start where the databases left them, the others' at zero.
+        mutating func smooth(_ bound: LagrangianBound, _ dual: [Double], temperature: Double) {
+            Self.smooth(
+                bound, dual, temperature: temperature, origin, value: &value, work: &work, expected: &expected, variance: &variance,
+                chosen: &chosen, pool: &pool, window: &window, weight: &weight, suffix: &suffix, gradient: &gradient, curvature: &curvature,
+                linkExpected: &linkExpected, linkVariance: &linkVariance, forward: &forward, backward: &backward
+            )
+        }
+
+        private static func smooth(
+            _ bound: LagrangianBound, _ dual: [Double], temperature: Double, _ origin: Origin, value: inout Double,
+            work: inout [Double], expected: inout [Double], variance: inout [Double], chosen: inout [Int], pool: inout [Int],
+            window: inout [Int], weight: inout [Double], suffix: inout [Double], gradient: inout [Double], curvature: inout [Double],
+            linkExpected: inout [Double], linkVariance: inout [Double], forward: inout [Double], backward: inout [Double]
+        ) {
+            var work = work.mutableSpan, chosen = chosen.mutableSpan, pool = pool.mutableSpan
+            var expected = expected.mutableSpan, variance = variance.mutableSpan
+            var window = window.mutableSpan, weight = weight.mutableSpan, suffix = suffix.mutableSpan
+            var gradient = gradient.mutableSpan, curvature = curvature.mutableSpan
+            var linkExpected = linkExpected.mutableSpan, linkVariance = linkVariance.mutableSpan
+            for service in origin.services {
+                let unit = bound.serviceUnit[service]
+                let ranks = bound.rankStart[service] - origin.rank
+                origin.price(bound, dual, service, into: &work)
+                let taken = origin.cheapest(bound, service, work.span, into: &chosen)
+                guard taken > 0 else { continue }
+                // Every layer's threshold is at most the last rank's: positions beyond its reach weigh nothing anywhere.
+                let ceiling = work[chosen[ranks + taken - 1]] + LagrangianBound.reach * temperature
+                var pooled = 0
+                for position in origin.positions(of: service, in: bound) where work[position] <= ceiling {
+                    pool[pooled] = position
+                    pooled += 1
+                }
+                let reached = pool.span.extracting(0..<pooled)
+                for layer in bound.layerStart[service]..<bound.layerStart[service + 1] where bound.layerSize[layer] <= taken {
+                    let size = bound.layerSize[layer], multiple = bound.layerMultiple[layer]
+                    value += multiple * softCheapest(
+                        reached, work.span, size: size, threshold: work[chosen[ranks + size - 1]], temperature: temperature, multiple: multiple,
+                        expected: &expected, variance: &variance, window: &window, weight: &weight, suffix: &suffix, forward: &forward, backward: &backward
+                    )
+                }
+                for index in reached.indices where expected[reached[index]] > 0 {
+                    let position = reached[index]
+                    let cloud = bound.positionCloud[position + origin.position], count = expected[position]
+                    gradient[3 * cloud] += count * unit.cpu
+                    gradient[3 * cloud + 1] += count * unit.memory
+                    curvature[3 * cloud] += variance[position] * unit.cpu * unit.cpu / temperature
+                    curvature[3 * cloud + 1] += variance[position] * unit.memory * unit.memory / temperature
+                }
+                for index in bound.serviceLinkStart[service]..<bound.serviceLinkStart[service + 1] {
+                    let position = bound.linkPosition[bound.serviceLink[index]] - origin.position
+                    linkExpected[index - origin.serviceLink] = expected[position]
+                    linkVariance[index - origin.serviceLink] = variance[position]
+                }
+                for index in reached.indices {
+                    expected[reached[index]] = 0
+                    variance[reached[index]] = 0
+                }
+            }
+        }
+
+        /// The soft minimum over sets of `size` of the `reached` positions of their summed `work`, adding `multiple`
+        /// times each position's chance of being in the set to `expected` and its variance to `variance`. Positions
+        /// far below `threshold` (the size-th cheapest) are in every set that counts, those far above in none; the
+        /// rest go through the elementary symmetric sums of their weights, in `window` and `weight`.
+        private static func softCheapest(
+            _ reached: Span<Int>, _ work: Span<Double>, size: Int, threshold: Double, temperature: Double, multiple: Double,
+            expected: inout MutableSpan<Double>, variance: inout MutableSpan<Double>, window: inout MutableSpan<Int>,
+            weight: inout MutableSpan<Double>, suffix: inout MutableSpan<Double>, forward: inout [Double], backward: inout [Double]
+        ) -> Double {
+            var sure = 0.0
+            var left = size
+            var count = 0
+            for index in reached.indices {
+                let position = reached[index]
+                let shifted = (work[position] - threshold) / temperature
+                if shifted > LagrangianBound.reach { continue }
+                if shifted < -LagrangianBound.reach {
+                    sure += work[position]
+                    left -= 1
+                    expected[position] += multiple
+                    continue
+                }
+                window[count] = position
+                weight[count] = exp(-shifted)
+                count += 1
+            }
+            guard left > 0 else { return sure }
+            let total = SoftSets.chances(&weight, count: count, left: left, suffix: &suffix, forward: &forward, backward: &backward)
+            guard total > 0 else { return sure }
+            for index in 0..<count {
+                let position = window[index], chance = weight[index]
+                expected[position] += multiple * chance
+                variance[position] += multiple * multiple * chance * (1 - chance)
+            }
+            return sure + Double(left) * threshold - temperature * log(total)
+        }
     }
 
     // MARK: Climbing
@@ -532,11 +678,14 @@ struct LagrangianBound {
     /// A phase ends once this many steps have gained less than a ten-millionth.
     private static let stall = 5
 
-    /// Evaluations sized to the problem: about 2e7 visits of positions, links and options in all, at least 80 and
-    /// at most 1,500.
+    /// Evaluations sized to the problem: about 2e7 visits of positions, links and options in all, at least 160 and
+    /// at most 1,500. The floor rules from 125,000 visits on (the 100-cloud instances, the synthetic input), where
+    /// the bound ends near where its starting prices put it. An evaluation there costs 26-30 ms of CPU since the
+    /// shares (42 before, same machine and load), so 160 take 4.2-4.9 CPU s where 80 took 3.4, less on two cores; at
+    /// 200 clouds they take 0.8 points off the gap (bound 449,562 -> 453,043; with 320, 454,811; with 640, 455,993).
     var defaultEvaluations: Int {
         let work = positionCloud.count + linkPosition.count + optionCloud.count
-        return min(1_500, max(80, 20_000_000 / max(1, work)))
+        return min(1_500, max(160, 20_000_000 / max(1, work)))
     }
 
     /// Whether a price may move along `gradient`: not at a bound it would leave.
