@@ -46,6 +46,23 @@ import MCloudProvider
         #expect(Self.contents(backend.path) == Array(state.serialized().utf8))
     }
 
+    /// Larger than the read's chunks and than the parser's size for reading on two cores: read in one piece.
+    @Test func aStateOfThousandsOfResourcesReadsBackEqual() throws {
+        let backend = try Self.backend()
+        let resources = (0..<3_000).map { index in
+            ResourceState(
+                address: ResourceAddress("kubernetes.vk-msk.v1.ConfigMap.retail-bank-ru.settings-\(index)"), provider: "kubernetes", cloud: "vk-msk",
+                providerID: "uid-\(index)", attributes: ["data": .object([("text", .string(String(repeating: "x", count: index % 700)))])]
+            )
+        }
+        let state = State(lineage: StateTests.lineage, serial: 1, resources: resources)
+        let lock = try backend.lock(operation: "apply")
+        try backend.write(state)
+        try backend.unlock(id: lock.id)
+        #expect((Self.contents(backend.path)?.count ?? 0) > 1 << 20)
+        #expect(try backend.read() == state)
+    }
+
     @Test func eachWriteRaisesTheSerialAndKeepsThePreviousStateAsBackup() throws {
         let backend = try Self.backend()
         let lock = try backend.lock(operation: "apply")
