@@ -68,7 +68,7 @@ struct LagrangianBound {
         shareCount = shares
         clouds = problem.clouds.count
         capacity = problem.clouds.map(\.capacity)
-        constant = problem.cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
+        constant = problem.cheapestCDNCost
         var positionOf = [Int](repeating: -1, count: problem.clouds.count)
         var servicePositionStart: [Int] = []
         for cell in problem.services {

@@ -88,6 +88,12 @@ struct PlanningProblem {
 
     static let hoursPerMonth = 730.0
 
+    /// Every CDN at its cheapest allowed cloud: CDNs take no capacity and share no edge, so that is their part of
+    /// any placement's cost and of every bound.
+    var cheapestCDNCost: Double {
+        cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
+    }
+
     /// `lost`: clouds taken as gone; they stay in the problem, so every summary counts them, and fail every filter.
     /// `leftOut`: cells and CDNs not placed at all.
     init(model: Model, lost: Set<String> = [], leftOut: Set<String> = []) {

@@ -59,7 +59,7 @@ struct PrimaryEnumeration {
     static func bound(_ problem: PlanningProblem, prices: [ResourceVector], ceiling: Double, work: Int, tightening: Int) -> Double? {
         var enumeration = PrimaryEnumeration(problem: problem, prices: prices, ceiling: ceiling, work: work)
         let capacityValue = problem.clouds.indices.reduce(0.0) { $0 + enumeration.price($1, problem.clouds[$1].capacity) }
-        var fixed = problem.cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) } - capacityValue
+        var fixed = problem.cheapestCDNCost - capacityValue
         for service in problem.services.indices where enumeration.settledAt[service] < 0 { fixed += enumeration.optimistic[service] }
         let pending = problem.services.indices.reduce(0.0) { $0 + (enumeration.settledAt[$1] >= 0 ? enumeration.optimistic[$1] : 0) }
         enumeration.descend(depth: 0, cost: fixed, pending: pending)
@@ -212,7 +212,7 @@ struct PrimaryEnumeration {
         primaries = combination.primaries
         databaseLoad = Array(repeating: .zero, count: problem.clouds.count)
         for (database, cloud) in primaries.enumerated() { databaseLoad[cloud] = databaseLoad[cloud] + problem.databases[database].demand }
-        let cdns = problem.cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
+        let cdns = problem.cheapestCDNCost
         var best = combination.bound
         var rate = 1.0
         prices = startPrices

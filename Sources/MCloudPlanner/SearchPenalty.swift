@@ -115,7 +115,7 @@ struct PenaltySearch {
     }
 
     private func totalCost() -> Double {
-        var total = problem.cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
+        var total = problem.cheapestCDNCost
         for service in 0..<services {
             let cell = problem.services[service]
             for cloud in used[service] { total += Double(count[service * clouds + cloud]) * cell.replicaCost[cloud] }
