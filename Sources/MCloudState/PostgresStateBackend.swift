@@ -31,10 +31,8 @@ public final class PostgresStateBackend: StateBackend {
 
     public func read() throws(StateError) -> State? {
         try withConnection { connection throws(StateError) -> State? in
-            guard let row = try connection.query(PostgresSchema.readState, [workspace], for: "read the state").first, let body = row[0] else {
-                return nil
-            }
-            return try State.parse(Array(body.utf8), source: source)
+            guard let body = try connection.queryBytes(PostgresSchema.readState, [workspace], for: "read the state") else { return nil }
+            return try State.parse(body, source: source)
         }
     }
 
@@ -43,12 +41,13 @@ public final class PostgresStateBackend: StateBackend {
     /// refused), keeps the stored version in the history table and stores the new one.
     public func write(_ state: State) throws(StateError) {
         try withOwnLock(for: "write the state") { connection, _ throws(StateError) in
-            let storedBody = try connection.query(PostgresSchema.readStateForUpdate, [workspace], for: "write the state").first?[0] ?? nil
-            let replacement = try StateReplacement(of: storedBody.map { Array($0.utf8) }, by: state, source: source)
-            if let storedBody, let stored = replacement.stored {
-                try connection.query(PostgresSchema.keepReplaced, [workspace, stored.lineage, String(stored.serial), storedBody], for: "write the state")
+            let storedBody = try connection.queryBytes(PostgresSchema.readStateForUpdate, [workspace], for: "write the state")
+            let replacement = try StateReplacement(of: storedBody, by: state, source: source)
+            if let stored = replacement.stored {
+                try connection.query(PostgresSchema.keepReplaced, [workspace, stored.lineage, String(stored.serial)], for: "write the state")
                 try connection.query(PostgresSchema.trimHistory, [workspace], for: "write the state")
             }
+            try connection.query(PostgresSchema.preferLZ4, for: "write the state")
             let body = String(decoding: replacement.bytes, as: UTF8.self)
             try connection.query(PostgresSchema.storeState, [workspace, state.lineage, String(state.serial), body], for: "write the state")
         }

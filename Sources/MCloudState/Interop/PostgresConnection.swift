@@ -45,6 +45,31 @@ final class PostgresConnection {
     /// `purpose` names the operation in the error, such as "write the state".
     @discardableResult
     func query(_ sql: String, _ parameters: [String?] = [], for purpose: String) throws(StateError) -> [[String?]] {
+        try run(sql, parameters, for: purpose) { result in
+            (0..<PQntuples(result)).map { row in
+                (0..<PQnfields(result)).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                }
+            }
+        }
+    }
+
+    /// Runs one statement and returns the first column of its first row as the server's bytes (nil when there is
+    /// no row or the value is NULL): a state body goes straight into the array the parser reads, copied once from
+    /// libpq's result, with no `String` on the way.
+    func queryBytes(_ sql: String, _ parameters: [String?] = [], for purpose: String) throws(StateError) -> [UInt8]? {
+        try run(sql, parameters, for: purpose) { result in
+            guard PQntuples(result) > 0, PQnfields(result) > 0, PQgetisnull(result, 0, 0) == 0, let value = PQgetvalue(result, 0, 0) else {
+                return nil
+            }
+            let count = Int(PQgetlength(result, 0, 0))
+            return value.withMemoryRebound(to: UInt8.self, capacity: count) { Array(UnsafeBufferPointer(start: $0, count: count)) }
+        }
+    }
+
+    /// Sends the statement, checks its status and hands the result to `rows`, which must not keep it: it is
+    /// cleared on return.
+    private func run<Rows>(_ sql: String, _ parameters: [String?], for purpose: String, _ rows: (OpaquePointer) -> Rows) throws(StateError) -> Rows {
         let result = Self.withCStrings(parameters) { pointers in
             PQexecParams(handle, sql, Int32(parameters.count), nil, pointers, nil, nil, 0)
         }
@@ -56,11 +81,7 @@ final class PostgresConnection {
         guard status == PGRES_TUPLES_OK || status == PGRES_COMMAND_OK else {
             throw .database(source: url.source, operation: purpose, message: url.scrub(Self.text(PQresultErrorMessage(result))))
         }
-        return (0..<PQntuples(result)).map { row in
-            (0..<PQnfields(result)).map { column in
-                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
-            }
-        }
+        return rows(result)
     }
 
     private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
