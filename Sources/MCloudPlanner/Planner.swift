@@ -105,6 +105,7 @@ public enum Planner {
             var search = Optimizer(problem: problem, budget: max(4 * budget / 10, Self.ruinStepsPerCell * cellCount), seed: seed &+ 1)
             search.adopt(best)
             search.recountUsage()
+            search.aimRelocations(frequency: guide.frequency)
             search.improve()
             steps += search.steps
             if search.totalCost < bestCost - Optimizer.tolerance(bestCost) {
