@@ -91,6 +91,12 @@ extension Optimizer {
         guard !problem.services.isEmpty else { return nil }
         let service = Int.random(in: 0..<problem.services.count, using: &random)
         let cell = problem.services[service]
+        // Half the time towards the primary of one of its databases, where its replicas save the edge's egress.
+        if Bool.random(using: &random), let edge = cell.edges.randomElement(using: &random) {
+            let cloud = state.primary[edge.cell]
+            guard cloud >= 0, cell.replicaCost[cloud].isFinite, state.count(of: service, in: cloud) < cell.maxPerCloud else { return nil }
+            return pull(service, into: cloud, temperature: temperature)
+        }
         let dearest = state.replicas[service].reduce(-Double.infinity) { max($0, cell.replicaCost[$1.cloud]) }
         let cheaper = cell.allowed.filter { cell.replicaCost[$0] < dearest && state.count(of: service, in: $0) < cell.maxPerCloud }
         guard let cloud = cheaper.randomElement(using: &random) else { return nil }
