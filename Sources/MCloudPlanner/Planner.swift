@@ -51,11 +51,11 @@ public enum Planner {
         // each some fifteen iterations' work, so it ends near where these prices start it, and their counts are
         // where the search starts: there a sixth of the cells are the cheapest gain of both (c100_s2000_d300_k2:
         // 900 instead of 300 raise the bound from 371,745 to 373,138 and cut the cost from 386,525 to 382,917).
-        // An iteration's work grows with the clouds too, and at 200 the time is spent already (450 iterations cost
-        // the 5,000-cell synthetic input 0.75 CPU s more, 8%, which its 10-s target has no room for), so the extra
-        // falls with their square: 900 at 100 clouds, none at 200.
+        // An iteration's work grows with the clouds too, so the extra falls with their square: a sixth of the cells
+        // up to 100 clouds, 450 at 200, where the counts also aim the ruin-and-recreate's relocations (the
+        // synthetic input: bound 453,043 -> 455,071 and cost 483,113 -> 482,450 for about 0.8 s more).
         let clouds = max(1, problem.clouds.count)
-        let iterations = max(min(400, max(300, 6 * budget / max(1, cellCount))), min(cellCount / 6, 9_000_000 / (clouds * clouds)))
+        let iterations = max(min(400, max(300, 6 * budget / max(1, cellCount))), min(cellCount / 6, 18_000_000 / (clouds * clouds)))
         var relaxation = Relaxation(problem)
         let guide = relaxation.guide(upperBound: bestCost, iterations: iterations)
         // The lower bound, from those prices and the greedy's primaries. Its capacity prices, the LP's, rank the
