@@ -138,9 +138,9 @@ public enum Planner {
     /// The ruin-and-recreate's least work per cell. On the largest inputs the budget, sized for a second of search,
     /// leaves it few steps a cell, and there it is the phase that gains most for its time (the synthetic input:
     /// 491,277 after it with 40,000 steps, 485,662 with 320,000, for 1.6 CPU s more; eight times the primary tries
-    /// instead gained 1,400 for the same time). 30 rather than 50 keeps that input near 8 s of its 10 (5.96% against
-    /// 5.67%, about 1 s less).
-    static let ruinStepsPerCell = 30
+    /// instead gained 1,400 for the same time). 20 rather than 50 keeps that input near 8 s of its 10 (about 1.5 s
+    /// less; 5.30% against 5.21% with 30, since `pullNextToPrimaries` finishes what it leaves).
+    static let ruinStepsPerCell = 20
 
     /// The most combinations of primaries whose bounds are walked (c8_s20_d5_k1 has 1.9e9; 20 clouds have far more).
     static let enumeratedCombinations = 10_000_000_000
