@@ -347,11 +347,8 @@ struct Optimizer {
     /// synthetic input: 483,899 -> 480,106).
     mutating func pullNextToPrimaries() {
         for service in problem.services.indices {
-            let cell = problem.services[service]
-            for edge in cell.edges {
-                let cloud = state.primary[edge.cell]
-                guard cloud >= 0, cell.replicaCost[cloud].isFinite, state.count(of: service, in: cloud) < cell.maxPerCloud else { continue }
-                _ = pull(service, into: cloud, temperature: 0)
+            for edge in problem.services[service].edges {
+                _ = pull(service, nextTo: edge.cell, temperature: 0)
             }
         }
     }

@@ -85,6 +85,13 @@ extension Optimizer {
         return nil
     }
 
+    /// `pull` into the primary cloud of `database`, when the service may use that cloud.
+    mutating func pull(_ service: Int, nextTo database: Int, temperature: Double) -> Double? {
+        let cloud = state.primary[database]
+        guard cloud >= 0, problem.services[service].replicaCost[cloud].isFinite else { return nil }
+        return pull(service, into: cloud, temperature: temperature)
+    }
+
     /// A random pull for the annealing: a random service cell into one of its allowed clouds cheaper than the
     /// dearest it uses now.
     mutating func randomPull(temperature: Double) -> Double? {
@@ -93,9 +100,7 @@ extension Optimizer {
         let cell = problem.services[service]
         // Half the time towards the primary of one of its databases, where its replicas save the edge's egress.
         if Bool.random(using: &random), let edge = cell.edges.randomElement(using: &random) {
-            let cloud = state.primary[edge.cell]
-            guard cloud >= 0, cell.replicaCost[cloud].isFinite, state.count(of: service, in: cloud) < cell.maxPerCloud else { return nil }
-            return pull(service, into: cloud, temperature: temperature)
+            return pull(service, nextTo: edge.cell, temperature: temperature)
         }
         let dearest = state.replicas[service].reduce(-Double.infinity) { max($0, cell.replicaCost[$1.cloud]) }
         let cheaper = cell.allowed.filter { cell.replicaCost[$0] < dearest && state.count(of: service, in: $0) < cell.maxPerCloud }
