@@ -5,7 +5,8 @@
 /// Which primary each database takes, counted over the later iterations, estimates the fractional choice of the
 /// LP relaxation. Rounded, that is a far better start than any greedy: a greedy cannot see that a cheap, roomy
 /// cloud is worth more to a memory-heavy database than to the CPU-heavy services that would fill it first.
-/// Its prices are where the lower bound (`LagrangianBound`) starts.
+/// Its prices are where the lower bound (`LagrangianBound`) starts. With the primaries fixed (`layout`), the same
+/// iterations estimate the LP's layout of the services around them, which `Optimizer.roundedLayout` makes whole.
 struct Relaxation {
     let problem: PlanningProblem
     let clouds: Int
@@ -47,6 +48,9 @@ struct Relaxation {
     private var slotCloud: [Int] = []
     private var slotCount: [Int] = []
     private var slotUsed: [Int] = []
+    // Per cloud, one service's credit next to its databases, and the clouds credited.
+    private var credit: [Double] = []
+    private var credited: [Int] = []
     // Scratch for the cheapest clouds of one service.
     private var candidateCost: [Double] = []
     private var candidateCloud: [Int] = []
@@ -56,6 +60,13 @@ struct Relaxation {
     struct Guide {
         var frequency: [Double]
         var prices: [ResourceVector]
+    }
+
+    /// What `layout` found: the prices of the best iteration, and each service's average replicas in each cloud,
+    /// a row of clouds per service.
+    struct Layout {
+        var prices: [ResourceVector]
+        var replicas: [Double]
     }
 
     init(_ problem: PlanningProblem) {
@@ -101,6 +112,7 @@ struct Relaxation {
             slotStart.append(slotCloud.count)
         }
         slotUsed = Array(repeating: 0, count: problem.services.count)
+        credit = Array(repeating: 0, count: clouds)
         // The same product as a cell's replicaCost, so both sort and sum alike.
         shapeBase = Array(repeating: .infinity, count: shapeUnit.count * clouds)
         for (shape, perReplica) in shapeUnit.enumerated() {
@@ -136,17 +148,12 @@ struct Relaxation {
     mutating func guide(upperBound: Double, iterations: Int, patience: Int = 30) -> Guide {
         let databases = problem.databases.count
         var prices = [ResourceVector](repeating: .zero, count: clouds)
-        var bestPrices = prices
-        var best = -Double.infinity
+        var progress = Progress(bestPrices: prices, patience: patience)
         var choice = [Int](repeating: -1, count: databases)
         var frequency = [Double](repeating: 0, count: databases * clouds)
         var usage = [ResourceVector](repeating: .zero, count: clouds)
-        // Per cloud: the replicas of one database's services there (weighted by traffic), and one service's credit.
+        // Per cloud: the replicas of one database's services there, weighted by traffic.
         var inside = [Double](repeating: 0, count: clouds)
-        var credit = [Double](repeating: 0, count: clouds)
-        var credited: [Int] = []
-        var scale = 2.0
-        var since = 0
         for iteration in 0..<iterations {
             for cloud in 0..<clouds { usage[cloud] = .zero }
             var value = 0.0
@@ -181,40 +188,102 @@ struct Relaxation {
                 value += bestOwn
                 usage[bestCloud] = usage[bestCloud] + demand[database]
             }
-            sortShapes(prices)
-            for service in 0..<problem.services.count {
-                // Egress paid in full, less a credit per replica next to each database.
-                credited.removeAll(keepingCapacity: true)
-                for edge in edgeStart[service]..<edgeStart[service + 1] {
-                    let primary = choice[edgeDatabase[edge]]
-                    guard primary >= 0 else { continue }
-                    let full = edgeTraffic[edge] * egress[primary]
-                    value += full
-                    if !credited.contains(primary) { credited.append(primary) }
-                    credit[primary] += full / Double(replicas[service])
-                }
-                value += place(service, prices, credit, credited)
-                for cloud in credited { credit[cloud] = 0 }
-                for slot in slotStart[service]..<(slotStart[service] + slotUsed[service]) {
-                    usage[slotCloud[slot]] = usage[slotCloud[slot]] + slotCount[slot] * unit[service]
+            placeServices(next: choice, prices: prices, usage: &usage, value: &value)
+            value -= capacityValue(prices)
+            progress.record(value, prices)
+            if iteration >= iterations / 3 {
+                for database in 0..<databases where choice[database] >= 0 { frequency[database * clouds + choice[database]] += 1 }
+            }
+            step(&prices, usage: usage, value: value, upperBound: upperBound, scale: progress.scale)
+        }
+        return Guide(frequency: frequency, prices: progress.bestPrices)
+    }
+
+    // MARK: Services around fixed primaries
+
+    /// The services alone around `primary`, a cloud per database that stays put: `iterations` price updates from
+    /// `prices` with Polyak steps towards `upperBound`. The replicas each service takes, averaged over the second
+    /// half of the iterations, estimate the LP's layout around those primaries: at any one set of prices the
+    /// services that rank clouds alike all take the same ones, and only the average splits them as the LP does.
+    mutating func layout(primary: [Int], prices start: [ResourceVector], upperBound: Double, iterations: Int, patience: Int = 30) -> Layout {
+        var replicas = [Double](repeating: 0, count: problem.services.count * clouds)
+        var averaged = 0
+        var prices = start
+        var progress = Progress(bestPrices: prices, patience: patience)
+        var usage = [ResourceVector](repeating: .zero, count: clouds)
+        var fixed = 0.0
+        var load = [ResourceVector](repeating: .zero, count: clouds)
+        for (database, cloud) in primary.enumerated() where cloud >= 0 {
+            fixed += problem.databases[database].totalCost(primary: cloud)
+            load[cloud] = load[cloud] + demand[database]
+        }
+        for iteration in 0..<iterations {
+            usage = load
+            var value = fixed + (0..<clouds).reduce(0.0) { $0 + Self.price(prices[$1], load[$1]) }
+            placeServices(next: primary, prices: prices, usage: &usage, value: &value)
+            value -= capacityValue(prices)
+            progress.record(value, prices)
+            if iteration >= iterations / 2 {
+                averaged += 1
+                for service in 0..<problem.services.count {
+                    for slot in slotStart[service]..<(slotStart[service] + slotUsed[service]) {
+                        replicas[service * clouds + slotCloud[slot]] += Double(slotCount[slot])
+                    }
                 }
             }
-            value -= capacityValue(prices)
+            step(&prices, usage: usage, value: value, upperBound: upperBound, scale: progress.scale)
+        }
+        for index in replicas.indices { replicas[index] /= Double(max(1, averaged)) }
+        return Layout(prices: progress.bestPrices, replicas: replicas)
+    }
+
+    /// Every service at its cheapest at `prices`, next to the primaries in `choice`: adds their replicas to `usage`
+    /// and returns their cost, the egress paid in full less a credit per replica next to each database.
+    private mutating func placeServices(next choice: [Int], prices: [ResourceVector], usage: inout [ResourceVector], value: inout Double) {
+        sortShapes(prices)
+        for service in 0..<problem.services.count {
+            credited.removeAll(keepingCapacity: true)
+            for edge in edgeStart[service]..<edgeStart[service + 1] {
+                let primary = choice[edgeDatabase[edge]]
+                guard primary >= 0 else { continue }
+                let full = edgeTraffic[edge] * egress[primary]
+                value += full
+                if !credited.contains(primary) { credited.append(primary) }
+                credit[primary] += full / Double(replicas[service])
+            }
+            value += place(service, prices, credit, credited)
+            for cloud in credited { credit[cloud] = 0 }
+            for slot in slotStart[service]..<(slotStart[service] + slotUsed[service]) {
+                usage[slotCloud[slot]] = usage[slotCloud[slot]] + slotCount[slot] * unit[service]
+            }
+        }
+    }
+
+    // MARK: Shared steps
+
+    /// The best value and prices seen so far, and the steps' scale, which halves after `patience` iterations
+    /// without a better value.
+    private struct Progress {
+        var best = -Double.infinity
+        var bestPrices: [ResourceVector]
+        var scale = 2.0
+        var since = 0
+        let patience: Int
+
+        init(bestPrices: [ResourceVector], patience: Int) {
+            self.bestPrices = bestPrices
+            self.patience = patience
+        }
+
+        mutating func record(_ value: Double, _ prices: [ResourceVector]) {
             if value > best {
                 (best, bestPrices, since) = (value, prices, 0)
             } else {
                 since += 1
                 if since >= patience { (scale, since) = (scale / 2, 0) }
             }
-            if iteration >= iterations / 3 {
-                for database in 0..<databases where choice[database] >= 0 { frequency[database * clouds + choice[database]] += 1 }
-            }
-            step(&prices, usage: usage, value: value, upperBound: upperBound, scale: scale)
         }
-        return Guide(frequency: frequency, prices: bestPrices)
     }
-
-    // MARK: Shared steps
 
     /// A subgradient step on each cloud's prices, in shares of its capacity, so storage counted in thousands of
     /// GiB does not drown vCPU counted in tens. Polyak's length: the gap to `upperBound` over the squared norm.
