@@ -120,15 +120,14 @@ public enum Planner {
         // both c100 instances 0.5% cheaper; c50 to c8 up to 0.09%). The relaxation starts from the bound's prices.
         let layout = relaxation.layout(primary: best.primary, prices: lp.prices, upperBound: bestCost, iterations: Self.layoutIterations)
         var rounder = Optimizer(problem: problem, budget: 0, seed: seed)
-        var relaid = PenaltySearch(
-            problem: problem, start: rounder.roundedLayout(primary: best.primary, replicas: layout.replicas, prices: layout.prices),
-            seed: seed &+ 6, targets: optimizer.cheapestClouds
-        )
-        // About twenty moves a service: a quarter of that left more of the rounding's misfits (474,677 in a trial),
-        // ten times as many shook the start loose (about 476,000).
-        relaid.anneal(moves: max(50_000, 20 * problem.services.count))
-        relaid.exchange(work: 10 * budget)
-        keep(relaid)
+        if let start = rounder.roundedLayout(primary: best.primary, replicas: layout.replicas, prices: layout.prices) {
+            var relaid = PenaltySearch(problem: problem, start: start, seed: seed &+ 6, targets: optimizer.cheapestClouds)
+            // About twenty moves a service: a quarter of that left more of the rounding's misfits (474,677 in a
+            // trial), ten times as many shook the start loose (about 476,000).
+            relaid.anneal(moves: max(50_000, 20 * problem.services.count))
+            relaid.exchange(work: 10 * budget)
+            keep(relaid)
+        }
         // And the replicas exchanged once more around the final primaries: whole-cell ruins, and on larger inputs
         // the refinement's last annealing, leave pairs of replicas that would both be cheaper swapped.
         var exchanged = PenaltySearch(problem: problem, start: best, seed: seed &+ 5, targets: optimizer.cheapestClouds)

@@ -8,8 +8,9 @@ extension Optimizer {
     /// costs every cheap cloud is wanted by all), each taking its cheapest clouds at `prices` less a replica's
     /// typical cost for each replica the average `replicas` put there. With the average alone the services that
     /// come late find its clouds full and scatter; at prices alone, services ranking clouds alike crowd into the
-    /// same ones again (the synthetic input, in the trials: 474,042 and 474,418 against 473,066).
-    mutating func roundedLayout(primary: [Int], replicas average: [Double], prices: [ResourceVector]) -> PlacementState {
+    /// same ones again (the synthetic input, in the trials: 474,042 and 474,418 against 473,066). Nil when a
+    /// service cannot meet its spread even in empty clouds, which the feasibility checks rule out before.
+    mutating func roundedLayout(primary: [Int], replicas average: [Double], prices: [ResourceVector]) -> PlacementState? {
         let clouds = problem.clouds.count
         reset()
         for (database, cloud) in primary.enumerated() where cloud >= 0 { placeDatabase(database, cloud) }
@@ -42,9 +43,9 @@ extension Optimizer {
             }
             // Where the room left cannot take the service, its cheapest layout regardless: the annealing that
             // follows clears the overfill, as it does for the relaxation's start.
-            let slots = Self.fill(candidates, replicas: cell.replicas, minClouds: cell.minClouds)
-                ?? Self.fill(cell.allowed.map { Candidate(cost: cell.replicaCost[$0], cloud: $0, limit: cell.maxPerCloud) }, replicas: cell.replicas, minClouds: cell.minClouds)
-                ?? []
+            let everywhere = cell.allowed.map { Candidate(cost: cell.replicaCost[$0], cloud: $0, limit: cell.maxPerCloud) }
+            guard let slots = Self.fill(candidates, replicas: cell.replicas, minClouds: cell.minClouds)
+                ?? Self.fill(everywhere, replicas: cell.replicas, minClouds: cell.minClouds) else { return nil }
             place(service, slots)
         }
         return state

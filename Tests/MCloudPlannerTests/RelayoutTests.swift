@@ -38,7 +38,8 @@ import Testing
             primary: placement.primary, prices: [ResourceVector](repeating: .zero, count: problem.clouds.count), upperBound: 1e6, iterations: 60
         )
         var rounder = Optimizer(problem: problem, budget: 0, seed: 1)
-        let rounded = rounder.roundedLayout(primary: placement.primary, replicas: layout.replicas, prices: layout.prices)
+        let result = rounder.roundedLayout(primary: placement.primary, replicas: layout.replicas, prices: layout.prices)
+        let rounded = try #require(result)
         #expect(rounded.primary == placement.primary)
         for (service, cell) in problem.services.enumerated() {
             let slots = rounded.replicas[service]
