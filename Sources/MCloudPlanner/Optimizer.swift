@@ -122,6 +122,13 @@ struct Optimizer {
         return Self.fill(candidates, replicas: cell.replicas, minClouds: cell.minClouds)
     }
 
+    /// The cheapest replica counts for a service cell as if every cloud it may use were empty: where a start cannot
+    /// find room, the layout the annealing then clears the overfill from. Nil when spread cannot be met at all.
+    static func cheapestIgnoringRoom(_ cell: PlanningProblem.ServiceCell) -> [Slot]? {
+        let candidates = cell.allowed.map { Candidate(cost: cell.replicaCost[$0], cloud: $0, limit: cell.maxPerCloud) }
+        return fill(candidates, replicas: cell.replicas, minClouds: cell.minClouds)
+    }
+
     struct Candidate {
         var cost: Double
         var cloud: Int

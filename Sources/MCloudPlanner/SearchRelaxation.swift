@@ -238,7 +238,7 @@ struct Relaxation {
     }
 
     /// Every service at its cheapest at `prices`, next to the primaries in `choice`: adds their replicas to `usage`
-    /// and returns their cost, the egress paid in full less a credit per replica next to each database.
+    /// and their cost to `value`, the egress paid in full less a credit per replica next to each database.
     private mutating func placeServices(next choice: [Int], prices: [ResourceVector], usage: inout [ResourceVector], value: inout Double) {
         sortShapes(prices)
         for service in 0..<problem.services.count {
@@ -451,9 +451,7 @@ extension Relaxation.Guide {
                 start.replicas[service] = builder.state.replicas[service]
                 continue
             }
-            let cell = problem.services[service]
-            let candidates = cell.allowed.map { Optimizer.Candidate(cost: cell.replicaCost[$0], cloud: $0, limit: cell.maxPerCloud) }
-            start.replicas[service] = Optimizer.fill(candidates, replicas: cell.replicas, minClouds: cell.minClouds) ?? []
+            start.replicas[service] = Optimizer.cheapestIgnoringRoom(problem.services[service]) ?? []
         }
         return start
     }

@@ -43,9 +43,9 @@ extension Optimizer {
             }
             // Where the room left cannot take the service, its cheapest layout regardless: the annealing that
             // follows clears the overfill, as it does for the relaxation's start.
-            let everywhere = cell.allowed.map { Candidate(cost: cell.replicaCost[$0], cloud: $0, limit: cell.maxPerCloud) }
-            guard let slots = Self.fill(candidates, replicas: cell.replicas, minClouds: cell.minClouds)
-                ?? Self.fill(everywhere, replicas: cell.replicas, minClouds: cell.minClouds) else { return nil }
+            guard let slots = Self.fill(candidates, replicas: cell.replicas, minClouds: cell.minClouds) ?? Self.cheapestIgnoringRoom(cell) else {
+                return nil
+            }
             place(service, slots)
         }
         return state
