@@ -57,10 +57,13 @@ struct LagrangianBound {
     /// The databases' scratch.
     private var weight: [Double] = []
 
-    /// The best bound found and its capacity prices.
+    /// The best bound found, its capacity prices, and all its prices (links too) with the temperature of the phase
+    /// that found them: where `softReplicas` reads the LP's layout.
     struct Result {
         var value: Double
         var prices: [ResourceVector]
+        var dual: [Double]
+        var temperature: Double
     }
 
     /// `shares`: the services' shares, nil to size them to the problem (tests compare one with several).
@@ -336,6 +339,28 @@ struct LagrangianBound {
         return value
     }
 
+    /// Each service's expected replicas in each cloud in the smoothed function at `dual` and `temperature`, a row of
+    /// clouds per service: at the best prices of a cold phase, the LP's layout blurred by the temperature.
+    mutating func softReplicas(_ dual: [Double], temperature: Double) -> [Double] {
+        for locked in shares {
+            locked.mutex.withLock { share in share.soft = Array(repeating: 0, count: share.work.count) }
+        }
+        var gradient = [Double](repeating: 0, count: dimension)
+        _ = smoothed(dual, temperature: temperature, gradient: &gradient)
+        var replicas = [Double](repeating: 0, count: serviceUnit.count * clouds)
+        for locked in shares {
+            locked.mutex.withLock { share in
+                for service in share.origin.services {
+                    for position in serviceStart[service]..<serviceStart[service + 1] {
+                        replicas[service * clouds + positionCloud[position]] = share.soft[position - share.origin.position]
+                    }
+                }
+                share.soft = []
+            }
+        }
+        return replicas
+    }
+
     // MARK: Shares of the services
 
     /// From this many positions on, the services run in two shares at once (the 100-cloud instances have about
@@ -446,6 +471,8 @@ struct LagrangianBound {
         /// The general recursion's tables, for sets of three or more.
         var forward: [Double] = []
         var backward: [Double] = []
+        /// Each position's expected replicas in the last pass, when `softReplicas` asks for them; empty otherwise.
+        var soft: [Double] = []
 
         init(services: Range<Int>, of bound: LagrangianBound) {
             origin = Origin(
@@ -488,7 +515,7 @@ struct LagrangianBound {
             Self.smooth(
                 bound, dual, temperature: temperature, origin, value: &value, work: &work, expected: &expected, variance: &variance,
                 chosen: &chosen, pool: &pool, window: &window, weight: &weight, suffix: &suffix, gradient: &gradient, curvature: &curvature,
-                linkExpected: &linkExpected, linkVariance: &linkVariance, forward: &forward, backward: &backward
+                linkExpected: &linkExpected, linkVariance: &linkVariance, forward: &forward, backward: &backward, soft: &soft
             )
         }
 
@@ -496,8 +523,10 @@ struct LagrangianBound {
             _ bound: LagrangianBound, _ dual: [Double], temperature: Double, _ origin: Origin, value: inout Double,
             work: inout [Double], expected: inout [Double], variance: inout [Double], chosen: inout [Int], pool: inout [Int],
             window: inout [Int], weight: inout [Double], suffix: inout [Double], gradient: inout [Double], curvature: inout [Double],
-            linkExpected: inout [Double], linkVariance: inout [Double], forward: inout [Double], backward: inout [Double]
+            linkExpected: inout [Double], linkVariance: inout [Double], forward: inout [Double], backward: inout [Double],
+            soft: inout [Double]
         ) {
+            let recording = !soft.isEmpty
             var work = work.mutableSpan, chosen = chosen.mutableSpan, pool = pool.mutableSpan
             var expected = expected.mutableSpan, variance = variance.mutableSpan
             var window = window.mutableSpan, weight = weight.mutableSpan, suffix = suffix.mutableSpan
@@ -538,6 +567,7 @@ struct LagrangianBound {
                     linkVariance[index - origin.serviceLink] = variance[position]
                 }
                 for index in reached.indices {
+                    if recording { soft[reached[index]] = expected[reached[index]] }
                     expected[reached[index]] = 0
                     variance[reached[index]] = 0
                 }
@@ -597,6 +627,7 @@ struct LagrangianBound {
         var bestDual = dual
         let cells = max(1, serviceUnit.count + databaseDemand.count)
         var temperature = 0.01 * max(1e-9, abs(upperBound)) / Double(cells)
+        var bestTemperature = temperature
         var gradient = [Double](repeating: 0, count: size)
         var trialGradient = gradient
         var trial = dual
@@ -667,11 +698,11 @@ struct LagrangianBound {
                 recent.append(value)
             }
             let exact = evaluate(dual)
-            if exact > best { (best, bestDual) = (exact, dual) }
+            if exact > best { (best, bestDual, bestTemperature) = (exact, dual, temperature) }
             temperature /= cooling
         }
         let prices = (0..<clouds).map { ResourceVector(cpu: bestDual[3 * $0], memory: bestDual[3 * $0 + 1], storage: bestDual[3 * $0 + 2]) }
-        return Result(value: best, prices: prices)
+        return Result(value: best, prices: prices, dual: bestDual, temperature: bestTemperature)
     }
 
     private static let memory = 6

@@ -113,24 +113,27 @@ public enum Planner {
                 bestCost = search.totalCost
             }
         }
-        // Then, where the primary tries were as few, the services laid afresh around the final primaries: the
-        // relaxation's average layout around them, rounded and annealed briefly. The moves above leave the services
-        // short of the LP's layout around those primaries by more than any other phase gains (the synthetic input:
-        // 480,618, where HiGHS's LP around the same primaries is 467,606; laid afresh 473,617, seeds 2 and 3 0.6% and
-        // 1.3% cheaper; both c100 instances 0.5% cheaper). With many tries, each settling the services anew, it
-        // gained under 0.1% (c20 and c50) for 0.13 s that c50's 2-s target has no room for. The relaxation starts
-        // from the bound's prices.
+        // Then, where the primary tries were as few, the services laid afresh around the final primaries: the bound
+        // solved again with them fixed, from its prices, and its soft layout rounded, repaired at its prices and
+        // annealed briefly. The moves above leave the services short of the LP's layout around those primaries by
+        // more than any other phase gains (the synthetic input: 480,618, where HiGHS's LP around the same primaries
+        // is 467,606; laid afresh 471,278, seeds 2 and 3 0.4% and 0.3% cheaper still than with the relaxation's
+        // average layout that preceded this; both c100 instances 0.1% and 0.3%). With many tries, each settling the
+        // services anew, it gained under 0.1% (c20 and c50) for time that c50's 2-s target has no room for.
         if tries < Self.triesWithoutRuins {
-            let layout = relaxation.layout(primary: best.primary, prices: lp.prices, upperBound: bestCost, iterations: Self.layoutIterations)
+            var around = LagrangianBound(problem.fixingPrimaries(best.primary))
+            let fixed = around.solve(from: around.start(prices: lp.prices, primary: best.primary), upperBound: bestCost, evaluations: Self.layoutEvaluations)
+            let soft = around.softReplicas(fixed.dual, temperature: fixed.temperature)
             var rounder = Optimizer(problem: problem, budget: 0, seed: seed)
-            if let start = rounder.roundedLayout(primary: best.primary, replicas: layout.replicas, prices: layout.prices) {
-                var relaid = PenaltySearch(problem: problem, start: start, seed: seed &+ 6, targets: optimizer.cheapestClouds)
-                // About twenty moves a service: a quarter of that left more of the rounding's misfits (474,677 in a
-                // trial), ten times as many shook the start loose (about 476,000).
-                relaid.anneal(moves: max(50_000, 20 * problem.services.count))
-                relaid.exchange(work: 10 * budget)
-                keep(relaid)
-            }
+            var relaid = PenaltySearch(
+                problem: problem, start: rounder.roundedLayout(primary: best.primary, soft: soft), seed: seed &+ 6, targets: optimizer.cheapestClouds
+            )
+            relaid.repair(prices: fixed.prices, nearest: Self.repairChoices)
+            // About twenty moves a service: a quarter of that left more of the rounding's misfits, ten times as many
+            // shook the start loose (with the relaxation's layout: 474,677 and about 476,000 against 473,617).
+            relaid.anneal(moves: max(50_000, 20 * problem.services.count))
+            relaid.exchange(work: 10 * budget)
+            keep(relaid)
         }
         // And the replicas exchanged once more around the final primaries: whole-cell ruins, and on larger inputs
         // the refinement's last annealing, leave pairs of replicas that would both be cheaper swapped.
@@ -152,10 +155,12 @@ public enum Planner {
         return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(lowerBound, bestCost), steps: steps).plan(explanations: options.explanations))
     }
 
-    /// Price updates of the relaxation around the final primaries, the second half averaged. 150 and 600 did no better
-    /// on the synthetic input in the trials that chose them (474,254 and 474,221 against 473,066), and these take
-    /// 0.3 s there.
-    static let layoutIterations = 300
+    /// Evaluations of the bound around the final primaries: 80 left its layout further from the LP's (472,801 against
+    /// 471,278 on the synthetic input), and these take about 1.3 s there.
+    static let layoutEvaluations = 120
+    /// The clouds the repair looks at for each replica, cheapest at the bound's prices first: all of them cost 0.45 s
+    /// more on the synthetic input for no better a layout (471,437 against 471,278; 12 gave 471,545).
+    static let repairChoices = 24
 
     /// Tries at moving primaries after which the whole-cell ruin-and-recreate is left out.
     static let triesWithoutRuins = 32

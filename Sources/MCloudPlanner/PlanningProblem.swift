@@ -94,6 +94,16 @@ struct PlanningProblem {
         cdns.reduce(0.0) { sum, cdn in sum + (cdn.allowed.map { cdn.cost[$0] }.min() ?? 0) }
     }
 
+    /// The same problem with each database's primary fixed at `primary` (a cloud per database): the services' part
+    /// alone, which the bound solves to lay them afresh around final primaries.
+    func fixingPrimaries(_ primary: [Int]) -> PlanningProblem {
+        var fixed = self
+        for database in fixed.databases.indices where primary.indices.contains(database) && primary[database] >= 0 {
+            fixed.databases[database].allowedPrimaries = [primary[database]]
+        }
+        return fixed
+    }
+
     /// `lost`: clouds taken as gone; they stay in the problem, so every summary counts them, and fail every filter.
     /// `leftOut`: cells and CDNs not placed at all.
     init(model: Model, lost: Set<String> = [], leftOut: Set<String> = []) {

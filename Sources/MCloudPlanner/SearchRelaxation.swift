@@ -62,13 +62,6 @@ struct Relaxation {
         var prices: [ResourceVector]
     }
 
-    /// What `layout` found: the prices of the best iteration, and each service's average replicas in each cloud,
-    /// a row of clouds per service.
-    struct Layout {
-        var prices: [ResourceVector]
-        var replicas: [Double]
-    }
-
     init(_ problem: PlanningProblem) {
         self.problem = problem
         clouds = problem.clouds.count
@@ -197,44 +190,6 @@ struct Relaxation {
             step(&prices, usage: usage, value: value, upperBound: upperBound, scale: progress.scale)
         }
         return Guide(frequency: frequency, prices: progress.bestPrices)
-    }
-
-    // MARK: Services around fixed primaries
-
-    /// The services alone around `primary`, a cloud per database that stays put: `iterations` price updates from
-    /// `prices` with Polyak steps towards `upperBound`. The replicas each service takes, averaged over the second
-    /// half of the iterations, estimate the LP's layout around those primaries: at any one set of prices the
-    /// services that rank clouds alike all take the same ones, and only the average splits them as the LP does.
-    mutating func layout(primary: [Int], prices start: [ResourceVector], upperBound: Double, iterations: Int, patience: Int = 30) -> Layout {
-        var replicas = [Double](repeating: 0, count: problem.services.count * clouds)
-        var averaged = 0
-        var prices = start
-        var progress = Progress(bestPrices: prices, patience: patience)
-        var usage = [ResourceVector](repeating: .zero, count: clouds)
-        var fixed = 0.0
-        var load = [ResourceVector](repeating: .zero, count: clouds)
-        for (database, cloud) in primary.enumerated() where cloud >= 0 {
-            fixed += problem.databases[database].totalCost(primary: cloud)
-            load[cloud] = load[cloud] + demand[database]
-        }
-        for iteration in 0..<iterations {
-            usage = load
-            var value = fixed + (0..<clouds).reduce(0.0) { $0 + Self.price(prices[$1], load[$1]) }
-            placeServices(next: primary, prices: prices, usage: &usage, value: &value)
-            value -= capacityValue(prices)
-            progress.record(value, prices)
-            if iteration >= iterations / 2 {
-                averaged += 1
-                for service in 0..<problem.services.count {
-                    for slot in slotStart[service]..<(slotStart[service] + slotUsed[service]) {
-                        replicas[service * clouds + slotCloud[slot]] += Double(slotCount[slot])
-                    }
-                }
-            }
-            step(&prices, usage: usage, value: value, upperBound: upperBound, scale: progress.scale)
-        }
-        for index in replicas.indices { replicas[index] /= Double(max(1, averaged)) }
-        return Layout(prices: progress.bestPrices, replicas: replicas)
     }
 
     /// Every service at its cheapest at `prices`, next to the primaries in `choice`: adds their replicas to `usage`
