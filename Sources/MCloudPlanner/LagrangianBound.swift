@@ -616,10 +616,11 @@ struct LagrangianBound {
 
     /// Climbs from `start` (see `start(prices:primary:)`) on `evaluations` evaluations of the smoothed function. The
     /// temperature starts at a hundredth of a cell's mean cost (`upperBound`, a cost some placement reaches, over
-    /// the cells) and falls by thirds; a phase gets a fifth of the evaluations, or ends sooner once it stops
-    /// gaining. Each phase's prices are scored with the exact function; the best is the bound. Deterministic.
-    mutating func solve(from start: [Double], upperBound: Double, evaluations: Int) -> Result {
-        let phases = 5, cooling = 3.0
+    /// the cells) and falls by thirds over `phases` phases; a phase gets its share of the evaluations, or ends sooner
+    /// once it stops gaining. Each phase's prices are scored with the exact function; the best is the bound.
+    /// Deterministic.
+    mutating func solve(from start: [Double], upperBound: Double, evaluations: Int, phases: Int = 5) -> Result {
+        let cooling = 3.0
         let size = dimension
         var dual = start
         clampToBox(&dual)

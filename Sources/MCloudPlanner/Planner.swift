@@ -117,12 +117,12 @@ public enum Planner {
         // solved again with them fixed, from its prices, and its soft layout rounded, repaired at its prices and
         // annealed briefly. The moves above leave the services short of the LP's layout around those primaries by
         // more than any other phase gains (the synthetic input: 480,618, where HiGHS's LP around the same primaries
-        // is 467,606; laid afresh 471,278, seeds 2 and 3 0.4% and 0.3% cheaper still than with the relaxation's
-        // average layout that preceded this; both c100 instances 0.1% and 0.3%). With many tries, each settling the
+        // is 467,606; laid afresh 471,761, where the relaxation's average layout rounded gave 473,617; seeds 2 and 3
+        // 0.5% and 0.3% cheaper than so; c100 instances 0.1% and 0.3% cheaper). With many tries, each settling the
         // services anew, it gained under 0.1% (c20 and c50) for time that c50's 2-s target has no room for.
         if tries < Self.triesWithoutRuins {
             var around = LagrangianBound(problem.fixingPrimaries(best.primary))
-            let fixed = around.solve(from: around.start(prices: lp.prices, primary: best.primary), upperBound: bestCost, evaluations: Self.layoutEvaluations)
+            let fixed = around.solve(from: around.start(prices: lp.prices, primary: best.primary), upperBound: bestCost, evaluations: Self.layoutEvaluations, phases: Self.layoutPhases)
             let soft = around.softReplicas(fixed.dual, temperature: fixed.temperature)
             var rounder = Optimizer(problem: problem, budget: 0, seed: seed)
             var relaid = PenaltySearch(
@@ -155,12 +155,14 @@ public enum Planner {
         return .success(PlanBuilder(problem: problem, optimizer: optimizer, lowerBound: min(lowerBound, bestCost), steps: steps).plan(explanations: options.explanations))
     }
 
-    /// Evaluations of the bound around the final primaries: 80 left its layout further from the LP's (472,801 against
-    /// 471,278 on the synthetic input), and these take about 1.3 s there.
-    static let layoutEvaluations = 120
-    /// The clouds the repair looks at for each replica, cheapest at the bound's prices first: all of them cost 0.45 s
-    /// more on the synthetic input for no better a layout (471,437 against 471,278; 12 gave 471,545).
-    static let repairChoices = 24
+    /// Evaluations and phases of the bound around the final primaries: its soft layout a phase or two warmer than the
+    /// bound's coldest rounds as well (the synthetic input's seeds 1-3: 3.86 / 3.10 / 3.12% with these, 3.72 / 3.19 /
+    /// 3.18% with 120 in five phases, 3.87 / 3.21 / 3.18% with 48 in two) in half the time of 120 (about 0.6 s there).
+    static let layoutEvaluations = 60
+    static let layoutPhases = 3
+    /// The clouds the repair looks at for each replica, cheapest at the bound's prices first: 0.3 s on the synthetic
+    /// input (seeds 1-3: 3.82 / 3.07 / 3.12%); 24 took 0.55 s for 3.86 / 3.10 / 3.12%, 8 gave 3.87 / 3.15 / 3.10%.
+    static let repairChoices = 12
 
     /// Tries at moving primaries after which the whole-cell ruin-and-recreate is left out.
     static let triesWithoutRuins = 32

@@ -346,8 +346,8 @@ struct PenaltySearch {
     /// cloud without room for it costing its price there as well (the move it will have to make in turn). A replica
     /// moved into a cloud never moves out again that way, so every chain ends; a cloud where no other replica can
     /// move sends any replica to a cloud with room, as `repair()` does. On the synthetic input's rounded layout
-    /// (469,223 with 404 vCPUs over) it reaches 474,313 in 0.4 s; `repair()`, which looks at every move out of every
-    /// overloaded cloud each time, 473,321 in about 6 s; the same without the prices, 481,465.
+    /// (469,223 with 404 vCPUs over, 24 clouds a replica) it reached 474,313 in 0.4 s; `repair()`, which looks at
+    /// every move out of every overloaded cloud each time, 473,321 in about 6 s; the same without the prices, 481,465.
     mutating func repair(prices: [ResourceVector], nearest: Int) {
         let choices: [[Int]] = (0..<services).map { service in
             let priced = targets[service].map { (replicaCost[service * clouds + $0] + Self.price(prices[$0], unit[service]), $0) }
