@@ -118,7 +118,7 @@ public enum Planner {
         // annealed briefly. The moves above leave the services short of the LP's layout around those primaries by
         // more than any other phase gains (the synthetic input: 480,618, where HiGHS's LP around the same primaries
         // is 467,606; laid afresh 471,622, where the relaxation's average layout rounded gave 473,617; seeds 2 and 3
-        // 0.5% and 0.3% cheaper than so; c100 instances 0.1% and 0.3% cheaper). With many tries, each settling the
+        // 0.6% and 0.4% cheaper than so; c100 instances 0.1% and 0.3% cheaper). With many tries, each settling the
         // services anew, it gained under 0.1% (c20 and c50) for time that c50's 2-s target has no room for.
         if tries < Self.triesWithoutRuins {
             var around = LagrangianBound(problem.fixingPrimaries(best.primary))
