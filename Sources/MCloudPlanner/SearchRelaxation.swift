@@ -5,8 +5,7 @@
 /// Which primary each database takes, counted over the later iterations, estimates the fractional choice of the
 /// LP relaxation. Rounded, that is a far better start than any greedy: a greedy cannot see that a cheap, roomy
 /// cloud is worth more to a memory-heavy database than to the CPU-heavy services that would fill it first.
-/// Its prices are where the lower bound (`LagrangianBound`) starts. With the primaries fixed (`layout`), the same
-/// iterations estimate the LP's layout of the services around them, which `Optimizer.roundedLayout` makes whole.
+/// Its prices are where the lower bound (`LagrangianBound`) starts.
 struct Relaxation {
     let problem: PlanningProblem
     let clouds: Int
