@@ -213,7 +213,7 @@ struct Relaxation {
         }
     }
 
-    // MARK: Shared steps
+    // MARK: Price steps
 
     /// The best value and prices seen so far, and the steps' scale, which halves after `patience` iterations
     /// without a better value.

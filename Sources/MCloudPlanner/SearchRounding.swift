@@ -18,12 +18,12 @@ extension Optimizer {
         var drift = [ResourceVector](repeating: .zero, count: clouds)
         for service in problem.services.indices {
             let cell = problem.services[service], unit = cell.perReplica
-            let row = soft[(service * clouds)..<((service + 1) * clouds)]
+            let row = service * clouds
             var counts = [Int](repeating: 0, count: clouds)
             var left = cell.replicas
             var fractions: [(step: Double, drift: Double, cloud: Int)] = []
             for cloud in cell.allowed {
-                let expected = row[service * clouds + cloud]
+                let expected = soft[row + cloud]
                 counts[cloud] = min(cell.maxPerCloud, Int((expected + 1e-6).rounded(.down)))
                 left -= counts[cloud]
                 let over = max(unit.cpu > 0 ? drift[cloud].cpu / unit.cpu : 0, unit.memory > 0 ? drift[cloud].memory / unit.memory : 0)
@@ -34,7 +34,7 @@ extension Optimizer {
                 for fraction in fractions where left > 0 && counts[fraction.cloud] < cell.maxPerCloud {
                     let cloud = fraction.cloud
                     if roomOnly {
-                        guard row[service * clouds + cloud] > Self.roundingFloor, ((counts[cloud] + 1) * unit).fits(within: free(cloud)) else { continue }
+                        guard soft[row + cloud] > Self.roundingFloor, ((counts[cloud] + 1) * unit).fits(within: free(cloud)) else { continue }
                     }
                     counts[cloud] += 1
                     left -= 1
@@ -50,10 +50,10 @@ extension Optimizer {
                 used.append(spare)
             }
             for cloud in cell.allowed {
-                let change = Double(counts[cloud]) - row[service * clouds + cloud]
+                let change = Double(counts[cloud]) - soft[row + cloud]
                 drift[cloud] = drift[cloud] + ResourceVector(cpu: change * unit.cpu, memory: change * unit.memory, storage: 0)
             }
-            place(service, cell.allowed.sorted().filter { counts[$0] > 0 }.map { Slot(cloud: $0, count: counts[$0]) })
+            place(service, cell.allowed.filter { counts[$0] > 0 }.map { Slot(cloud: $0, count: counts[$0]) })
         }
         return state
     }
