@@ -51,7 +51,7 @@ struct LagrangianBound {
 
     /// The services in contiguous shares, each with its scratch, that `evaluate` and `smoothed` run at once.
     private var shares: [LockedShare] = []
-    private let shareCount: Int?
+    private var shareCount: Int?
     /// The smoothed function's curvature along each price, for the diagonal scaling of the steps.
     private var curvature: [Double] = []
     /// The databases' scratch.
@@ -615,11 +615,11 @@ struct LagrangianBound {
     // MARK: Climbing
 
     /// Climbs from `start` (see `start(prices:primary:)`) on `evaluations` evaluations of the smoothed function. The
-    /// temperature starts at a hundredth of a cell's mean cost (`upperBound`, a cost some placement reaches, over
+    /// temperature starts at `hottest` times a cell's mean cost (`upperBound`, a cost some placement reaches, over
     /// the cells) and falls by thirds over `phases` phases; a phase gets its share of the evaluations, or ends sooner
     /// once it stops gaining. Each phase's prices are scored with the exact function; the best is the bound.
     /// Deterministic.
-    mutating func solve(from start: [Double], upperBound: Double, evaluations: Int, phases: Int = 5) -> Result {
+    mutating func solve(from start: [Double], upperBound: Double, evaluations: Int, phases: Int = 5, hottest: Double = 0.01) -> Result {
         let cooling = 3.0
         let size = dimension
         var dual = start
@@ -627,7 +627,7 @@ struct LagrangianBound {
         var best = evaluate(dual)
         var bestDual = dual
         let cells = max(1, serviceUnit.count + databaseDemand.count)
-        var temperature = 0.01 * max(1e-9, abs(upperBound)) / Double(cells)
+        var temperature = hottest * max(1e-9, abs(upperBound)) / Double(cells)
         var bestTemperature = temperature
         var gradient = [Double](repeating: 0, count: size)
         var trialGradient = gradient
@@ -662,9 +662,12 @@ struct LagrangianBound {
                 }
                 guard slope > 1e-12 * max(1, abs(value)) else { break }
                 var fraction = 1.0
+                // Without pairs the metric is the curvature alone, which a cold phase far from its optimum can make
+                // many orders too long: shorter steps are tried then rather than ending the phase.
+                let shortest = pairs.isEmpty ? Self.shortestFirstStep : 1e-4
                 var accepted = false
                 var trialValue = value
-                while spent < phaseEnd, fraction > 1e-4 {
+                while spent < phaseEnd, fraction > shortest {
                     for index in 0..<size { trial[index] = dual[index] + fraction * direction[index] }
                     clampToBox(&trial)
                     var gain = 0.0
@@ -707,6 +710,7 @@ struct LagrangianBound {
     }
 
     private static let memory = 6
+    private static let shortestFirstStep = 1e-10
     /// A phase ends once this many steps have gained less than a ten-millionth.
     private static let stall = 5
 
@@ -719,7 +723,19 @@ struct LagrangianBound {
     /// 449,562 and 640 gave 455,993).
     var defaultEvaluations: Int {
         let work = positionCloud.count + linkPosition.count + optionCloud.count
-        return min(1_500, max(120, 20_000_000 / max(1, work)))
+        return min(1_500, max(Self.leastEvaluations, 20_000_000 / max(1, work)))
+    }
+
+    /// The floor of `defaultEvaluations`.
+    static let leastEvaluations = 120
+
+    /// The same bound with its services in `count` shares: its own scratch, the rest of its arrays shared until
+    /// written, so it can climb on another thread while this one is used.
+    func resharing(_ count: Int) -> LagrangianBound {
+        var copy = self
+        copy.shareCount = count
+        copy.makeShares()
+        return copy
     }
 
     /// Whether a price may move along `gradient`: not at a bound it would leave.
