@@ -118,12 +118,13 @@ public enum Planner {
             }
         }
         // Then, where the primary tries were as few, the services laid afresh around the final primaries: the bound
-        // solved again with them fixed, from its prices, and its soft layout rounded, repaired at its prices and
-        // annealed briefly. The moves above leave the services short of the LP's layout around those primaries by
-        // more than any other phase gains (the synthetic input: 480,618, where HiGHS's LP around the same primaries
-        // is 467,606; laid afresh 471,622, where the relaxation's average layout rounded gave 473,617; seeds 2 and 3
-        // 0.6% and 0.4% cheaper than so; c100 instances 0.1% and 0.3% cheaper). With many tries, each settling the
-        // services anew, it gained under 0.1% (c20 and c50) for time that c50's 2-s target has no room for.
+        // solved again with them fixed, from its prices, and its soft layout rounded, repaired at its prices,
+        // annealed briefly and exchanged at length. The moves above leave the services short of the LP's layout around
+        // those primaries by more than any other phase gains (the synthetic input: 480,618, where HiGHS's LP around the
+        // same primaries is 467,606; laid afresh 471,622 with brief exchanges, 469,365 with long ones, where the
+        // relaxation's average layout rounded gave 473,617; seeds 2 and 3 0.6% and 0.4% cheaper than so even with
+        // brief exchanges, c100 instances 0.1% and 0.3%). With many tries, each settling the services anew, it gained
+        // under 0.1% (c20 and c50) for time that c50's 2-s target has no room for.
         if tries < Self.triesWithoutRuins {
             var around = LagrangianBound(problem.fixingPrimaries(best.primary))
             let fixed = around.solve(from: around.start(prices: lp.prices, primary: best.primary), upperBound: bestCost, evaluations: Self.layoutEvaluations, phases: Self.layoutPhases)
@@ -136,7 +137,7 @@ public enum Planner {
             // About ten moves a service: the synthetic input's seeds 1-3 3.79 / 3.06 / 3.04%; five left more of the
             // rounding's misfits (3.82 / 3.18 / 3.07%), twenty and more shook the start loose (3.82 / 3.07 / 3.12%).
             relaid.anneal(moves: max(50_000, 10 * problem.services.count))
-            relaid.exchange(work: 10 * budget)
+            relaid.exchange(work: Self.relaidExchangeWork * budget, sweep: .thorough)
             keep(relaid)
         }
         // And the replicas exchanged once more around the final primaries: whole-cell ruins, and on larger inputs
@@ -164,6 +165,10 @@ public enum Planner {
     /// 3.18% with 120 in five phases, 3.87 / 3.21 / 3.18% with 48 in two) in half the time of 120 (about 0.6 s there).
     static let layoutEvaluations = 60
     static let layoutPhases = 3
+    /// The exchanges that finish the services laid afresh, in budgets: a pass over the synthetic input's layout
+    /// costs about 60 of them (a second), and its first ones gain most (seeds 1-3: 3.34 / 2.79 / 2.74% with 10 in
+    /// cell order, 2.87 / 2.47 / 2.45% with these in `.thorough` order, for about 0.7 s; run out, 2.71% on seed 1).
+    static let relaidExchangeWork = 400
     /// The clouds the repair looks at for each replica, cheapest at the bound's prices first: 0.3 s on the synthetic
     /// input (seeds 1-3: 3.82 / 3.07 / 3.12%); 24 took 0.55 s for 3.86 / 3.10 / 3.12%, 8 gave 3.87 / 3.15 / 3.10%.
     static let repairChoices = 12

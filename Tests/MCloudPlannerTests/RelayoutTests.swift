@@ -79,12 +79,16 @@ import Testing
         let (result, _) = Self.soft(problem, placement)
         repaired.repair(prices: result.prices, nearest: 8)
         #expect(repaired.isFeasible)
-        let fixed = repaired.placement
-        #expect(fixed.primary == placement.primary)
+        Self.expectWithinRules(problem, repaired.placement, primary: placement.primary)
+    }
+
+    /// The primaries as given, every service whole and within spread in clouds it may use, every cloud within capacity.
+    static func expectWithinRules(_ problem: PlanningProblem, _ placement: PlacementState, primary: [Int]) {
+        #expect(placement.primary == primary)
         var usage = [ResourceVector](repeating: .zero, count: problem.clouds.count)
-        for (database, cloud) in fixed.primary.enumerated() { usage[cloud] = usage[cloud] + problem.databases[database].demand }
+        for (database, cloud) in placement.primary.enumerated() { usage[cloud] = usage[cloud] + problem.databases[database].demand }
         for (service, cell) in problem.services.enumerated() {
-            let slots = fixed.replicas[service]
+            let slots = placement.replicas[service]
             #expect(slots.reduce(0) { $0 + $1.count } == cell.replicas, "service \(service)")
             #expect(slots.count >= cell.minClouds, "service \(service)")
             #expect(slots.allSatisfy { $0.count <= cell.maxPerCloud && cell.allowed.contains($0.cloud) }, "service \(service)")
