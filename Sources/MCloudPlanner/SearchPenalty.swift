@@ -458,7 +458,7 @@ extension PenaltySearch {
         case settling
         /// Those that could gain most first, each service's replicas moved again while they gain, a remembered exit
         /// checked only where it would win: one long run over a layout made afresh, where a pass costs far more than
-        /// the work allows and the order decides what it reaches (the synthetic input: 1,700 more for the same work).
+        /// the work allows and the order decides what it reaches (the synthetic input, 40 budgets: 469,365 against 469,884).
         case thorough
     }
 

@@ -25,11 +25,7 @@ import Testing
 
     @Test func aThoroughExchangeRunOutLeavesNoReplicaACheaperCloudWithRoom() throws {
         let (problem, exchanged, _, after) = try Self.exchanged(.thorough, work: 100_000_000)
-        var usage = [ResourceVector](repeating: .zero, count: problem.clouds.count)
-        for (database, cloud) in exchanged.primary.enumerated() { usage[cloud] = usage[cloud] + problem.databases[database].demand }
-        for (service, slots) in exchanged.replicas.enumerated() {
-            for slot in slots { usage[slot.cloud] = usage[slot.cloud] + slot.count * problem.services[service].perReplica }
-        }
+        let usage = RelayoutTests.usage(problem, exchanged)
         for (service, cell) in problem.services.enumerated() {
             let slots = exchanged.replicas[service]
             for from in slots {

@@ -82,18 +82,26 @@ import Testing
         Self.expectWithinRules(problem, repaired.placement, primary: placement.primary)
     }
 
+    /// What the placement's primaries and replicas take from each cloud.
+    static func usage(_ problem: PlanningProblem, _ placement: PlacementState) -> [ResourceVector] {
+        var usage = [ResourceVector](repeating: .zero, count: problem.clouds.count)
+        for (database, cloud) in placement.primary.enumerated() { usage[cloud] = usage[cloud] + problem.databases[database].demand }
+        for (service, slots) in placement.replicas.enumerated() {
+            for slot in slots { usage[slot.cloud] = usage[slot.cloud] + slot.count * problem.services[service].perReplica }
+        }
+        return usage
+    }
+
     /// The primaries as given, every service whole and within spread in clouds it may use, every cloud within capacity.
     static func expectWithinRules(_ problem: PlanningProblem, _ placement: PlacementState, primary: [Int]) {
         #expect(placement.primary == primary)
-        var usage = [ResourceVector](repeating: .zero, count: problem.clouds.count)
-        for (database, cloud) in placement.primary.enumerated() { usage[cloud] = usage[cloud] + problem.databases[database].demand }
         for (service, cell) in problem.services.enumerated() {
             let slots = placement.replicas[service]
             #expect(slots.reduce(0) { $0 + $1.count } == cell.replicas, "service \(service)")
             #expect(slots.count >= cell.minClouds, "service \(service)")
             #expect(slots.allSatisfy { $0.count <= cell.maxPerCloud && cell.allowed.contains($0.cloud) }, "service \(service)")
-            for slot in slots { usage[slot.cloud] = usage[slot.cloud] + slot.count * cell.perReplica }
         }
+        let usage = Self.usage(problem, placement)
         for cloud in problem.clouds.indices {
             #expect(usage[cloud].fits(within: problem.clouds[cloud].capacity), "cloud \(cloud)")
         }
