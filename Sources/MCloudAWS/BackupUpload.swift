@@ -1,47 +1,23 @@
 import Foundation
 public import MCloudCore
 
-/// Where a database VM's backup job uploads its dumps, and with which keys: `spec.backup` of its DatabaseServer
-/// (bucket, region, endpoint, profile; nothing secret) plus the S3 credentials mcloud resolves when it creates the
-/// VM. The keys go into the VM's cloud-init user data (`MCloudDatabaseEngines.DatabaseUserData`) and nowhere else: not
-/// the body, the state or any message.
+/// The S3 keys a database VM's backup job (or its restore) uses for a bucket: the bucket's location, as the
+/// provider read it from the server's body, plus the credentials mcloud resolves when it creates the VM. The keys go
+/// into the VM's cloud-init user data (`MCloudDatabaseEngines.DatabaseUserData`) and nowhere else: not the body, the
+/// state or any message.
 public struct BackupUpload: Sendable {
-    /// What `spec.backup` says: the bucket's catalog cloud, name, region, S3 endpoint and AWS profile.
-    public struct Target: Sendable, Equatable {
-        public var cloud: String
-        public var bucket: String
-        public var region: String
-        public var endpoint: String?
-        public var profile: String?
-
-        public init(cloud: String, bucket: String, region: String, endpoint: String? = nil, profile: String? = nil) {
-            self.cloud = cloud
-            self.bucket = bucket
-            self.region = region
-            self.endpoint = endpoint
-            self.profile = profile
-        }
-
-        /// A DatabaseServer's `spec.backup`; nil without it or without its bucket.
-        public init?(databaseServer body: JSONValue) {
-            func field(_ name: String) -> String? { body.value(at: ["spec", "backup", name])?.stringValue }
-            guard let bucket = field("bucket") else { return nil }
-            self.init(cloud: field("cloud") ?? "", bucket: bucket, region: field("region") ?? "", endpoint: field("endpoint"), profile: field("profile"))
-        }
-    }
-
-    public var target: Target
+    public var target: BucketLocation
     public var credentials: AWSCredentials
 
-    public init(target: Target, credentials: AWSCredentials) {
+    public init(target: BucketLocation, credentials: AWSCredentials) {
         self.target = target
         self.credentials = credentials
     }
 
-    /// The keys for `target` from the AWS chain: the environment's keys, else the profile `spec.backup.profile`,
+    /// The keys for `target` from the AWS chain: the environment's keys, else the catalog's profile for the bucket,
     /// else the profile named after the bucket's cloud when one exists, else `default`. The error names the bucket
     /// and what was looked for, never a key.
-    public static func resolve(_ target: Target, environment: [String: String]) throws(AWSError) -> BackupUpload {
+    public static func resolve(_ target: BucketLocation, environment: [String: String]) throws(AWSError) -> BackupUpload {
         var settings = environment
         if environment["AWS_ACCESS_KEY_ID"] == nil {
             if let profile = target.profile {

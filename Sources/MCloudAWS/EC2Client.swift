@@ -52,14 +52,6 @@ public struct EC2Client: Sendable {
         public var zone: String? = nil
     }
 
-    /// The tag that marks what mcloud made (its value is `mcloud`).
-    public static let managedByTag = "mcloud.io/managed-by"
-
-    /// The standard tags on everything mcloud makes: `mcloud.io/managed-by`, `application`, `cell`.
-    public static func managedTags(application: String, cell: String) -> [String: String] {
-        [managedByTag: "mcloud", "application": application, "cell": cell]
-    }
-
     /// Starts one instance. The ClientToken makes the call safe to retry, so throttled or dropped calls are resent.
     /// With `resendLostAnswers` false only throttled calls are resent: for emulators that ignore the token, the
     /// caller looks the instance up by its tags before it sends again.

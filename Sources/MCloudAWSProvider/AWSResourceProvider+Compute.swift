@@ -82,18 +82,19 @@ extension AWSResourceProvider {
             try await session.ec2.createTags([existing.id], tags)
         } else {
             let groups = try await securityGroupIDs(body, resource.address, session)
+            let read = ResourceBody(body)
+            let server = DatabaseServerSpec(
+                engine: read.string("engine") ?? "", version: read.string("version") ?? "", port: read.int("port"), image: read.image,
+                defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore
+            )
             // A DR bucket in AWS is reached with the instance profile's role; one at another S3 endpoint needs keys.
-            var upload: BackupUpload?
-            if let target = BackupUpload.Target(databaseServer: body), target.endpoint != nil {
-                upload = try BackupUpload.resolve(target, environment: settings.environment)
-            }
-            let server = DatabaseServerSpec(body, defaultFamily: VMImage.standard(for: .aws).family)
             // The same for the bucket a recovery point comes from.
-            var restoreKeys: [(name: String, value: String)] = []
-            if let point = server.restore, point.endpoint != nil {
-                let target = BackupUpload.Target(cloud: point.cloud, bucket: point.bucket, region: point.region, endpoint: point.endpoint, profile: point.profile)
-                restoreKeys = try BackupUpload.resolve(target, environment: settings.environment).secrets
+            func keys(_ location: BucketLocation?) throws(AWSError) -> [(name: String, value: String)] {
+                guard let location, location.endpoint != nil else { return [] }
+                return try BackupUpload.resolve(location, environment: settings.environment).secrets
             }
+            let backupKeys = try keys(server.backup?.location)
+            let restoreKeys = try keys(server.restore?.location)
             let recipe: Recipe
             switch server.recipe() {
             case .success(let found): recipe = found
@@ -101,7 +102,7 @@ extension AWSResourceProvider {
             }
             let disks = try await Self.disks(body, session)
             let vm = server.vm(
-                recipe: recipe, address: resource.address.rawValue, server: ResourceBody(body).name, disks: disks, secrets: upload?.secrets ?? [],
+                recipe: recipe, address: resource.address.rawValue, server: read.name, disks: disks, secrets: backupKeys,
                 restoreSecrets: restoreKeys
             )
             let spec = EC2Client.InstanceSpec(

@@ -66,7 +66,7 @@ public struct AWSResourceProvider: ResourceProvider {
 
     public func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
         let session = try await session()
-        let filter = [AWSTag.managedBy: "mcloud", "application": application, AWSTag.cloud: cloud]
+        let filter = [AWSTag.managedBy: ResourceLabels.manager, ResourceLabels.CloudTag.application: application, AWSTag.cloud: cloud]
         let inventory = try await Self.attempt("listing \(application)'s resources in \(cloud)") { () throws(AWSError) in
             try await AWSInventory.read(session, tags: filter)
         }
@@ -89,7 +89,7 @@ public struct AWSResourceProvider: ResourceProvider {
         let immutable: [ResourceKind: [[String]]] = [
             // The image, the backup settings and their keys are in the user data, which EC2 sets at launch only.
             .databaseServer: [
-                ["spec", "engine"], ["spec", "version"], ["spec", "zone"], ["spec", "volume"], ["spec", "securityGroup"], ["spec", "image"], ["spec", "backup"],
+                ["spec", "engine"], ["spec", "version"], ["spec", "zone"], ["spec", "volume"], ["spec", "securityGroup"], ["spec", "image"], ResourceBody.backupPath,
             ],
             .volume: [["spec", "zone"]],
             .backupBucket: [["spec", "bucketName"]],

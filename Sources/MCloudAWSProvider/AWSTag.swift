@@ -4,10 +4,10 @@ import MCloudProvider
 
 /// The tags of mcloud's AWS resources, the keys the provider reads back.
 enum AWSTag {
-    static let managedBy = EC2Client.managedByTag
-    static let cloud = "mcloud.io/cloud"
-    static let address = "mcloud.io/address"
-    static let digest = "mcloud.io/spec-digest"
+    static let managedBy = ResourceLabels.CloudTag.managedBy
+    static let cloud = ResourceLabels.cloud
+    static let address = ResourceLabels.CloudTag.address
+    static let digest = ResourceLabels.CloudTag.digest
     static let backupAddress = "mcloud.io/backup-address"
     static let backupDigest = "mcloud.io/backup-digest"
     static let backupSchedule = "mcloud.io/backup-schedule-base64"
@@ -19,9 +19,10 @@ enum AWSTag {
     /// of the body it was last made from.
     static func tags(_ body: JSONValue, address: ResourceAddress, cloud: String) -> [String: String] {
         let read = ResourceBody(body)
-        return EC2Client.managedTags(application: read.application, cell: read.cell ?? "").merging(
-            [Self.cloud: cloud, Self.address: address.rawValue, Self.digest: digest(body)], uniquingKeysWith: { $1 }
-        )
+        return [
+            managedBy: ResourceLabels.manager, ResourceLabels.CloudTag.application: read.application, ResourceLabels.CloudTag.cell: read.cell ?? "",
+            Self.cloud: cloud, Self.address: address.rawValue, Self.digest: digest(body),
+        ]
     }
 
     /// SHA-256 of the body's canonical form, so equal bodies digest equal.

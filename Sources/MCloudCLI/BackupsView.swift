@@ -57,15 +57,5 @@ enum BackupsView {
     }
 
     /// `3d 4h`, `5h 12m`, `40m`, `12s`: the largest unit, and the next one when it is not zero.
-    static func duration(_ seconds: Int) -> String {
-        let value = max(0, seconds)
-        let units = [(86400, "d"), (3600, "h"), (60, "m"), (1, "s")]
-        guard let first = units.firstIndex(where: { value >= $0.0 }) else { return "0s" }
-        var text = "\(value / units[first].0)\(units[first].1)"
-        if first + 1 < units.count {
-            let next = value % units[first].0 / units[first + 1].0
-            if next > 0 { text += " \(next)\(units[first + 1].1)" }
-        }
-        return text
-    }
+    static func duration(_ seconds: Int) -> String { DurationText.text(seconds) }
 }

@@ -1,3 +1,5 @@
+public import MCloudCore
+public import MCloudProvider
 import Synchronization
 
 /// Somewhere text goes: the terminal, or a buffer in tests.
@@ -29,10 +31,15 @@ public struct CommandContext: Sendable {
     public var readLine: @Sendable () -> String?
     /// Whether a command may take over Ctrl-C (only the real process; tests run commands in-process).
     public var handlesSignals: Bool
+    /// What every wait and every age reads: the machine's clock, or a test's.
+    public var clock: any WallClock
+    /// The providers commands reach clouds through; nil: the built-in ones, configured from `environment`.
+    public var providers: (any ProviderCatalog)?
 
     public init(
         stdout: any TextOutput, stderr: any TextOutput, environment: [String: String], isTerminal: Bool = false,
-        readLine: @escaping @Sendable () -> String? = { nil }, handlesSignals: Bool = false
+        readLine: @escaping @Sendable () -> String? = { nil }, handlesSignals: Bool = false, clock: any WallClock = SystemClock(),
+        providers: (any ProviderCatalog)? = nil
     ) {
         self.stdout = stdout
         self.stderr = stderr
@@ -40,6 +47,8 @@ public struct CommandContext: Sendable {
         self.isTerminal = isTerminal
         self.readLine = readLine
         self.handlesSignals = handlesSignals
+        self.clock = clock
+        self.providers = providers
     }
 
     /// Colour on a terminal unless `NO_COLOR` is set (https://no-color.org), whatever its value.
@@ -52,4 +61,9 @@ public enum ExitCode: Int32, Sendable {
     case failure = 1
     /// Only with `plan --detailed-exitcode`: the plan has changes; and `render --check`: the directory differs.
     case changes = 2
+}
+
+extension CommandContext {
+    /// The providers to reach clouds through: the test's, else the built-in ones.
+    var providerCatalog: any ProviderCatalog { providers ?? ProviderRegistry(environment: environment) }
 }

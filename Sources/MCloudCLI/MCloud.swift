@@ -26,7 +26,7 @@ public enum MCloud {
             }
             return .success
         case "--version":
-            return await VersionCommand().run(context)
+            return await run(VersionCommand(), context)
         default:
             break
         }
@@ -47,7 +47,17 @@ public enum MCloud {
             context.stderr.write("error: \(error.message)\nUsage: \(HelpFormatter.usage(command.spec))\nSee 'mcloud \(command.spec.name) --help'.\n")
             return .failure
         }
-        return await made.run(context)
+        return await run(made, context)
+    }
+
+    /// The command's exit code; when it fails, why, printed here and nowhere else.
+    private static func run(_ command: any Command, _ context: CommandContext) async -> ExitCode {
+        do throws(CommandFailure) {
+            return try await command.run(context)
+        } catch {
+            context.stderr.write(error.text)
+            return error.exitCode
+        }
     }
 
     private static func command(named name: String) -> (any Command.Type)? {

@@ -1,3 +1,5 @@
+public import MCloudCore
+
 /// Everything the user data of one database VM depends on: what the provider knows (the server's address and
 /// name, the names its data disk may appear under) and what the manifests asked for (the recipe, the port, the
 /// backup schedule and the DR bucket).
@@ -16,6 +18,10 @@ public struct DatabaseVM: Sendable {
             self.region = region
             self.endpoint = endpoint
             self.secrets = secrets
+        }
+
+        public init(_ location: BucketLocation, secrets: [(name: String, value: String)]) {
+            self.init(name: location.bucket, region: location.region, endpoint: location.endpoint, secrets: secrets)
         }
     }
 

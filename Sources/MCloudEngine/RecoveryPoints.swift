@@ -1,4 +1,4 @@
-import MCloudCore
+public import MCloudCore
 public import MCloudProvider
 
 /// A failover's restores: each database cell whose primary the state records in a lost cloud gets its new primary
@@ -20,35 +20,14 @@ public enum RecoveryPoints {
         public var prefix: String { ResourceBody(lostServer.attributes).name + "/" }
     }
 
-    /// The backup a new primary loads, and where it is; `takenAt` is when the dump was taken (UTC, RFC 3339).
+    /// The recovery point a new server loads, and the server.
     public struct Point: Sendable, Hashable {
         public var server: ResourceAddress
-        public var cloud: String
-        public var bucket: String
-        public var region: String
-        public var endpoint: String?
-        public var profile: String?
-        public var object: String
-        public var takenAt: String
+        public var recoveryPoint: RecoveryPoint
 
-        public init(
-            server: ResourceAddress, cloud: String, bucket: String, region: String, endpoint: String?, profile: String?, object: String, takenAt: String
-        ) {
+        public init(server: ResourceAddress, recoveryPoint: RecoveryPoint) {
             self.server = server
-            self.cloud = cloud
-            self.bucket = bucket
-            self.region = region
-            self.endpoint = endpoint
-            self.profile = profile
-            self.object = object
-            self.takenAt = takenAt
-        }
-
-        var json: JSONValue {
-            var fields: [(String, JSONValue)] = [("cloud", .string(cloud)), ("bucket", .string(bucket)), ("region", .string(region))]
-            if let endpoint { fields.append(("endpoint", .string(endpoint))) }
-            if let profile { fields.append(("profile", .string(profile))) }
-            return .object(fields + [("object", .string(object)), ("takenAt", .string(takenAt))])
+            self.recoveryPoint = recoveryPoint
         }
     }
 
@@ -56,7 +35,7 @@ public enum RecoveryPoints {
     /// after an interruption finds those made already), sorted by cell.
     public static func needs(desired: [DesiredResource], state: State, lost: Set<String>) throws(EngineError) -> [Need] {
         func isPrimary(_ kind: ResourceKind, _ body: ResourceBody) -> Bool {
-            kind == .managedDatabase || kind == .databaseServer && body.string("role") == "primary"
+            kind == .managedDatabase || kind == .databaseServer && body.databaseRole == .primary
         }
         var lostPrimaries: [String: ResourceState] = [:]
         for resource in state.resources where lost.contains(resource.cloud) {
@@ -70,7 +49,7 @@ public enum RecoveryPoints {
             guard let next = desired.first(where: { ResourceBody($0.body).cell == cell && isPrimary($0.type, ResourceBody($0.body)) }) else { continue }
             guard state[next.address] == nil else { continue }
             let legs = state.resources.filter { $0.address.kind == .backupBucket && ResourceBody($0.attributes).cell == cell }
-            if legs.isEmpty, ResourceBody(previous.attributes).string("backup", "bucket") == nil {
+            if legs.isEmpty, ResourceBody(previous.attributes).backup?.location == nil {
                 needs.append(Need(cell: name, server: next.address, lostServer: previous, leg: nil))
                 continue
             }
@@ -102,8 +81,8 @@ public enum RecoveryPoints {
 
     /// A body without its recovery point: what the state records once the server is made.
     static func consumed(_ body: JSONValue) -> JSONValue {
-        guard body.value(at: ["spec", "restore"]) != nil else { return body }
-        return ResourceBody(body).settingSpec(["restore"], nil).document
+        let read = ResourceBody(body)
+        return read.restore == nil ? body : read.restoring(nil).document
     }
 
     /// `desired` with each point's `spec.restore` on its server.
@@ -112,7 +91,7 @@ public enum RecoveryPoints {
         return desired.map { resource in
             guard let point = byServer[resource.address] else { return resource }
             var restored = resource
-            restored.body = ResourceBody(resource.body).settingSpec(["restore"], point.json).document
+            restored.body = ResourceBody(resource.body).restoring(point.recoveryPoint).document
             return restored
         }
     }
@@ -121,7 +100,7 @@ public enum RecoveryPoints {
     /// server would start empty. The reasons, one per such server.
     public static func dataLosses(_ plan: DeploymentPlan) -> [String] {
         plan.changes.filter { change in
-            change.action == .replace && change.type == .databaseServer && change.recorded.map { ResourceBody($0.attributes).string("role") == "primary" } == true
+            change.action == .replace && change.type == .databaseServer && change.recorded.map { ResourceBody($0.attributes).databaseRole == .primary } == true
         }.map { "\($0.address): a failover would replace this primary (\($0.reason)), and the new server would start without its data" }
     }
 

@@ -38,9 +38,9 @@ public struct CinderClient: Sendable {
     }
 
     /// Quota exhaustion comes back as `OpenStackError.capacity` (Cinder answers 413 overLimit).
-    public func createVolume(name: String, sizeGiB: Int, ownership: Ownership, availabilityZone: String? = nil) async throws(OpenStackError) -> Volume {
+    public func createVolume(name: String, sizeGiB: Int, marks: ResourceMarks, availabilityZone: String? = nil) async throws(OpenStackError) -> Volume {
         var volume: [(String, JSONValue)] = [
-            ("name", .string(name)), ("size", .int(sizeGiB)), ("metadata", .object(ownership.metadata.map { ($0.0, .string($0.1)) })),
+            ("name", .string(name)), ("size", .int(sizeGiB)), ("metadata", .object(marks.metadata.map { ($0.key, .string($0.value)) })),
         ]
         if let availabilityZone { volume.append(("availability_zone", .string(availabilityZone))) }
         let body: JSONValue = .object([("volume", .object(volume))])

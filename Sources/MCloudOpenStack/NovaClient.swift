@@ -68,7 +68,7 @@ public actor NovaClient {
     /// complete answer (a stall, the deadline, a dropped connection) Nova may still be working on it, so the server is
     /// watched for until `settle` seconds pass and never asked for again (as Trove's creates, `TroveClient.createInstanceOnce`).
     public func createServer(_ request: ServerRequest, attempts: Int = 3, retryDelay: Double = 1, settle: Double = 120) async throws(OpenStackError) -> Server {
-        let requestTag = Ownership.tag("request:\(UUID().uuidString.lowercased())")
+        let requestTag = ResourceMarks.tag("request:\(UUID().uuidString.lowercased())")
         let operation = "create server \(request.name)"
         var failure: OpenStackError = .invalidResponse("\(operation): no attempt made")
         for attempt in 1...max(1, attempts) {
@@ -144,9 +144,9 @@ public actor NovaClient {
         try await listServers(query: "tags=" + tags.map(Self.escape).joined(separator: ","))
     }
 
-    /// Servers whose metadata holds every pair given (filtered here: Nova's list has no metadata filter).
-    public func findServers(metadata: [String: String]) async throws(OpenStackError) -> [Server] {
-        try await listServers(query: "tags=\(Self.escape(Ownership.managedTag))").filter { server in
+    /// Servers carrying `tag` whose metadata holds every pair given (filtered here: Nova's list has no metadata filter).
+    public func findServers(tagged tag: String, metadata: [String: String]) async throws(OpenStackError) -> [Server] {
+        try await listServers(query: "tags=\(Self.escape(tag))").filter { server in
             metadata.allSatisfy { server.metadata[$0.key] == $0.value }
         }
     }

@@ -1,31 +1,29 @@
 import Foundation
 import MCloudCore
 
-/// Marks what mcloud owns: tags for lookups (Nova filters servers by tag) and the same facts as metadata.
-public struct Ownership: Sendable, Hashable {
-    public var application: String
-    public var cell: String
-    /// Further metadata written with the ownership facts (the engine's address, for example); not tags, whose
-    /// 60-character limit an address can exceed.
-    public var extra: [String: String]
+/// The metadata pairs (in the order written) and tags that say whose a server or volume is. The client writes and
+/// filters on them as given; which keys and values mean "mcloud made this" is the provider's to say.
+public struct ResourceMarks: Sendable, Hashable {
+    public struct Pair: Sendable, Hashable {
+        public var key: String
+        public var value: String
 
-    public init(application: String, cell: String, extra: [String: String] = [:]) {
-        self.application = application
-        self.cell = cell
-        self.extra = extra
+        public init(_ key: String, _ value: String) {
+            self.key = key
+            self.value = value
+        }
     }
 
-    public static let managedTag = "managed-by:mcloud"
+    public var metadata: [Pair]
+    /// Nova and Neutron tags, each made fit by `tag(_:)`.
+    public var tags: [String]
+
+    public init(metadata: [Pair], tags: [String]) {
+        self.metadata = metadata
+        self.tags = tags.map(Self.tag)
+    }
 
     /// Nova tags: at most 60 characters, no `/` or `,`.
-    public var tags: [String] {
-        [Self.managedTag, "application:\(application)", "cell:\(cell)"].map { Self.tag($0) }
-    }
-
-    public var metadata: [(String, String)] {
-        [("managed-by", "mcloud"), ("application", application), ("cell", cell)] + extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-    }
-
     public static func tag(_ text: String) -> String {
         String(text.map { $0 == "/" || $0 == "," ? "_" : $0 }.prefix(60))
     }
@@ -46,7 +44,7 @@ public struct ServerRequest: Sendable, Hashable {
     public var flavorID: String
     /// cloud-init user data as written; the client base64-encodes it.
     public var userData: String?
-    public var ownership: Ownership
+    public var marks: ResourceMarks
     public var securityGroups: [String]
     public var networks: Networks
     public var keyName: String?
@@ -54,7 +52,7 @@ public struct ServerRequest: Sendable, Hashable {
     public var availabilityZone: String?
 
     public init(
-        name: String, imageID: String, flavorID: String, userData: String? = nil, ownership: Ownership, securityGroups: [String] = [],
+        name: String, imageID: String, flavorID: String, userData: String? = nil, marks: ResourceMarks, securityGroups: [String] = [],
         networks: Networks = .auto, keyName: String? = nil, availabilityZone: String? = nil
     ) {
         self.availabilityZone = availabilityZone
@@ -62,7 +60,7 @@ public struct ServerRequest: Sendable, Hashable {
         self.imageID = imageID
         self.flavorID = flavorID
         self.userData = userData
-        self.ownership = ownership
+        self.marks = marks
         self.securityGroups = securityGroups
         self.networks = networks
         self.keyName = keyName
@@ -81,8 +79,8 @@ public struct ServerRequest: Sendable, Hashable {
         if let keyName { server.append(("key_name", .string(keyName))) }
         if let availabilityZone { server.append(("availability_zone", .string(availabilityZone))) }
         if !securityGroups.isEmpty { server.append(("security_groups", .array(securityGroups.map { .object([("name", .string($0))]) }))) }
-        server.append(("metadata", .object((ownership.metadata + [("request", requestTag)]).map { ($0.0, .string($0.1)) })))
-        server.append(("tags", .array((ownership.tags + [requestTag]).map { .string($0) })))
+        server.append(("metadata", .object(marks.metadata.map { ($0.key, .string($0.value)) } + [("request", .string(requestTag))])))
+        server.append(("tags", .array((marks.tags + [requestTag]).map { .string($0) })))
         return .object([("server", .object(server))])
     }
 }

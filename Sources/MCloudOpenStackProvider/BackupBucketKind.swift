@@ -55,7 +55,7 @@ struct BackupBucketKind: Sendable {
         let days = body.int("retentionDays")
         try await storage.value().ensureBucket(S3Client.BucketSpec(
             name: bucket, expireAfterDays: days, noncurrentExpireAfterDays: days,
-            tags: [OwnershipKeys.managedBy: "mcloud", "application": body.application, "cell": body.cell ?? body.name, OwnershipKeys.address: body.address.rawValue]
+            tags: [OwnershipKeys.managedBy: ResourceLabels.manager, "application": body.application, "cell": body.cell ?? body.name, OwnershipKeys.address: body.address.rawValue]
         ))
         return ObservedResource(address: body.address, providerID: bucket, attributes: body.document)
     }

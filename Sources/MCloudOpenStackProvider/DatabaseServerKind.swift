@@ -54,7 +54,7 @@ struct DatabaseServerKind: Sendable {
             desired.string(field) == current.string(field) ? nil : "spec.\(field) cannot change on a running database server"
         }
         // The backup settings and keys live in the user data, which Nova sets only when it makes the server.
-        if !FieldDiff.same(desired.spec["backup"] ?? .null, current.spec["backup"] ?? .null) {
+        if !desired.sameBackup(as: current) {
             reasons.append("spec.backup is in the server's user data, which cannot change")
         }
         if let image = desired.spec["image"], !FieldDiff.same(image, current.spec["image"] ?? image) {
@@ -64,7 +64,7 @@ struct DatabaseServerKind: Sendable {
     }
 
     static func find(_ address: String, in nova: NovaClient) async throws(OpenStackError) -> Server? {
-        try await nova.findServers(metadata: [OwnershipKeys.address: address]).first { !$0.isDeleting }
+        try await nova.findServers(tagged: OwnershipKeys.managedTag, metadata: [OwnershipKeys.address: address]).first { !$0.isDeleting }
     }
 
     func create(_ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
@@ -81,7 +81,7 @@ struct DatabaseServerKind: Sendable {
     }
 
     /// The keys of `target`'s bucket from the AWS credential chain, for the VM's user data.
-    private func keys(_ target: BackupUpload.Target) throws(OpenStackError) -> [(name: String, value: String)] {
+    private func keys(_ target: BucketLocation) throws(OpenStackError) -> [(name: String, value: String)] {
         do throws(AWSError) {
             return try BackupUpload.resolve(target, environment: environment).secrets
         } catch {
@@ -90,7 +90,10 @@ struct DatabaseServerKind: Sendable {
     }
 
     private func request(_ body: ResourceBody, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) -> ServerRequest {
-        let spec = DatabaseServerSpec(body.document, defaultFamily: VMImage.standard(for: .openstack).family)
+        let spec = DatabaseServerSpec(
+            engine: body.string("engine") ?? "", version: body.string("version") ?? "", port: body.int("port"), image: body.image,
+            defaultFamily: VMImage.standard(for: .openstack).family, backup: body.backup, restore: body.restore
+        )
         let recipe: Recipe
         switch spec.recipe() {
         case .success(let found): recipe = found
@@ -104,10 +107,8 @@ struct DatabaseServerKind: Sendable {
             }
             groups = [group.id]
         }
-        let secrets = try BackupUpload.Target(databaseServer: body.document).map(keys) ?? []
-        let restoreSecrets = try spec.restore.map { point throws(OpenStackError) in
-            try keys(BackupUpload.Target(cloud: point.cloud, bucket: point.bucket, region: point.region, endpoint: point.endpoint, profile: point.profile))
-        } ?? []
+        let secrets = try spec.backup?.location.map(keys) ?? []
+        let restoreSecrets = try spec.restore.map { point throws(OpenStackError) in try keys(point.location) } ?? []
         let vm = spec.vm(
             recipe: recipe, address: body.address.rawValue, server: body.name, disks: try await Self.disks(body, clients), secrets: secrets,
             restoreSecrets: restoreSecrets
@@ -116,7 +117,7 @@ struct DatabaseServerKind: Sendable {
         return ServerRequest(
             name: body.name, imageID: try await connection.imageID(spec.image ?? .standard(for: .openstack)), flavorID: flavor.id,
             userData: DatabaseUserData.render(vm),
-            ownership: OwnershipKeys.ownership(body, extra: Self.metadata(body)),
+            marks: OwnershipKeys.marks(body, extra: Self.metadata(body)),
             // A server without a port has nothing a group could apply to; Nova refuses groups then.
             securityGroups: networks == ServerRequest.Networks.none ? [] : groups, networks: networks,
             availabilityZone: try await connection.computeZone(body.string("zone"))

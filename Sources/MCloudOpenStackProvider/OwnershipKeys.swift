@@ -8,13 +8,23 @@ enum OwnershipKeys {
     static let address = "mcloud-address"
     static let zone = "mcloud-zone"
 
-    static func ownership(_ body: ResourceBody, extra: [String: String] = [:]) -> Ownership {
-        Ownership(application: body.application, cell: body.cell ?? body.name, extra: extra.merging([address: body.address.rawValue]) { first, _ in first })
+    /// The metadata and tags of what mcloud makes for `body`: managed-by, application and cell, then `extra` and the
+    /// address by key.
+    static func marks(_ body: ResourceBody, extra: [String: String] = [:]) -> ResourceMarks {
+        let application = body.application, cell = body.cell ?? body.name
+        let more = extra.merging([address: body.address.rawValue]) { first, _ in first }.sorted { $0.key < $1.key }
+        return ResourceMarks(
+            metadata: [.init(managedBy, ResourceLabels.manager), .init("application", application), .init("cell", cell)] + more.map { .init($0.key, $0.value) },
+            tags: [managedTag, "application:\(application)", "cell:\(cell)"]
+        )
     }
+
+    /// The tag of everything mcloud made, which Nova lists by.
+    static let managedTag = "\(managedBy):\(ResourceLabels.manager)"
 
     /// The metadata pairs every listing of `application` filters on.
     static func filter(application: String) -> [String: String] {
-        [managedBy: "mcloud", "application": application]
+        [managedBy: ResourceLabels.manager, "application": application]
     }
 
     /// The metadata pair of everything mcloud made.
@@ -22,7 +32,7 @@ enum OwnershipKeys {
 
     /// Neutron tags for the same facts (tags, not metadata, are what Neutron filters on).
     static func tags(application: String) -> [String] {
-        [Ownership.managedTag, Ownership.tag("application:\(application)")]
+        [managedTag, ResourceMarks.tag("application:\(application)")]
     }
 
     static func addressTag(_ address: String) -> String { "address:\(address)" }

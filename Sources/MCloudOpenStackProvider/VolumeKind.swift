@@ -31,7 +31,7 @@ struct VolumeKind: Sendable {
 
     /// The live volume made for `address`, if any.
     static func find(_ address: String, in cinder: CinderClient) async throws(OpenStackError) -> Volume? {
-        try await cinder.volumes(metadata: [OwnershipKeys.managedBy: "mcloud", OwnershipKeys.address: address]).first { $0.status != "deleting" }
+        try await cinder.volumes(metadata: [OwnershipKeys.managedBy: ResourceLabels.manager, OwnershipKeys.address: address]).first { $0.status != "deleting" }
     }
 
     func create(_ body: ResourceBody) async throws(OpenStackError) -> ObservedResource {
@@ -42,7 +42,7 @@ struct VolumeKind: Sendable {
         } else {
             let zone = body.string("zone")
             volume = try await cinder.createVolume(
-                name: body.name, sizeGiB: body.int("sizeGiB") ?? 1, ownership: OwnershipKeys.ownership(body, extra: zone.map { [OwnershipKeys.zone: $0] } ?? [:]),
+                name: body.name, sizeGiB: body.int("sizeGiB") ?? 1, marks: OwnershipKeys.marks(body, extra: zone.map { [OwnershipKeys.zone: $0] } ?? [:]),
                 availabilityZone: try await connection.volumeZone(zone)
             )
         }

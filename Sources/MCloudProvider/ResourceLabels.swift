@@ -23,6 +23,19 @@ public enum ResourceLabels {
     /// The prefixes a workload's own labels may not use: they could pose as one of the keys above.
     public static let reservedPrefixes = ["app.kubernetes.io/", "mcloud.io/"]
 
+    /// The keys of the tags (AWS) or metadata on what mcloud makes in a cloud whose resources carry no labels.
+    public enum CloudTag {
+        /// Always `manager`: marks what mcloud made.
+        public static let managedBy = "mcloud.io/managed-by"
+        public static let application = "application"
+        /// The cell, as the `cell` label carries it.
+        public static let cell = "cell"
+        /// The resource's address (docs/engine.md), by which a provider finds what it made.
+        public static let address = "mcloud.io/address"
+        /// The digest of the body the resource was last made from.
+        public static let digest = "mcloud.io/spec-digest"
+    }
+
     /// The label selector of everything rendered for `application`: `app.kubernetes.io/managed-by=mcloud,...`.
     public static func selector(application: String) -> String {
         "\(managedBy)=\(manager),\(partOf)=\(application)"

@@ -69,13 +69,15 @@ struct DatabaseInfrastructure {
         (0...database.standbys).flatMap { copy -> [InfrastructureResource] in
             let name = "\(base).\(copy)"
             let zone: [(String, ObjectNode)] = zones.isEmpty ? [] : [("zone", .string(zones[copy]))]
-            var server: [(String, ObjectNode)] = [("role", copy == 0 ? "primary" : "standby")] + engine
+            var server: [(String, ObjectNode)] = [field(ResourceBody.DatabaseServerField.role(copy == 0 ? .primary : .standby))] + engine
             server.append(("flavor", ["vcpu": .number(database.size.vcpu), "memoryGiB": .number(database.size.memoryGiB)]))
-            server.append(("image", image))
+            server.append(field(ResourceBody.DatabaseServerField.image(cloud.vmImage)))
             server += zone + [("volume", .string(address(.volume, name))), ("securityGroup", .string(securityGroupAddress))]
-            server.append(copy == 0 ? ("dnsName", .string(DatabaseEndpoint.host(cell))) : ("replicaOf", .string(databaseAddress)))
+            server.append(
+                copy == 0 ? ("dnsName", .string(DatabaseEndpoint.host(cell))) : field(ResourceBody.DatabaseServerField.replicaOf(ResourceAddress(databaseAddress)))
+            )
             // Standbys do not replicate yet (replicaOf is recorded only), so only the primary has data to back up.
-            if copy == 0, let backup = serverBackup { server.append(("backup", backup)) }
+            if copy == 0, let backup = serverBackup { server.append(field(ResourceBody.DatabaseServerField.backup(backup))) }
             return [resource(.volume, name, [("sizeGiB", .number(database.size.storageGiB))] + zone), resource(.databaseServer, name, server)]
         }
     }
@@ -105,30 +107,22 @@ struct DatabaseInfrastructure {
         return (bucketCloud, address, Self.bucketName(base, address: address))
     }
 
-    /// The catalog's image for the cloud's database VMs: its family picks the engine's recipe.
-    private var image: ObjectNode {
-        let image = cloud.vmImage
-        var fields: [(String, ObjectNode)] = [("family", .string(image.family))]
-        if let id = image.id { fields.append(("id", .string(id))) }
-        if let name = image.name { fields.append(("name", .string(name))) }
-        if let owner = image.owner { fields.append(("owner", .string(owner))) }
-        if !image.properties.isEmpty { fields.append(("properties", .map(image.properties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))) }
-        return .map(fields)
-    }
+    /// A field of the provider contract's spelling, as a node.
+    private func field(_ field: (key: String, value: JSONValue)) -> (String, ObjectNode) { (field.key, ObjectNode(field.value)) }
 
     /// What a VM's backup job is set up with at boot: the schedule and retention, and where it uploads to, so that
     /// its provider can hand the VM keys for that bucket. Nothing secret: the provider resolves the keys when it
     /// creates the VM. The bucket's cloud, not its address: the bucket names the VM as its source, and an address here
     /// would make them depend on each other.
-    private var serverBackup: ObjectNode? {
+    private var serverBackup: BackupSettings? {
         guard let backup = database.backup else { return nil }
-        var fields: [(String, ObjectNode)] = [("schedule", .string(backup.schedule)), ("retentionDays", .int(backup.retentionDays))]
-        if let bucket = disasterBucket {
-            fields += [("cloud", .string(bucket.cloud.name)), ("bucket", .string(bucket.name)), ("region", .string(bucket.cloud.region))]
-            if let endpoint = bucket.cloud.endpoints.objectStorageURL { fields.append(("endpoint", .string(endpoint))) }
-            if let profile = bucket.cloud.endpoints.awsProfile { fields.append(("profile", .string(profile))) }
+        let location = disasterBucket.map { bucket in
+            BucketLocation(
+                cloud: bucket.cloud.name, bucket: bucket.name, region: bucket.cloud.region, endpoint: bucket.cloud.endpoints.objectStorageURL,
+                profile: bucket.cloud.endpoints.awsProfile
+            )
         }
-        return .map(fields)
+        return BackupSettings(schedule: backup.schedule, retentionDays: backup.retentionDays, location: location)
     }
 
     /// `mcloud-<name>-<hash of the address>`: lowercase letters, digits and single hyphens, at most 63 characters.

@@ -6,11 +6,9 @@ import MCloudProvider
 /// it loads at boot and when that backup was taken. The age is the failover's to print: the plan holds no clock.
 enum RecoveryPointView {
     static func line(_ change: ResourceChange) -> String? {
-        guard change.action == .create || change.action == .update, let body = change.after?.body,
-              let bucket = body.value(at: ["spec", "restore", "bucket"])?.stringValue,
-              let object = body.value(at: ["spec", "restore", "object"])?.stringValue else { return nil }
-        let cloud = body.value(at: ["spec", "restore", "cloud"])?.stringValue.map { " in \($0)" } ?? ""
-        let taken = body.value(at: ["spec", "restore", "takenAt"])?.stringValue.map { ", taken \($0)" } ?? ""
-        return "restores s3://\(bucket)/\(object)\(cloud)\(taken)"
+        guard change.action == .create || change.action == .update, let body = change.after?.body, let point = ResourceBody(body).restore else { return nil }
+        let cloud = point.location.cloud.isEmpty ? "" : " in \(point.location.cloud)"
+        let taken = point.takenAt.isEmpty ? "" : ", taken \(point.takenAt)"
+        return "restores \(point.location.url(point.object))\(cloud)\(taken)"
     }
 }

@@ -41,7 +41,7 @@ enum OpenStackServersBenchmark {
                     group.addTask {
                         let began = clock.now
                         let request = ServerRequest(
-                            name: "\(run)-\(number)", imageID: image, flavorID: flavor.id, ownership: Ownership(application: run, cell: "benchmark"), networks: .none
+                            name: "\(run)-\(number)", imageID: image, flavorID: flavor.id, marks: ResourceMarks(metadata: [.init("benchmark", run)], tags: ["benchmark:\(run)"]), networks: .none
                         )
                         let server = try await nova.createServer(request)
                         _ = try await nova.waitUntilActive(server.id)

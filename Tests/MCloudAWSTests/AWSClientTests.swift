@@ -65,7 +65,7 @@ struct AWSClientTests {
         let transport = ScriptedTransport([answer])
         let spec = EC2Client.InstanceSpec(
             imageID: "ami-1", instanceType: "t3.micro", userData: "#!/bin/sh\necho hi", securityGroupIDs: ["sg-1"],
-            tags: EC2Client.managedTags(application: "shop", cell: "c1"), clientToken: "tok-1"
+            tags: ["mcloud.io/managed-by": "mcloud", "application": "shop", "cell": "c1"], clientToken: "tok-1"
         )
         let instance = try await EC2Client(client: TestConfiguration.client(transport)).runInstance(spec)
         #expect(instance == EC2Client.Instance(id: "i-123", state: "pending", privateIP: "10.0.0.5", publicIP: nil, tags: ["cell": "c1"]))

@@ -86,13 +86,13 @@ struct MotoTests {
     func instanceLifecycle() async throws {
         let ec2 = EC2Client(client: try MotoBed.client())
         let cell = MotoBed.name("cell")
-        let group = try await ec2.createSecurityGroup(name: cell, description: "mcloud test database", tags: EC2Client.managedTags(application: "shop", cell: cell))
+        let group = try await ec2.createSecurityGroup(name: cell, description: "mcloud test database", tags: ["mcloud.io/managed-by": "mcloud", "application": "shop", "cell": cell])
         #expect(try await ec2.securityGroupID(name: cell) == group)
         #expect(try await ec2.authorizeIngress(groupID: group, ports: 5432...5432, cidr: "10.0.0.0/16"))
         #expect(try await !ec2.authorizeIngress(groupID: group, ports: 5432...5432, cidr: "10.0.0.0/16"))
         let spec = EC2Client.InstanceSpec(
             imageID: "ami-12c6146b", instanceType: "t3.micro", userData: "#cloud-config\npackages: [postgresql]\n", securityGroupIDs: [group],
-            tags: EC2Client.managedTags(application: "shop", cell: cell), clientToken: cell
+            tags: ["mcloud.io/managed-by": "mcloud", "application": "shop", "cell": cell], clientToken: cell
         )
         let instance = try await ec2.runInstance(spec)
         #expect(instance.tags["cell"] == cell)
@@ -126,7 +126,7 @@ extension MotoTests {
         let name = MotoBed.name("pg")
         let spec = RDSClient.InstanceSpec(
             identifier: name, instanceClass: "db.t3.micro", engineVersion: "16.3", masterUsername: "mcloud", masterPassword: "not-a-real-password",
-            tags: EC2Client.managedTags(application: "shop", cell: name)
+            tags: ["mcloud.io/managed-by": "mcloud", "application": "shop", "cell": name]
         )
         let created = try await rds.createInstance(spec)
         #expect(created.identifier == name)

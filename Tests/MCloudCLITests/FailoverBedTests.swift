@@ -170,7 +170,7 @@ struct LedgerBed {
 
     /// The live servers mcloud made for `address`.
     func servers(address: String) async throws -> [Server] {
-        try await NovaClient(session: session(openstack["MCLOUD_TEST_OS_CLOUD"])).findServers(metadata: ["mcloud-address": address]).filter { !$0.isDeleting }
+        try await NovaClient(session: session(openstack["MCLOUD_TEST_OS_CLOUD"])).findServers(tagged: "managed-by:mcloud", metadata: ["mcloud-address": address]).filter { !$0.isDeleting }
     }
 
     func servers(application: String) async throws -> [Server] {

@@ -1,18 +1,12 @@
+@testable import MCloudCLI
 import Testing
 
 @Suite struct HelpTests {
-    @Test(arguments: [
-        (["--help"], "help-mcloud.txt"),
-        (["validate", "--help"], "help-validate.txt"),
-        (["version", "--help"], "help-version.txt"),
-        (["plan", "--help"], "help-plan.txt"),
-        (["explain", "--help"], "help-explain.txt"),
-        (["render", "--help"], "help-render.txt"),
-        (["backups", "--help"], "help-backups.txt"),
-        (["failover", "--help"], "help-failover.txt"),
-        (["drill", "--help"], "help-drill.txt"),
-        (["help", "validate"], "help-validate.txt"),
-    ])
+    /// The overview, `help COMMAND`, and every command's `--help`: a command without its golden fails here.
+    static let helpCases: [([String], String)] = [(["--help"], "help-mcloud.txt"), (["help", "validate"], "help-validate.txt")]
+        + MCloud.commands.map { ([$0.spec.name, "--help"], "help-\($0.spec.name).txt") }
+
+    @Test(arguments: helpCases)
     func helpIsGeneratedFromEachCommandsDeclaration(_ arguments: [String], _ golden: String) async throws {
         let run = await mcloudRun(arguments)
         #expect(run.exitCode == 0)

@@ -114,8 +114,10 @@ import Testing
 
     @Test func theStateRecordsAServerWithoutTheRecoveryPointItWasMadeWith() {
         let point = RecoveryPoints.Point(
-            server: "memory.ru-2.DatabaseServer.bank-ru.ledger.0", cloud: "ru-2", bucket: "b", region: "r", endpoint: nil, profile: nil,
-            object: "bank-ru.ledger.0/x.sql.gz", takenAt: "2026-12-02T03:00:00Z"
+            server: "memory.ru-2.DatabaseServer.bank-ru.ledger.0",
+            recoveryPoint: RecoveryPoint(
+                location: BucketLocation(cloud: "ru-2", bucket: "b", region: "r"), object: "bank-ru.ledger.0/x.sql.gz", takenAt: "2026-12-02T03:00:00Z"
+            )
         )
         let server = Self.desired(.databaseServer, cloud: "ru-2", role: "primary")
         let restoring = RecoveryPoints.applying([point], to: [server])[0]

@@ -77,6 +77,6 @@ import MCloudHTTP
 
         try await provider.delete(recorded)
         let nova = NovaClient(session: try OpenStackSession(cloud: try CloudsYAML.load(cloud: cloudName, environment: ["OS_CLIENT_CONFIG_FILE": configFile])))
-        #expect(try await nova.findServers(metadata: ["mcloud-address": address.rawValue]).isEmpty)
+        #expect(try await nova.findServers(tagged: "managed-by:mcloud", metadata: ["mcloud-address": address.rawValue]).isEmpty)
     }
 }

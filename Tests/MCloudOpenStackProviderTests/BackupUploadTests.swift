@@ -1,5 +1,6 @@
 import Foundation
 import MCloudAWS
+import MCloudCore
 import MCloudDatabaseEngines
 import MCloudYAML
 import Testing
@@ -7,13 +8,13 @@ import Testing
 
 /// The DR keys a database VM gets: resolved from the AWS chain, written only into the root-only file of its cloud-init user data.
 struct BackupUploadTests {
-    static let target = BackupUpload.Target(
+    static let target = BucketLocation(
         cloud: "vk-msk", bucket: "mcloud-shop-db-0123abcd", region: "ru-msk", endpoint: "https://s3.example.net"
     )
 
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
-        var target: BackupUpload.Target
+        var target: BucketLocation
         var environment: [String: String]
         /// The profile files written under the test's HOME.
         var credentialsFile: String = ""
@@ -97,7 +98,7 @@ struct BackupUploadTests {
         (nil as String?, "profile 'default'"), ("dr", "profile 'dr'"),
     ])
     func missingCredentials(profile: String?, named: String) throws {
-        let target = BackupUpload.Target(cloud: Self.target.cloud, bucket: Self.target.bucket, region: "ru-msk", profile: profile)
+        let target = BucketLocation(cloud: Self.target.cloud, bucket: Self.target.bucket, region: "ru-msk", profile: profile)
         let environment = ["HOME": try Self.home("[other]\naws_access_key_id = AKIDOTHER\naws_secret_access_key = secret-other\n")]
         let error = #expect(throws: AWSError.self) { try BackupUpload.resolve(target, environment: environment) }
         let message = error?.description ?? ""

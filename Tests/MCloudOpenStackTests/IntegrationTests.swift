@@ -17,7 +17,7 @@ struct IntegrationTests {
     func request(_ name: String, flavor: Flavor) -> ServerRequest {
         ServerRequest(
             name: name, imageID: bed["MCLOUD_TEST_OS_IMAGE_ID"], flavorID: flavor.id, userData: "#cloud-config\nruncmd: [true]\n",
-            ownership: Ownership(application: "it", cell: name), networks: .none
+            marks: .owned(application: "it", cell: name), networks: .none
         )
     }
 
@@ -79,9 +79,9 @@ struct IntegrationTests {
         let created = try await nova.createServer(request(name, flavor: flavor))
         let active = try await nova.waitUntilActive(created.id)
         #expect(active.status == "ACTIVE")
-        #expect(active.tags.contains(Ownership.managedTag))
+        #expect(active.tags.contains("managed-by:mcloud"))
         #expect(try await nova.findServers(tags: ["cell:\(name)"]).map(\.id) == [created.id])
-        #expect(try await nova.findServers(metadata: ["cell": name]).map(\.id) == [created.id])
+        #expect(try await nova.findServers(tagged: "managed-by:mcloud", metadata: ["cell": name]).map(\.id) == [created.id])
         try await nova.deleteServer(created.id)
         await #expect { try await nova.server(created.id) } throws: { ($0 as? OpenStackError)?.fault?.status == 404 }
     }
@@ -102,7 +102,7 @@ struct IntegrationTests {
         let cinder = CinderClient(session: session, poller: TestBed.fastPoller)
         let nova = NovaClient(session: session, poller: TestBed.fastPoller)
         let name = TestBed.name("vol")
-        let volume = try await cinder.createVolume(name: name, sizeGiB: 1, ownership: Ownership(application: "it", cell: name))
+        let volume = try await cinder.createVolume(name: name, sizeGiB: 1, marks: .owned(application: "it", cell: name))
         #expect(try await cinder.waitForStatus(volume.id, "available").sizeGiB == 1)
         let server = try await nova.createServer(request(name, flavor: try await nova.smallestFlavor(vcpus: 1, ramMiB: 512)))
         _ = try await nova.waitUntilActive(server.id)
@@ -114,7 +114,7 @@ struct IntegrationTests {
         try await nova.deleteServer(server.id)
 
         let quota = CinderClient(session: try bed.session("MCLOUD_TEST_OS_QUOTA_CLOUD"))
-        await #expect { try await quota.createVolume(name: name, sizeGiB: 1, ownership: Ownership(application: "it", cell: name)) } throws: { error in
+        await #expect { try await quota.createVolume(name: name, sizeGiB: 1, marks: .owned(application: "it", cell: name)) } throws: { error in
             guard case .capacity(let fault) = error as? OpenStackError else { return false }
             return fault.status == 413 && fault.kind == "overLimit"
         }
@@ -129,15 +129,15 @@ struct IntegrationTests {
         let cinder = CinderClient(session: session, poller: TestBed.fastPoller, pageSize: 1)
         let neutron = NeutronClient(session: session, pageSize: 1)
         let application = TestBed.name("pages")
-        let ownership = Ownership(application: application, cell: application)
+        let ownership = ResourceMarks.owned(application: application, cell: application)
         let flavor = try await nova.smallestFlavor(vcpus: 1, ramMiB: 512)
         var servers: [String] = [], volumes: [String] = [], groups: [String] = []
         for index in 0..<3 {
             let name = "\(application)-\(index)"
             servers.append(try await nova.createServer(ServerRequest(
-                name: name, imageID: bed["MCLOUD_TEST_OS_IMAGE_ID"], flavorID: flavor.id, userData: "#cloud-config\nruncmd: [true]\n", ownership: ownership, networks: .none
+                name: name, imageID: bed["MCLOUD_TEST_OS_IMAGE_ID"], flavorID: flavor.id, userData: "#cloud-config\nruncmd: [true]\n", marks: ownership, networks: .none
             )).id)
-            volumes.append(try await cinder.createVolume(name: name, sizeGiB: 1, ownership: ownership).id)
+            volumes.append(try await cinder.createVolume(name: name, sizeGiB: 1, marks: ownership).id)
             let group = try await neutron.createSecurityGroup(name: name, description: "mcloud paging test")
             try await neutron.setTags(ownership.tags, onSecurityGroup: group.id)
             groups.append(group.id)
@@ -248,5 +248,15 @@ struct IntegrationTests {
         for made in matching {
             try await NovaClient(session: direct).deleteServer(made.id)
         }
+    }
+}
+
+extension ResourceMarks {
+    /// The marks mcloud's OpenStack provider writes, as these tests need them.
+    static func owned(application: String, cell: String) -> ResourceMarks {
+        ResourceMarks(
+            metadata: [.init("managed-by", "mcloud"), .init("application", application), .init("cell", cell)],
+            tags: ["managed-by:mcloud", "application:\(application)", "cell:\(cell)"]
+        )
     }
 }

@@ -29,14 +29,13 @@ struct BackupsCommand: Command {
         detailedExitCode = arguments.flag("--detailed-exitcode")
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
-        guard let backend = state.backend(context) else { return .failure }
-        let stored = StateOptions.read(backend, context)
-        guard stored.ok, let model = PlanRunner.model(manifests, context) else { return .failure }
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
+        let stored = try StateOptions.read(try state.backend())
+        let model = try PlacementLoader.model(manifests, context)
         let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         // A lost cloud is not read (a failover recorded it as gone): its legs are named, not listed.
-        let lost = Set(stored.state?.lost ?? [])
-        let recorded = (stored.state?.resources ?? []).filter { $0.address.kind == .backupBucket }
+        let lost = Set(stored?.lost ?? [])
+        let recorded = (stored?.resources ?? []).filter { $0.address.kind == .backupBucket }
         for leg in recorded where lost.contains(leg.cloud) {
             context.stderr.write("note: \(Self.cellName(of: leg))'s leg \(leg.providerID) is in \(leg.cloud), recorded as lost; it is not read\n")
         }
@@ -44,13 +43,12 @@ struct BackupsCommand: Command {
         if let cell {
             buckets = buckets.filter { $0.1 == cell }
             guard !buckets.isEmpty else {
-                let names = (stored.state?.resources ?? []).filter { $0.address.kind == .backupBucket }.map(Self.cellName)
-                context.stderr.write("error: the state records no DR leg of '\(cell)'\(Suggestion.didYouMean(cell, in: names).replacingQuotes)\n")
-                return .failure
+                let names = (stored?.resources ?? []).filter { $0.address.kind == .backupBucket }.map(Self.cellName)
+                throw CommandFailure("the state records no DR leg of '\(cell)'\(Suggestion.didYouMean(cell, in: names).replacingQuotes)")
             }
         }
-        let now = Int(Date().timeIntervalSince1970)
-        let registry = ProviderRegistry(environment: context.environment)
+        let now = context.clock.nowSeconds
+        let registry = context.providerCatalog
         var legs: [BackupsView.Leg] = []
         for (bucket, name) in buckets.sorted(by: { $0.1 < $1.1 }) {
             do throws(ProviderError) {
@@ -63,8 +61,7 @@ struct BackupsCommand: Command {
                 let schedule = ResourceBody(bucket.attributes).string("schedule")
                 legs.append(BackupsView.Leg(cell: name, bucket: bucket.providerID, cloud: bucket.cloud, schedule: schedule, backups: try await lister.backups(in: bucket), now: now))
             } catch {
-                context.stderr.write("error: \(error.message)\n")
-                return .failure
+                throw CommandFailure(error.message)
             }
         }
         context.stdout.write(BackupsView.render(legs, now: now))

@@ -12,43 +12,29 @@ struct DestroyCommand: Command {
             ManifestOptions.providers,
             StateOptions.option,
             PlanRunner.target,
-            CommandSpec.Option(names: ["--auto-approve"], valueName: nil, help: "Destroy without asking for confirmation."),
-            CommandSpec.Option(names: ["--parallelism"], valueName: "N", help: "Delete at most N resources at once (default: 10)."),
-        ]
+        ] + ApprovalOptions.options(approving: "Destroy", verb: "Delete")
     )
 
     var manifests: ManifestOptions
     var state: StateOptions
     var targets: [String]
-    var autoApprove: Bool
-    var parallelism: Int
+    var approval: ApprovalOptions
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
         state = try StateOptions(arguments)
         targets = arguments.all(PlanRunner.target.canonicalName)
-        autoApprove = arguments.flag("--auto-approve")
-        parallelism = try ApplyCommand.parallelism(arguments)
+        approval = try ApprovalOptions(arguments)
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
-        guard let backend = state.backend(context) else { return .failure }
-        return await ApplyRunner.withLock(backend, operation: "destroy", context) { _, interrupts in
-            let stored = StateOptions.read(backend, context)
-            guard stored.ok else { return .failure }
-            guard let made = await PlanRunner.plan(.destroy, manifests: manifests, state: stored.state, refresh: true, targets: targets, context) else {
-                return .failure
-            }
-            context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
-            guard PlanRunner.enforce(made.document.policy, consequence: "nothing was destroyed", context) else { return .failure }
-            guard made.deployment.hasChanges else {
-                return await ApplyRunner.recordUnchanged(made.document, made.deployment, state: stored.state, backend: backend, context) ? .success : .failure
-            }
-            guard ApplyRunner.confirmed("Do you really want to destroy all resources?", autoApprove: autoApprove, context) else {
-                return .failure
-            }
-            return await ApplyRunner.execute(
-                made.document, made.deployment, clouds: made.clouds, state: stored.state, backend: backend, interrupts: interrupts, parallelism: parallelism, context
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
+        let backend = try state.backend()
+        return try await ApplyRunner.withLock(backend, operation: "destroy", context) { _, interrupts throws(CommandFailure) in
+            let stored = try StateOptions.read(backend)
+            let made = try await PlanRunner.plan(.destroy, manifests: manifests, state: stored, refresh: true, targets: targets, context)
+            return try await ApplyRunner.carryOut(
+                made, question: "Do you really want to destroy all resources?", consequence: "nothing was destroyed", state: stored, backend: backend, interrupts: interrupts,
+                approval: approval, context
             )
         }
     }

@@ -1,9 +1,9 @@
-import Foundation
 import MCloudCore
 import MCloudDatabaseEngines
 import MCloudEngine
 import MCloudPlanner
 import MCloudProvider
+import MCloudViews
 
 /// `mcloud drill CELL`: proves a DR leg restores, and how fast.
 struct DrillCommand: Command {
@@ -17,6 +17,7 @@ struct DrillCommand: Command {
             StateOptions.option,
             CommandSpec.Option(names: ["--cloud"], valueName: "CLOUD", help: "Restore there instead of the DR leg's own cloud."),
             CommandSpec.Option(names: ["--timeout"], valueName: "SECONDS", help: "Give up waiting for the restore after SECONDS (default: 1800)."),
+            CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the drill's report as JSON (docs/dr.md), progress on standard error."),
         ],
         positionals: [CommandSpec.Positional(name: "CELL", help: "The database cell, such as accounts-db@ru.")]
     )
@@ -26,6 +27,7 @@ struct DrillCommand: Command {
     var cell: String
     var cloud: String?
     var timeout: Int
+    var json: Bool
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
@@ -37,146 +39,31 @@ struct DrillCommand: Command {
             throw UsageError(message: "--timeout must be a whole number of seconds from 1 to 86400, not \"\(text)\"")
         }
         timeout = seconds
+        json = arguments.flag("--json")
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
-        guard let backend = state.backend(context) else { return .failure }
-        return await ApplyRunner.withLock(backend, operation: "drill", context) { _, _ in
-            let stored = StateOptions.read(backend, context)
-            guard stored.ok, let model = PlanRunner.model(manifests, context) else { return .failure }
-            let recorded = stored.state ?? State()
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
+        let backend = try state.backend()
+        return try await ApplyRunner.withLock(backend, operation: "drill", context) { _, _ throws(CommandFailure) in
+            let recorded = try StateOptions.read(backend) ?? State()
+            let model = try PlacementLoader.model(manifests, context)
+            let workflow = DrillWorkflow(cell: cell, cloud: cloud, timeout: timeout, context: context)
+            let setup = try workflow.prepare(model, recorded)
             let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            do throws(DrillFailure) {
-                let setup = try prepare(model, recorded, clouds)
-                return await drill(setup, clouds: clouds, context)
-            } catch {
-                context.stderr.write("error: \(error.message)\n")
-                return .failure
+            // With --json, standard output holds the report alone.
+            let progress = json ? context.stderr : context.stdout
+            let report = try await workflow.run(setup, clouds: clouds) { event in
+                switch event {
+                case .began(let report): progress.write(DrillView.header(report))
+                case .made(let address): progress.write("  made \(address)\n")
+                case .deleted(let address): progress.write("  deleted \(address)\n")
+                case .leftBehind(let leftover):
+                    context.stderr.write("error: deleting the scratch \(leftover.address): \(leftover.error); the next apply deletes it (it carries the application's labels)\n")
+                }
             }
+            context.stdout.write(json ? report.json.serialized() + "\n" : DrillView.verdict(report))
+            if let failure = report.failure { throw CommandFailure("the drill of \(cell) failed: \(failure)") }
+            return report.passed ? .success : .failure
         }
-    }
-
-    struct DrillFailure: Error {
-        var message: String
-    }
-
-    /// What the drill restores where, checked before anything is made.
-    struct Setup {
-        var database: Database
-        var leg: ResourceState
-        var target: Cloud
-    }
-
-    private func prepare(_ model: Model, _ recorded: State, _ clouds: [String: Cloud]) throws(DrillFailure) -> Setup {
-        let legs = recorded.resources.filter { $0.address.kind == .backupBucket && !recorded.lost.contains($0.cloud) }
-        guard let leg = legs.first(where: { ResourceBody($0.attributes).cellName == cell }) else {
-            let names = legs.compactMap { ResourceBody($0.attributes).cellName }
-            throw DrillFailure(message: "the state records no DR leg of '\(cell)'\(Suggestion.didYouMean(cell, in: names).replacingQuotes)")
-        }
-        guard let workload = model.cells.first(where: { $0.name == cell && $0.kind == .database })?.workload,
-              let database = model.databases.first(where: { $0.name == workload }) else {
-            throw DrillFailure(message: "the manifests have no database cell '\(cell)'")
-        }
-        let name = cloud ?? leg.cloud
-        guard let target = clouds[name] else {
-            throw DrillFailure(message: "--cloud: no cloud named '\(name)'\(Suggestion.didYouMean(name, in: clouds.keys.sorted()).replacingQuotes)")
-        }
-        guard !recorded.lost.contains(name) else { throw DrillFailure(message: "\(name) is recorded as lost; restore somewhere reachable (--cloud)") }
-        let reasons = RestoreTarget.reasons(model, cell: cell, cloud: name, lost: Set(recorded.lost)) ?? []
-        if let residency = reasons.first(where: { $0.filter == .residency }) {
-            let law = residency.law.map { " under \($0)" } ?? ""
-            throw DrillFailure(message: "refused: a drill in \(name) would take \(cell)'s data out of its jurisdiction\(law): \(residency.detail)")
-        }
-        guard reasons.isEmpty else {
-            throw DrillFailure(message: "\(name) cannot run \(cell)'s restore: \(reasons.map(\.description).joined(separator: "; "))\(cloud == nil ? "; name a cloud that can with --cloud" : "")")
-        }
-        return Setup(database: database, leg: leg, target: target)
-    }
-
-    private func drill(_ setup: Setup, clouds: [String: Cloud], _ context: CommandContext) async -> ExitCode {
-        let registry = ProviderRegistry(environment: context.environment)
-        let reader = RecoveryPointReader(clouds: clouds, registry: registry)
-        let began = Int(Date().timeIntervalSince1970)
-        let scratch = ScratchDatabase(database: setup.database, leg: setup.leg, cloud: setup.target, stamp: Self.stamp(began))
-        let provider: any ResourceProvider
-        let lister: any BackupLister
-        let backup: BackupObject
-        do throws(ProviderError) {
-            guard let newest = try await reader.list(setup.leg, cell: cell).max(by: { ($0.time, $0.key) < ($1.time, $1.key) }) else {
-                throw ProviderError(.failed, "\(cell)'s DR leg \(setup.leg.providerID) in \(setup.leg.cloud) holds no backup yet")
-            }
-            backup = newest
-            provider = try registry.provider(named: scratch.bareServer.provider, for: setup.target)
-            guard let legLister = try registry.provider(named: setup.leg.provider, for: clouds[setup.leg.cloud] ?? setup.target) as? any BackupLister else {
-                throw ProviderError(.unavailable, "the \(setup.leg.provider) provider cannot read buckets")
-            }
-            lister = legLister
-        } catch {
-            context.stderr.write("error: \(error.message)\n")
-            return .failure
-        }
-        let point = reader.point(leg: setup.leg, server: scratch.bareServer.address, backup: backup)
-        let server = scratch.server(restoring: point)
-        context.stdout.write("Drill of \(cell): s3://\(point.bucket)/\(point.object) from \(setup.leg.cloud), taken \(point.takenAt) (\(BackupsView.duration(began - backup.time)) ago),\n")
-        context.stdout.write("  restored into the scratch server \(server.address)\n")
-        var made: [(DesiredResource, ObservedResource)] = []
-        let outcome: Result<RestoreReport, ProviderError>
-        do throws(ProviderError) {
-            for resource in [scratch.volume, server] {
-                made.append((resource, try await provider.create(resource)))
-                context.stdout.write("  made \(resource.address)\n")
-            }
-            outcome = .success(try await waitForReport(ResourceBody(server.body).name, in: setup.leg, lister: lister, context))
-        } catch {
-            outcome = .failure(error)
-        }
-        let finished = Int(Date().timeIntervalSince1970)
-        var cleaned = true
-        for (resource, observed) in made.reversed() {
-            let state = ResourceState(
-                address: resource.address, provider: resource.provider, cloud: resource.cloud, providerID: observed.providerID,
-                attributes: Dictionary(resource.body.objectPairs, uniquingKeysWith: { first, _ in first })
-            )
-            do throws(ProviderError) {
-                try await provider.delete(state)
-                context.stdout.write("  deleted \(resource.address)\n")
-            } catch {
-                cleaned = false
-                context.stderr.write("error: deleting the scratch \(resource.address): \(error.message); the next apply deletes it (it carries the application's labels)\n")
-            }
-        }
-        switch outcome {
-        case .failure(let error):
-            context.stderr.write("error: the drill of \(cell) failed: \(error.message)\n")
-            return .failure
-        case .success(let report):
-            if let error = report.error {
-                context.stderr.write("error: the drill of \(cell) failed: the scratch server reports \(error) (its cloud-init log has the details)\n")
-                return .failure
-            }
-            context.stdout.write("\nRestore drill of \(cell) passed: \(backup.size) bytes restored and served in \(setup.target.name).\n")
-            context.stdout.write("  RPO \(BackupsView.duration(began - backup.time)): the age of the newest backup when the drill began\n")
-            context.stdout.write("  RTO \(BackupsView.duration(finished - began)): from making the scratch server to its engine serving the restored data\n")
-            return cleaned ? .success : .failure
-        }
-    }
-
-    /// Polls the leg for the scratch server's report every 2 s until --timeout.
-    private func waitForReport(_ server: String, in leg: ResourceState, lister: any BackupLister, _ context: CommandContext) async throws(ProviderError) -> RestoreReport {
-        let key = DatabaseUserData.restoreReportKey(server: server)
-        let deadline = Date().addingTimeInterval(Double(timeout))
-        while Date() < deadline {
-            if let bytes = try await lister.object(key, in: leg) {
-                guard let report = RestoreReport(json: bytes) else { throw ProviderError(.failed, "s3://\(leg.providerID)/\(key) is not a restore report") }
-                return report
-            }
-            try? await Task.sleep(for: .seconds(2))
-        }
-        throw ProviderError(.failed, "no restore report at s3://\(leg.providerID)/\(key) within \(timeout) s (--timeout)")
-    }
-
-    /// `20261202t030405`: a name part Nova, Cinder, EC2 and bucket keys all take.
-    static func stamp(_ time: Int) -> String {
-        BackupStatus.text(time).filter { $0.isNumber || $0 == "T" }.lowercased()
     }
 }

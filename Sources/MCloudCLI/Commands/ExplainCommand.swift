@@ -18,13 +18,11 @@ struct ExplainCommand: Command {
         cell = arguments.positionals.first ?? ""
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
-        guard let (_, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
+        let (_, plan) = try PlacementLoader.plan(manifests, context)
         let report = PlacementReport(plan)
         guard let text = ExplainView.render(cell: cell, in: report) else {
-            let names = report.cells.map(\.name)
-            context.stderr.write("error: no cell named '\(cell)'\(Suggestion.didYouMean(cell, in: names).replacingQuotes)\n")
-            return .failure
+            throw CommandFailure("no cell named '\(cell)'\(Suggestion.didYouMean(cell, in: report.cells.map(\.name)).replacingQuotes)")
         }
         context.stdout.write(text)
         return .success

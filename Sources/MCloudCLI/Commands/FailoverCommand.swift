@@ -17,8 +17,7 @@ struct FailoverCommand: Command {
             ManifestOptions.file,
             ManifestOptions.providers,
             StateOptions.option,
-            CommandSpec.Option(names: ["--auto-approve"], valueName: nil, help: "Fail over without asking for confirmation."),
-            CommandSpec.Option(names: ["--parallelism"], valueName: "N", help: "Change at most N resources at once (default: 10)."),
+        ] + ApprovalOptions.options(approving: "Fail over") + [
             CommandSpec.Option(
                 names: ["--out"], valueName: "FILE",
                 help: "Save the failover's plan for 'mcloud apply FILE' (a reviewed two-step failover) instead of applying it."
@@ -27,6 +26,10 @@ struct FailoverCommand: Command {
                 names: ["--forget-lost"], valueName: nil,
                 help: "Then drop what the state records in the lost clouds (it is left in those clouds as it is)."
             ),
+            CommandSpec.Option(
+                names: ["--json"], valueName: nil,
+                help: "Print the failover's report as JSON (docs/dr.md), progress on standard error; needs --auto-approve or --out."
+            ),
         ],
         positionals: [CommandSpec.Positional(name: "CLOUD", help: "A lost cloud; several may be given.", isOptional: false, isRepeatable: true)]
     )
@@ -34,8 +37,8 @@ struct FailoverCommand: Command {
     var manifests: ManifestOptions
     var state: StateOptions
     var clouds: [String]
-    var autoApprove: Bool
-    var parallelism: Int
+    var approval: ApprovalOptions
+    var json: Bool
     var forgetLost: Bool
     var out: String?
 
@@ -43,108 +46,55 @@ struct FailoverCommand: Command {
         manifests = ManifestOptions(arguments)
         state = try StateOptions(arguments)
         clouds = arguments.positionals
-        autoApprove = arguments.flag("--auto-approve")
-        parallelism = try ApplyCommand.parallelism(arguments)
+        approval = try ApprovalOptions(arguments)
         forgetLost = arguments.flag("--forget-lost")
         out = arguments.value("--out")
-        if out != nil, forgetLost || autoApprove {
+        json = arguments.flag("--json")
+        if out != nil, forgetLost || approval.autoApprove {
             throw UsageError(message: "--out saves the plan and changes nothing, so \(forgetLost ? "--forget-lost" : "--auto-approve") does not apply")
         }
+        if json, out == nil, !approval.autoApprove {
+            throw UsageError(message: "--json leaves no place to ask for confirmation: add --auto-approve, or save the plan with --out")
+        }
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
-        guard let backend = state.backend(context) else { return .failure }
-        return await ApplyRunner.withLock(backend, operation: "failover", context) { _, interrupts in
-            let stored = StateOptions.read(backend, context)
-            guard stored.ok else { return .failure }
-            guard let recorded = stored.state, !recorded.resources.isEmpty else {
-                context.stderr.write("error: the state records nothing: there is nothing to fail over (apply first, or pass the state with --state)\n")
-                return .failure
-            }
-            guard let model = PlanRunner.model(manifests, context) else { return .failure }
-            let names = model.clouds.map(\.name)
-            for cloud in clouds where !names.contains(cloud) {
-                context.stderr.write("error: no cloud named '\(cloud)'\(Suggestion.didYouMean(cloud, in: names).replacingQuotes)\n")
-                return .failure
-            }
-            let lost = Set(clouds).union(recorded.lost)
-            guard var inputs = DeploymentInputs.load(manifests, lost: lost, context) else { return .failure }
-            let registry = ProviderRegistry(environment: context.environment)
-            let restores: [(point: RecoveryPoints.Point, backup: BackupObject)]
-            let needs: [RecoveryPoints.Need]
-            do throws(EngineError) {
-                needs = try RecoveryPoints.needs(desired: inputs.desired, state: recorded, lost: lost)
-                do throws(ProviderError) {
-                    restores = try await RecoveryPointReader(clouds: inputs.clouds, registry: registry).points(needs)
-                } catch {
-                    throw EngineError("reading the DR legs: \(error.message)")
-                }
-            } catch {
-                context.stderr.write("error: \(error.message)\nNothing was changed.\n")
-                return .failure
-            }
-            inputs.desired = RecoveryPoints.applying(restores.map(\.point), to: inputs.desired)
-            guard let made = await PlanRunner.apply(
-                inputs, state: recorded, refresh: true, targets: [], losing: lost, retaining: Set(needs.compactMap(\.leg?.address)), context
-            ) else { return .failure }
-            let losses = RecoveryPoints.dataLosses(made.deployment)
-            guard losses.isEmpty else {
-                for loss in losses { context.stderr.write("error: \(loss)\n") }
-                context.stderr.write("Nothing was changed: move the DR leg with a plain 'mcloud apply' once the primary's data is safe elsewhere.\n")
-                return .failure
-            }
-            let empty = needs.filter { $0.leg == nil }.map(\.cell)
-            context.stdout.write(Self.header(lost: lost.sorted(), restores: restores, empty: empty, now: Int(Date().timeIntervalSince1970)))
-            context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
-            guard PlanRunner.enforce(made.document.policy, consequence: out.map { "\($0) was not saved" } ?? "nothing was changed", context) else {
-                return .failure
-            }
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
+        let backend = try state.backend()
+        return try await ApplyRunner.withLock(backend, operation: "failover", context) { _, interrupts throws(CommandFailure) in
+            let recorded = try StateOptions.read(backend)
+            let prepared = try await FailoverWorkflow(manifests: manifests, clouds: clouds, context: context).prepare(recorded)
+            let made = prepared.made
+            var report = prepared.report
+            // With --json, standard output holds the report alone; what is printed on the way goes to standard error.
+            var progress = context
+            if json { progress.stdout = context.stderr }
+            progress.stdout.write(FailoverView.header(report))
+            progress.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
+            try PlanRunner.enforce(made.document.policy, consequence: out.map { "\($0) was not saved" } ?? "nothing was changed", context)
             if let out {
-                guard PlanRunner.save(made.document.json, to: out, context) else { return .failure }
-                context.stdout.write("\nSaved the failover's plan to \(out). Apply exactly this with: mcloud apply \(out)\n")
-                return .success
-            }
-            if made.deployment.hasChanges {
-                guard ApplyRunner.confirmed("Do you want to fail over?", autoApprove: autoApprove, context) else { return .failure }
-                let code = await ApplyRunner.execute(
+                try PlanRunner.save(made.document.json, to: out, context)
+                progress.stdout.write("\nSaved the failover's plan to \(out). Apply exactly this with: mcloud apply \(out)\n")
+                report.outcome = .saved(out)
+            } else if made.deployment.hasChanges {
+                try ApplyRunner.confirm("Do you want to fail over?", autoApprove: approval.autoApprove, context)
+                _ = try await ApplyRunner.execute(
                     made.document, made.deployment, clouds: made.clouds, state: recorded, backend: backend, interrupts: interrupts,
-                    parallelism: parallelism, context
+                    parallelism: approval.parallelism, progress
                 )
-                guard code == .success else { return code }
+                report.outcome = .applied
             } else {
-                context.stdout.write("\nNothing left to move off \(lost.sorted().joined(separator: ", ")).\n")
+                progress.stdout.write("\nNothing left to move off \(report.lost.joined(separator: ", ")).\n")
+                report.outcome = .nothingToMove
             }
-            return forgetLost ? await forget(lost, backend: backend, context) : .success
-        }
-    }
-
-    /// What the failover restores, with each backup's age now: the recovery point.
-    static func header(lost: [String], restores: [(point: RecoveryPoints.Point, backup: BackupObject)], empty: [String], now: Int) -> String {
-        var out = "Failover off \(lost.joined(separator: ", ")):\n"
-        if restores.isEmpty, empty.isEmpty {
-            out += "  no database primary to restore\n"
-        }
-        for cell in empty {
-            out += "  \(cell) starts empty in its new cloud: it has no DR leg (backup.disasterRecovery) to restore from\n"
-        }
-        for (point, backup) in restores.sorted(by: { $0.point.server < $1.point.server }) {
-            out += "  \(point.server) restores s3://\(point.bucket)/\(point.object) (\(backup.size) bytes) from \(point.cloud): "
-            out += "recovery point \(point.takenAt), \(BackupsView.duration(now - backup.time)) old\n"
-        }
-        return out + "\n"
-    }
-
-    /// `--forget-lost`: the lost clouds' resources leave the state; the clouds stay recorded as lost.
-    private func forget(_ lost: Set<String>, backend: any StateBackend, _ context: CommandContext) async -> ExitCode {
-        do throws(StateError) {
-            guard let current = try backend.read() else { return .success }
-            let gone = try await StateRecorder(state: current, backend: backend).forgetResources(in: lost)
-            guard !gone.isEmpty else { return .success }
-            context.stdout.write("Forgot \(gone.count) resource\(gone.count == 1 ? "" : "s") in \(lost.sorted().joined(separator: ", ")); they are left in those clouds as they are.\n")
+            if forgetLost {
+                report.forgotten = try await FailoverWorkflow.forget(Set(report.lost), backend: backend)
+                if report.forgotten > 0 {
+                    let count = report.forgotten
+                    progress.stdout.write("Forgot \(count) resource\(count == 1 ? "" : "s") in \(report.lost.joined(separator: ", ")); they are left in those clouds as they are.\n")
+                }
+            }
+            if json { context.stdout.write(report.json.serialized() + "\n") }
             return .success
-        } catch {
-            context.stderr.write("error: forgetting the lost clouds' resources: \(error)\n")
-            return .failure
         }
     }
 }

@@ -31,14 +31,14 @@ struct GraphCommand: Command {
         self.format = format
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
-        guard let inputs = DeploymentInputs.load(manifests, context) else { return .failure }
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
+        let inputs = try DeploymentInputs.load(manifests, context)
         let dot = ResourceGraph.dot(application: inputs.model.application.name, resources: inputs.desired)
         guard format != .dot else {
             context.stdout.write(dot)
             return .success
         }
-        guard let svg = Self.draw(dot, context) else { return .failure }
+        let svg = try Self.draw(dot, context)
         if format == .svg {
             context.stdout.write(svg)
         } else {
@@ -49,12 +49,11 @@ struct GraphCommand: Command {
     }
 
     /// Graphviz's `dot -Tsvg`, found on PATH.
-    private static func draw(_ dot: String, _ context: CommandContext) -> String? {
+    private static func draw(_ dot: String, _ context: CommandContext) throws(CommandFailure) -> String {
         let path = (context.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/dot" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let path else {
-            context.stderr.write("error: svg and html are drawn by Graphviz's 'dot', which is not on PATH (Debian: apt-get install graphviz); --format dot needs nothing\n")
-            return nil
+            throw CommandFailure("svg and html are drawn by Graphviz's 'dot', which is not on PATH (Debian: apt-get install graphviz); --format dot needs nothing")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -67,17 +66,13 @@ struct GraphCommand: Command {
         do {
             try process.run()
         } catch {
-            context.stderr.write("error: cannot run \(path): \(error.localizedDescription)\n")
-            return nil
+            throw CommandFailure("cannot run \(path): \(error.localizedDescription)")
         }
         input.fileHandleForWriting.write(Data(dot.utf8))
         try? input.fileHandleForWriting.close()
         let svg = output.fileHandleForReading.readDataToEndOfFile()
         while process.isRunning { usleep(1000) }
-        guard process.terminationStatus == 0 else {
-            context.stderr.write("error: \(path) failed with status \(process.terminationStatus)\n")
-            return nil
-        }
+        guard process.terminationStatus == 0 else { throw CommandFailure("\(path) failed with status \(process.terminationStatus)") }
         return String(decoding: svg, as: UTF8.self)
     }
 }

@@ -78,35 +78,31 @@ struct PlanCommand: Command {
         }
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
-        if !whatIf.isEmpty { return WhatIfRunner.run(whatIf, manifests: manifests, context) }
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
+        if !whatIf.isEmpty { return try WhatIfRunner.run(whatIf, manifests: manifests, context) }
         if placementOnly {
-            guard let (model, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
-            let document = PlanDocument(placementOnly: PlacementReport(plan), application: model.application.name, note: PlacementOnly.requested)
-            return output(document, context) ? .success : .failure
+            let (model, plan) = try PlacementLoader.plan(manifests, context)
+            try output(PlanDocument(placementOnly: PlacementReport(plan), application: model.application.name, note: PlacementOnly.requested), context)
+            return .success
         }
-        guard let backend = state.backend(context) else { return .failure }
-        let stored = StateOptions.read(backend, context)
-        guard stored.ok else { return .failure }
-        guard let inputs = DeploymentInputs.load(manifests, lost: Set(stored.state?.lost ?? []), context) else { return .failure }
+        let stored = try StateOptions.read(try state.backend())
+        let inputs = try DeploymentInputs.load(manifests, lost: Set(stored?.lost ?? []), context)
         // A what-if on a catalog of price lists: nothing to refresh and nowhere to connect, so the placement is the
         // answer. Not when the caller asked for what only a deployment plan has.
         let bare = inputs.cloudsWithoutEndpoints
-        if !bare.isEmpty, stored.state?.resources.isEmpty ?? true, out == nil, targets.isEmpty, !detailedExitCode {
+        if !bare.isEmpty, stored?.resources.isEmpty ?? true, out == nil, targets.isEmpty, !detailedExitCode {
             let note = PlacementOnly.missingEndpoints(bare)
             if json { context.stderr.write("note: placement only: \(note)\n") }
-            let document = PlanDocument(placementOnly: PlacementReport(inputs.placementPlan), application: inputs.model.application.name, note: note)
-            return output(document, context) ? .success : .failure
+            try output(PlanDocument(placementOnly: PlacementReport(inputs.placementPlan), application: inputs.model.application.name, note: note), context)
+            return .success
         }
-        guard let made = await PlanRunner.apply(
-            inputs, state: stored.state, refresh: refresh, targets: targets, recovering: Set(recovered), context
-        ) else { return .failure }
-        guard output(made.document, context) else { return .failure }
+        let made = try await PlanRunner.apply(inputs, state: stored, refresh: refresh, targets: targets, recovering: Set(recovered), context)
+        try output(made.document, context)
         return detailedExitCode && made.deployment.hasChanges ? .changes : .success
     }
 
-    /// Prints the plan (human or JSON) and saves it with --out; false after printing why it could not be saved.
-    private func output(_ document: PlanDocument, _ context: CommandContext) -> Bool {
+    /// Prints the plan (human or JSON) and saves it with --out.
+    private func output(_ document: PlanDocument, _ context: CommandContext) throws(CommandFailure) {
         // Encoded once, and only when it is printed or saved: with thousands of resources the JSON is the larger part
         // of a plan without refresh.
         let encoded = json || out != nil ? document.json : nil
@@ -115,15 +111,13 @@ struct PlanCommand: Command {
         } else {
             context.stdout.write(PlanView.render(document, explain: explain, color: context.usesColor))
         }
-        let consequence = out.map { "\($0) was not saved" } ?? "apply would refuse it"
-        guard PlanRunner.enforce(document.policy, consequence: consequence, context) else { return false }
+        try PlanRunner.enforce(document.policy, consequence: out.map { "\($0) was not saved" } ?? "apply would refuse it", context)
         if let out, let encoded {
-            guard PlanRunner.save(encoded, to: out, context) else { return false }
+            try PlanRunner.save(encoded, to: out, context)
             if !json {
                 let next = document.deployment == nil ? "Show it with: mcloud show \(out); draw it with: mcloud report --plan \(out) --out report.html" : "Apply exactly this with: mcloud apply \(out)"
                 context.stdout.write("\nSaved the plan to \(out). \(next)\n")
             }
         }
-        return true
     }
 }

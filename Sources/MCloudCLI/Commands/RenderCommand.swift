@@ -73,20 +73,20 @@ struct RenderCommand: Command {
         }
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
         let remembered: Bootstrap.Source?
         do throws(TreeWriter.Failure) {
             if case .check = mode { try TreeComparison.requireDirectory(directory) }
             remembered = try RenderMarker.read(directory: directory)?.source
         } catch {
-            context.stderr.write("error: \(error)\n")
-            return .failure
+            throw CommandFailure("\(error)")
         }
         guard let source = resolvedSource(remembered: remembered) else {
-            context.stderr.write("error: render writes bootstrap/ for Argo CD and Flux, which read the tree from its Git repository: pass --repo URL (later renders of \(directory) remember it)\n")
-            return .failure
+            throw CommandFailure(
+                "render writes bootstrap/ for Argo CD and Flux, which read the tree from its Git repository: pass --repo URL (later renders of \(directory) remember it)"
+            )
         }
-        guard let (model, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
+        let (model, plan) = try PlacementLoader.plan(manifests, context)
         let rendering = Rendering(model: model, placement: Placement(plan))
         let tree = rendering.tree(with: Bootstrap(model: model, rendering: rendering, source: source))
         let marker = RenderMarker(source: source)
@@ -105,8 +105,7 @@ struct RenderCommand: Command {
                 return .success
             }
         } catch {
-            context.stderr.write("error: \(error)\n")
-            return .failure
+            throw CommandFailure("\(error)")
         }
         let summary = "\(rendering.objectCount) Kubernetes objects for \(count(rendering.clusters.count, "cluster")), \(rendering.resourceCount) infrastructure resources for \(count(rendering.infrastructure.count, "cloud"))"
         context.stdout.write("Rendered \(plan.application) into \(directory): \(summary); bootstrap for \(source.url) (\(source.branch)).\n")

@@ -27,26 +27,23 @@ struct ReportCommand: Command {
         out = arguments.value("--out") ?? "-"
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
         let document: PlanDocument
         let model: Model
         let source = manifests.paths.joined(separator: ", ")
         if let planFile {
-            guard let loaded = PlanRunner.model(manifests, context), let saved = Self.read(planFile, context) else { return .failure }
-            guard saved.placement != nil else {
-                context.stderr.write("error: \(planFile) places nothing (a destroy plan); report draws a plan of where things run\n")
-                return .failure
-            }
+            let loaded = try PlacementLoader.model(manifests, context)
+            let saved = try PlanRunner.read(planFile)
+            guard saved.placement != nil else { throw CommandFailure("\(planFile) places nothing (a destroy plan); report draws a plan of where things run") }
             guard saved.application == loaded.application.name else {
-                context.stderr.write("error: \(planFile) plans application \(saved.application), but the manifests describe \(loaded.application.name)\n")
-                return .failure
+                throw CommandFailure("\(planFile) plans application \(saved.application), but the manifests describe \(loaded.application.name)")
             }
             if let digest = saved.deployment?.inputDigest, digest != DeploymentInputs.digest(manifests) {
                 context.stderr.write("note: the manifests or the catalog changed since \(planFile) was made; the page draws the saved plan\n")
             }
             (document, model) = (saved, loaded)
         } else {
-            guard let (loaded, plan) = PlacementLoader.plan(manifests, context) else { return .failure }
+            let (loaded, plan) = try PlacementLoader.plan(manifests, context)
             let note = "the report placed the manifests itself, reading no state and no cloud; to draw the changes too, save a plan (mcloud plan --out FILE) and give it with --plan FILE"
             (document, model) = (PlanDocument(placementOnly: PlacementReport(plan), application: loaded.application.name, note: note), loaded)
         }
@@ -56,22 +53,9 @@ struct ReportCommand: Command {
             context.stdout.write(page)
             return .success
         }
-        guard AtomicFile.write(Data(page.utf8), to: out, what: "the report", context) else { return .failure }
+        guard AtomicFile.write(Data(page.utf8), to: out, what: "the report", context) else { throw .reported }
         let cells = document.placement?.cells.count ?? 0
         context.stdout.write("Wrote \(out): \(cells) cell\(cells == 1 ? "" : "s") on \(model.clouds.count) clouds, \(page.utf8.count / 1024) KiB. Open it in a browser; it needs no network.\n")
         return .success
-    }
-
-    private static func read(_ file: String, _ context: CommandContext) -> PlanDocument? {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            context.stderr.write("error: cannot read the plan file \(file)\n")
-            return nil
-        }
-        do throws(PlanDocument.Failure) {
-            return try PlanDocument.parse(Array(data), file: file)
-        } catch {
-            context.stderr.write("error: \(error.description)\n")
-            return nil
-        }
     }
 }

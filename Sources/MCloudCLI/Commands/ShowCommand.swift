@@ -19,18 +19,9 @@ struct ShowCommand: Command {
         json = arguments.flag("--json")
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            context.stderr.write("error: cannot read the plan file \(file)\n")
-            return .failure
-        }
-        do throws(PlanDocument.Failure) {
-            let document = try PlanDocument.parse(Array(data), file: file)
-            context.stdout.write(json ? document.json.serialized() + "\n" : PlanView.render(document, explain: false, color: context.usesColor))
-            return .success
-        } catch {
-            context.stderr.write("error: \(error.description)\n")
-            return .failure
-        }
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
+        let document = try PlanRunner.read(file)
+        context.stdout.write(json ? document.json.serialized() + "\n" : PlanView.render(document, explain: false, color: context.usesColor))
+        return .success
     }
 }

@@ -40,87 +40,76 @@ struct StateCommand: Command {
         state = try StateOptions(arguments)
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
-        guard let backend = state.backend(context) else { return .failure }
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
+        let backend = try state.backend()
         let argument = argument ?? ""
         switch subcommand {
         case .list, .show, .pull:
-            let stored = StateOptions.read(backend, context)
-            guard stored.ok else { return .failure }
-            return read(stored.state, context)
+            try read(try StateOptions.read(backend), context)
         case .rm:
-            return await ApplyRunner.withLock(backend, operation: "state rm", context) { _, _ in remove(ResourceAddress(argument), backend: backend, context) }
-        case .push:
-            return await ApplyRunner.withLock(backend, operation: "state push", context) { _, _ in push(argument, backend: backend, context) }
-        case .forceUnlock:
-            do throws(StateError) {
-                try backend.forceUnlock(id: argument)
-                context.stdout.write("Released the state lock \(argument).\n")
-                return .success
-            } catch {
-                context.stderr.write("error: \(error)\n")
-                return .failure
+            return try await ApplyRunner.withLock(backend, operation: "state rm", context) { _, _ throws(CommandFailure) in
+                try remove(ResourceAddress(argument), backend: backend, context)
             }
+        case .push:
+            return try await ApplyRunner.withLock(backend, operation: "state push", context) { _, _ throws(CommandFailure) in
+                try push(argument, backend: backend, context)
+            }
+        case .forceUnlock:
+            try Self.changing { () throws(StateError) in try backend.forceUnlock(id: argument) }
+            context.stdout.write("Released the state lock \(argument).\n")
         }
+        return .success
     }
 
-    private func read(_ stored: State?, _ context: CommandContext) -> ExitCode {
+    private func read(_ stored: State?, _ context: CommandContext) throws(CommandFailure) {
         switch subcommand {
         case .pull:
             context.stdout.write((stored ?? State()).serialized())
         case .show:
             guard let resource = stored?[ResourceAddress(argument ?? "")] else {
                 let hint = Suggestion.didYouMean(argument ?? "", in: stored?.resources.map(\.address.rawValue) ?? []).replacingQuotes
-                context.stderr.write("error: the state has no resource \(argument ?? "")\(hint)\n")
-                return .failure
+                throw CommandFailure("the state has no resource \(argument ?? "")\(hint)")
             }
             context.stdout.write(resource.json.serialized() + "\n")
         default:
             for resource in stored?.resources ?? [] { context.stdout.write(resource.address.rawValue + "\n") }
         }
+    }
+
+    private func remove(_ address: ResourceAddress, backend: any StateBackend, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
+        guard var next = try Self.changing({ () throws(StateError) in try backend.read()?.nextSerial() }), next[address] != nil else {
+            throw CommandFailure("the state has no resource \(address)")
+        }
+        next.remove(address: address)
+        try Self.changing { () throws(StateError) in try backend.write(next) }
+        context.stdout.write("Removed \(address) from the state; the resource itself is untouched.\n")
         return .success
     }
 
-    private func remove(_ address: ResourceAddress, backend: any StateBackend, _ context: CommandContext) -> ExitCode {
-        do throws(StateError) {
-            guard var next = try backend.read()?.nextSerial(), next[address] != nil else {
-                context.stderr.write("error: the state has no resource \(address)\n")
-                return .failure
-            }
-            next.remove(address: address)
-            try backend.write(next)
-            context.stdout.write("Removed \(address) from the state; the resource itself is untouched.\n")
-            return .success
-        } catch {
-            context.stderr.write("error: \(error)\n")
-            return .failure
+    private func push(_ file: String, backend: any StateBackend, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
+        guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
+        let pushed = try Self.changing { () throws(StateError) in try State.parse(Array(data), source: file) }
+        let stored = try Self.changing { () throws(StateError) in try backend.read() }
+        if let stored, pushed.serial < stored.serial {
+            throw CommandFailure("\(file) is older than the state (serial \(pushed.serial) < \(stored.serial)); nothing was changed")
         }
+        // A pulled and edited state keeps its serial; it becomes the next version of the stored one.
+        let serial = max(pushed.serial, (stored?.serial ?? 0) + 1)
+        var next = State(lineage: pushed.lineage, serial: serial, resources: pushed.resources)
+        next.application = pushed.application
+        next.lost = pushed.lost
+        next.retained = pushed.retained
+        try Self.changing { () throws(StateError) in try backend.write(next) }
+        context.stdout.write("Pushed \(file) as serial \(serial) (\(pushed.resources.count) resources).\n")
+        return .success
     }
 
-    private func push(_ file: String, backend: any StateBackend, _ context: CommandContext) -> ExitCode {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            context.stderr.write("error: cannot read \(file)\n")
-            return .failure
-        }
+    /// A state operation whose error is the command's.
+    private static func changing<T>(_ operation: () throws(StateError) -> T) throws(CommandFailure) -> T {
         do throws(StateError) {
-            let pushed = try State.parse(Array(data), source: file)
-            let stored = try backend.read()
-            if let stored, pushed.serial < stored.serial {
-                context.stderr.write("error: \(file) is older than the state (serial \(pushed.serial) < \(stored.serial)); nothing was changed\n")
-                return .failure
-            }
-            // A pulled and edited state keeps its serial; it becomes the next version of the stored one.
-            let serial = max(pushed.serial, (stored?.serial ?? 0) + 1)
-            var next = State(lineage: pushed.lineage, serial: serial, resources: pushed.resources)
-            next.application = pushed.application
-            next.lost = pushed.lost
-            next.retained = pushed.retained
-            try backend.write(next)
-            context.stdout.write("Pushed \(file) as serial \(serial) (\(pushed.resources.count) resources).\n")
-            return .success
+            return try operation()
         } catch {
-            context.stderr.write("error: \(error)\n")
-            return .failure
+            throw CommandFailure("\(error)")
         }
     }
 }

@@ -19,7 +19,7 @@ struct ValidateCommand: Command {
         manifests = ManifestOptions(arguments)
     }
 
-    func run(_ context: CommandContext) async -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
         guard let applications = ApplicationFolders.split(paths: manifests.paths) else {
             return check(ManifestLoader.load(paths: manifests.paths, providers: manifests.providers), label: "", context) ? .success : .failure
         }

@@ -9,7 +9,7 @@ struct VersionCommand: Command {
 
     init(_ arguments: ParsedArguments) {}
 
-    func run(_ context: CommandContext) async -> ExitCode {
+    func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
         context.stdout.write("""
             mcloud \(MCloud.version)
             libyaml \(LibYAMLVersion.string)

@@ -8,7 +8,7 @@ import MCloudProvider
 /// a server's `spec.backup`).
 struct RecoveryPointReader {
     let clouds: [String: Cloud]
-    let registry: ProviderRegistry
+    let registry: any ProviderCatalog
 
     /// The point of each need that has a leg, with the backup it restores; throws naming the cell when a leg cannot
     /// be read or holds no backup of the lost server.
@@ -39,10 +39,10 @@ struct RecoveryPointReader {
     func point(leg: ResourceState, server: ResourceAddress, backup: BackupObject) -> RecoveryPoints.Point {
         let cloud = clouds[leg.cloud]
         let bucket = ResourceBody(leg.attributes).string("bucketName") ?? leg.providerID
-        return RecoveryPoints.Point(
-            server: server, cloud: leg.cloud, bucket: bucket, region: cloud?.region ?? "us-east-1",
-            endpoint: cloud?.endpoints.objectStorageURL, profile: cloud?.endpoints.awsProfile, object: backup.key,
-            takenAt: BackupStatus.text(backup.time)
+        let location = BucketLocation(
+            cloud: leg.cloud, bucket: bucket, region: cloud?.region ?? "us-east-1", endpoint: cloud?.endpoints.objectStorageURL,
+            profile: cloud?.endpoints.awsProfile
         )
+        return RecoveryPoints.Point(server: server, recoveryPoint: RecoveryPoint(location: location, object: backup.key, takenAt: BackupStatus.text(backup.time)))
     }
 }

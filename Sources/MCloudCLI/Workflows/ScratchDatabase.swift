@@ -30,23 +30,17 @@ struct ScratchDatabase {
             return DesiredResource(address: address, provider: provider, cloud: cloud.name, type: kind, body: body, dependencies: dependencies)
         }
         volume = resource(.volume, [("sizeGiB", JSONValue.rounded(database.size.storageGiB))], [])
-        let image = cloud.vmImage
-        var imageFields: [(String, JSONValue)] = [("family", .string(image.family))]
-        if let id = image.id { imageFields.append(("id", .string(id))) }
-        if let imageName = image.name { imageFields.append(("name", .string(imageName))) }
-        if let owner = image.owner { imageFields.append(("owner", .string(owner))) }
-        if !image.properties.isEmpty {
-            imageFields.append(("properties", .object(image.properties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
-        }
         let spec: [(String, JSONValue)] = [
-            ("role", .string("drill")), ("engine", .string(database.engine)), ("version", .string(database.version)),
+            ResourceBody.DatabaseServerField.role(.drill), ("engine", .string(database.engine)), ("version", .string(database.version)),
             ("flavor", .object([("vcpu", JSONValue.rounded(database.size.vcpu)), ("memoryGiB", JSONValue.rounded(database.size.memoryGiB))])),
-            ("image", .object(imageFields)), ("volume", .string(volume.address.rawValue)),
+            ResourceBody.DatabaseServerField.image(cloud.vmImage), ("volume", .string(volume.address.rawValue)),
         ]
         bareServer = resource(.databaseServer, spec, [volume.address])
     }
 
-    func server(restoring point: RecoveryPoints.Point) -> DesiredResource {
-        RecoveryPoints.applying([point], to: [bareServer]).first ?? bareServer
+    func server(restoring point: RecoveryPoint) -> DesiredResource {
+        var server = bareServer
+        server.body = ResourceBody(bareServer.body).restoring(point).document
+        return server
     }
 }

@@ -26,25 +26,25 @@ enum PlanRunner {
         var clouds: [String: Cloud]
     }
 
-    /// The plan, built once as the document every output is drawn from; nil after printing why there is none.
+    /// The plan, built once as the document every output is drawn from.
     static func plan(
         _ operation: DeploymentPlan.Operation, manifests: ManifestOptions, state: State?, refresh: Bool, targets: [String],
         recovering: Set<String> = [], _ context: CommandContext
-    ) async -> Made? {
+    ) async throws(CommandFailure) -> Made {
         switch operation {
         case .apply:
-            guard let inputs = DeploymentInputs.load(manifests, lost: Set(state?.lost ?? []), context) else { return nil }
-            return await apply(inputs, state: state, refresh: refresh, targets: targets, recovering: recovering, context)
+            let inputs = try DeploymentInputs.load(manifests, lost: Set(state?.lost ?? []), context)
+            return try await apply(inputs, state: state, refresh: refresh, targets: targets, recovering: recovering, context)
         case .destroy:
             // Destroy places nothing: it needs the application's name and the clouds' endpoints, even when the
             // manifests could no longer be placed.
-            guard let model = model(manifests, context) else { return nil }
+            let model = try PlacementLoader.model(manifests, context)
             let request = PlanMaker.Request(
                 operation: .destroy, application: model.application.name, desired: [], state: state, refresh: refresh,
                 inputDigest: DeploymentInputs.digest(manifests), targets: TargetSelection(targets)
             )
             let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            return await make(request, model: model, clouds: clouds, state: state, placement: nil, context)
+            return try await make(request, model: model, clouds: clouds, state: state, placement: nil, context)
         }
     }
 
@@ -54,60 +54,63 @@ enum PlanRunner {
     static func apply(
         _ inputs: DeploymentInputs, state: State?, refresh: Bool, targets: [String], losing: Set<String> = [],
         retaining: Set<ResourceAddress> = [], recovering: Set<String> = [], _ context: CommandContext
-    ) async -> Made? {
+    ) async throws(CommandFailure) -> Made {
         let request = PlanMaker.Request(
             operation: .apply, application: inputs.model.application.name, desired: inputs.desired, state: state, refresh: refresh,
             inputDigest: inputs.inputDigest, targets: TargetSelection(targets), losing: losing, retaining: retaining,
             recovering: recovering
         )
-        let made = await make(request, model: inputs.model, clouds: inputs.clouds, state: state, placement: PlacementReport(inputs.placementPlan), context)
-        let bare = inputs.cloudsWithoutEndpoints
-        if made == nil, !bare.isEmpty {
-            context.stderr.write("hint: \(PlacementOnly.list(bare)) no endpoints in the catalog; 'mcloud plan --placement-only' shows where everything would run without endpoints or credentials\n")
+        do throws(CommandFailure) {
+            return try await make(request, model: inputs.model, clouds: inputs.clouds, state: state, placement: PlacementReport(inputs.placementPlan), context)
+        } catch {
+            let bare = inputs.cloudsWithoutEndpoints
+            guard !bare.isEmpty else { throw error }
+            var failure = error
+            failure.hint = "\(PlacementOnly.list(bare)) no endpoints in the catalog; 'mcloud plan --placement-only' shows where everything would run without endpoints or credentials"
+            throw failure
         }
-        return made
     }
 
     private static func make(
         _ request: PlanMaker.Request, model: Model, clouds: [String: Cloud], state: State?, placement: PlacementReport?, _ context: CommandContext
-    ) async -> Made? {
+    ) async throws(CommandFailure) -> Made {
         // After a destroy nothing runs, so it costs nothing.
         let application = model.application
         let cost = CostDiff(recorded: state?.placement?.cost, after: placement?.cost, currency: application.currency, rate: application.rate(for:))
         do throws(EngineError) {
-            let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
+            let plan = try await PlanMaker.plan(request, clouds: clouds, catalog: context.providerCatalog)
             var document = PlanDocument(deployment: plan, placement: placement?.withWarnings(from: plan.changes), cost: cost)
             document.policy = PolicyChecker.check(model, document: document, recorded: state?.placement)
             return Made(document: document, deployment: plan, clouds: clouds)
         } catch {
-            context.stderr.write("error: \(error.message)\n")
-            return nil
+            throw CommandFailure(error.message)
         }
     }
 
     /// Prints every failed policy rule on stderr, an error for a mandatory one and a warning for an advisory one, and
-    /// whether the plan may go on: false when a mandatory rule failed, after saying what that means (`consequence`).
-    static func enforce(_ policy: PolicyReport?, consequence: String, _ context: CommandContext) -> Bool {
-        guard let policy else { return true }
+    /// throws when a mandatory rule failed, saying what that means (`consequence`).
+    static func enforce(_ policy: PolicyReport?, consequence: String, _ context: CommandContext) throws(CommandFailure) {
+        guard let policy else { return }
         for verdict in policy.failed { context.stderr.write(verdict.diagnostic + "\n") }
         let broken = policy.failed.filter { $0.level == .mandatory }.count
-        guard broken > 0 else { return true }
-        context.stderr.write("error: the plan breaks \(broken) mandatory policy rule\(broken == 1 ? "" : "s"); \(consequence)\n")
-        return false
+        guard broken > 0 else { return }
+        throw CommandFailure("the plan breaks \(broken) mandatory policy rule\(broken == 1 ? "" : "s"); \(consequence)")
     }
 
-    /// The validated model without placing it; nil after printing the diagnostics.
-    static func model(_ manifests: ManifestOptions, _ context: CommandContext) -> Model? {
-        let set = ManifestLoader.load(paths: manifests.paths, providers: manifests.providers)
-        for diagnostic in set.diagnostics { context.stderr.write("\(diagnostic)\n") }
-        if set.model == nil {
-            context.stderr.write("\(set.diagnostics.errorCount) error\(set.diagnostics.errorCount == 1 ? "" : "s") in the manifests; nothing was planned\n")
+    /// A plan saved by `plan --out`.
+    static func read(_ file: String) throws(CommandFailure) -> PlanDocument {
+        guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read the plan file \(file)") }
+        do throws(PlanDocument.Failure) {
+            return try PlanDocument.parse(Array(data), file: file)
+        } catch {
+            throw CommandFailure(error.description)
         }
-        return set.model
     }
 
     /// Writes the plan's JSON for `apply PLANFILE`, atomically.
-    static func save(_ document: JSONValue, to path: String, _ context: CommandContext) -> Bool {
-        AtomicFile.write(Data(document.serializedBytes() + [UInt8(ascii: "\n")]), to: path, what: "the plan", context)
+    static func save(_ document: JSONValue, to path: String, _ context: CommandContext) throws(CommandFailure) {
+        guard AtomicFile.write(Data(document.serializedBytes() + [UInt8(ascii: "\n")]), to: path, what: "the plan", context) else {
+            throw .reported
+        }
     }
 }

@@ -26,47 +26,44 @@ enum WhatIfRunner {
 
     /// Exit 1 when the input is invalid, the placement with every cloud fails, or a cell cannot be placed without the
     /// lost clouds (after printing the report); with --detailed-exitcode, 2 when a cell moves.
-    static func run(_ request: Request, manifests: ManifestOptions, _ context: CommandContext) -> ExitCode {
-        guard let model = PlanRunner.model(manifests, context), let lost = lostClouds(request, in: model, context) else { return .failure }
+    static func run(_ request: Request, manifests: ManifestOptions, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
+        let model = try PlacementLoader.model(manifests, context)
+        let lost = try lostClouds(request, in: model)
         let whatIf: WhatIf
         switch WhatIf.plan(model, losing: lost) {
         case .success(let made): whatIf = made
-        case .failure(let failure):
-            PlacementLoader.report(failure, context)
-            return .failure
+        case .failure(let failure): throw PlacementLoader.failed(failure)
         }
         let report = WhatIfReport(whatIf)
         context.stdout.write(request.json ? report.json.serialized() + "\n" : WhatIfView.render(report, explain: request.explain))
         if !report.unplaceable.isEmpty {
             let count = report.unplaceable.count
-            context.stderr.write("error: \(count) cell\(count == 1 ? "" : "s") cannot be placed without \(report.lost.joined(separator: ", "))\n")
-            return .failure
+            throw CommandFailure("\(count) cell\(count == 1 ? "" : "s") cannot be placed without \(report.lost.joined(separator: ", "))")
         }
         return request.detailedExitCode && report.hasChanges ? .changes : .success
     }
 
-    /// The named clouds and every cloud of the named vendors; nil after naming one the catalog does not have.
-    static func lostClouds(_ request: Request, in model: Model, _ context: CommandContext) -> Set<String>? {
+    /// The named clouds and every cloud of the named vendors; throws naming each one the catalog does not have.
+    static func lostClouds(_ request: Request, in model: Model) throws(CommandFailure) -> Set<String> {
         let names = model.clouds.map(\.name)
         let vendors = Set(model.clouds.map(\.vendor)).sorted()
         var lost = Set<String>()
-        var ok = true
+        var unknown: [String] = []
         for cloud in request.clouds {
             guard names.contains(cloud) else {
-                context.stderr.write("error: --lose: no cloud named '\(cloud)'\(Suggestion.didYouMean(cloud, in: names).replacingQuotes)\n")
-                ok = false
+                unknown.append("error: --lose: no cloud named '\(cloud)'\(Suggestion.didYouMean(cloud, in: names).replacingQuotes)")
                 continue
             }
             lost.insert(cloud)
         }
         for vendor in request.vendors {
             guard vendors.contains(vendor) else {
-                context.stderr.write("error: --lose-vendor: no cloud of vendor '\(vendor)'\(Suggestion.didYouMean(vendor, in: vendors).replacingQuotes)\n")
-                ok = false
+                unknown.append("error: --lose-vendor: no cloud of vendor '\(vendor)'\(Suggestion.didYouMean(vendor, in: vendors).replacingQuotes)")
                 continue
             }
             lost.formUnion(model.clouds.filter { $0.vendor == vendor }.map(\.name))
         }
-        return ok ? lost : nil
+        guard unknown.isEmpty else { throw .lines(unknown) }
+        return lost
     }
 }

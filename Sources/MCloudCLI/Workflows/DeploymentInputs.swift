@@ -14,9 +14,9 @@ struct DeploymentInputs {
     var desired: [DesiredResource]
     var inputDigest: String
 
-    /// Reads and places the manifests without the `lost` clouds, printing diagnostics on stderr; nil on any error.
-    static func load(_ manifests: ManifestOptions, lost: Set<String> = [], _ context: CommandContext) -> DeploymentInputs? {
-        guard let (model, plan) = PlacementLoader.plan(manifests, lost: lost, context) else { return nil }
+    /// Reads and places the manifests without the `lost` clouds; warnings on stderr, errors thrown.
+    static func load(_ manifests: ManifestOptions, lost: Set<String> = [], _ context: CommandContext) throws(CommandFailure) -> DeploymentInputs {
+        let (model, plan) = try PlacementLoader.plan(manifests, lost: lost, context)
         let rendering = Rendering(model: model, placement: Placement(plan))
         return DeploymentInputs(
             model: model, placementPlan: plan, desired: DesiredResources.from(rendering), inputDigest: digest(manifests)

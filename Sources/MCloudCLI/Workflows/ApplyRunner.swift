@@ -10,25 +10,48 @@ enum ApplyRunner {
     /// Runs `body` holding the state lock; fails at once, naming the holder, when someone else holds it. Ctrl-C and
     /// SIGTERM meanwhile release the lock before mcloud exits (`InterruptHandler`, given to `body` in the real process).
     static func withLock(
-        _ backend: any StateBackend, operation: String, _ context: CommandContext, _ body: (LockInfo, InterruptHandler?) async -> ExitCode
-    ) async -> ExitCode {
+        _ backend: any StateBackend, operation: String, _ context: CommandContext,
+        _ body: (LockInfo, InterruptHandler?) async throws(CommandFailure) -> ExitCode
+    ) async throws(CommandFailure) -> ExitCode {
         let lock: LockInfo
         do throws(StateError) {
             lock = try backend.lock(operation: operation)
         } catch {
-            context.stderr.write("error: \(error)\n")
-            return .failure
+            throw CommandFailure("\(error)")
         }
         let interrupts = context.handlesSignals ? InterruptHandler(operation: operation, context: context) { try? backend.unlock(id: lock.id) } : nil
-        let code = await body(lock, interrupts)
+        let outcome: Result<ExitCode, CommandFailure>
+        do throws(CommandFailure) {
+            outcome = .success(try await body(lock, interrupts))
+        } catch {
+            outcome = .failure(error)
+        }
         interrupts?.cancel()
         do throws(StateError) {
             try backend.unlock(id: lock.id)
         } catch {
-            context.stderr.write("error: releasing the state lock: \(error)\n")
-            return .failure
+            // The command's own failure comes first; the lock's is said after it.
+            throw CommandFailure("releasing the state lock: \(error)", details: outcome.failureText)
         }
-        return code
+        return try outcome.get()
+    }
+
+    /// What apply and destroy do with a fresh plan: show it, hold it to the policies, record an unchanged one, ask
+    /// `question` unless approved, and carry it out. `consequence` says what a failed mandatory rule means.
+    static func carryOut(
+        _ made: PlanRunner.Made, question: String, consequence: String, state: State?, backend: any StateBackend, interrupts: InterruptHandler?,
+        approval: ApprovalOptions, _ context: CommandContext
+    ) async throws(CommandFailure) -> ExitCode {
+        context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
+        try PlanRunner.enforce(made.document.policy, consequence: consequence, context)
+        guard made.deployment.hasChanges else {
+            try await recordUnchanged(made.document, made.deployment, state: state, backend: backend)
+            return .success
+        }
+        try confirm(question, autoApprove: approval.autoApprove, context)
+        return try await execute(
+            made.document, made.deployment, clouds: made.clouds, state: state, backend: backend, interrupts: interrupts, parallelism: approval.parallelism, context
+        )
     }
 
     /// Carries out the document's plan on `state` and prints the outcome; once it is complete, records in the state
@@ -37,7 +60,7 @@ enum ApplyRunner {
     static func execute(
         _ document: PlanDocument, _ plan: DeploymentPlan, clouds: [String: Cloud], state: State?, backend: any StateBackend, interrupts: InterruptHandler?,
         parallelism: Int, _ context: CommandContext
-    ) async -> ExitCode {
+    ) async throws(CommandFailure) -> ExitCode {
         var initial = state ?? State()
         initial.application = plan.application
         let recorder = StateRecorder(state: initial, backend: backend)
@@ -48,27 +71,25 @@ enum ApplyRunner {
                 try await recorder.record(lost: plan.lost)
                 try await recorder.record(retained: plan.newlyRetained)
             } catch {
-                context.stderr.write("error: recording the lost clouds and retained resources: \(error); nothing was changed\n")
-                return .failure
+                throw CommandFailure("recording the lost clouds and retained resources: \(error); nothing was changed")
             }
         }
         guard plan.changes.contains(where: { $0.action != .noOp }) else {
             if !plan.newlyLost.isEmpty || !plan.newlyRetained.isEmpty || !plan.recovered.isEmpty {
-                guard await record(document, plan, recorder: recorder, context: context) else { return .failure }
+                try await record(document, plan, recorder: recorder)
                 context.stdout.write("\nNo resource changes; the state records the lost clouds and what they keep.\n")
                 return .success
             }
-            guard await recordUnchanged(document, plan, state: state, backend: backend, context) else { return .failure }
+            try await recordUnchanged(document, plan, state: state, backend: backend)
             context.stdout.write("\nNo changes to apply.\n")
             return .success
         }
         let providers: ProviderSet
         do throws(EngineError) {
             let needs = plan.changes.filter { $0.action != .noOp }.map { (address: $0.address, provider: $0.provider, cloud: $0.cloud) }
-            providers = try ProviderSet(needs: needs, clouds: clouds, catalog: ProviderRegistry(environment: context.environment))
+            providers = try ProviderSet(needs: needs, clouds: clouds, catalog: context.providerCatalog)
         } catch {
-            context.stderr.write("error: \(error.message)\n")
-            return .failure
+            throw CommandFailure(error.message)
         }
         let stopSignal = StopSignal()
         interrupts?.walking(stopSignal)
@@ -79,63 +100,54 @@ enum ApplyRunner {
         do throws(EngineError) {
             outcome = try await applier.apply(plan, providers: providers, recorder: recorder)
         } catch {
-            context.stderr.write("error: \(error.message)\n")
-            return .failure
+            throw CommandFailure(error.message)
         }
         let done = outcome.completed
         let counts = "\(done[.create] ?? 0) added, \(done[.update] ?? 0) changed, \(done[.replace] ?? 0) replaced, \(done[.delete] ?? 0) destroyed"
         if outcome.succeeded {
-            guard await record(document, plan, recorder: recorder, context: context) else { return .failure }
+            try await record(document, plan, recorder: recorder)
             context.stdout.write("\n\(plan.operation == .destroy ? "Destroy" : "Apply") complete! Resources: \(counts).\n")
             return .success
         }
-        var message = "\n\(plan.operation == .destroy ? "Destroy" : "Apply") stopped: \(counts)"
+        var message = "\(plan.operation == .destroy ? "Destroy" : "Apply") stopped: \(counts)"
         if outcome.notStarted > 0 { message += ", \(outcome.notStarted) not started" }
-        message += ". The state records everything completed; run the command again to continue.\n"
-        for failure in outcome.failures { message += "  \(failure.address): \(failure.message)\n" }
-        context.stderr.write(message)
-        return .failure
+        message += ". The state records everything completed; run the command again to continue."
+        throw .lines(["", message] + outcome.failures.map { "  \($0.address): \($0.message)" })
     }
 
     /// A plan without changes still makes its placement the recorded one: the cost can change with the prices alone.
     /// Nothing is written without a state to write to.
-    static func recordUnchanged(_ document: PlanDocument, _ plan: DeploymentPlan, state: State?, backend: any StateBackend, _ context: CommandContext) async -> Bool {
-        guard let state else { return true }
-        return await record(document, plan, recorder: StateRecorder(state: state, backend: backend), context: context)
+    static func recordUnchanged(_ document: PlanDocument, _ plan: DeploymentPlan, state: State?, backend: any StateBackend) async throws(CommandFailure) {
+        guard let state else { return }
+        try await record(document, plan, recorder: StateRecorder(state: state, backend: backend))
     }
 
     /// Writes the placement a complete apply made (none after a destroy); a targeted plan made only part of it, so
-    /// the record stays as it was. False after printing why the state could not be written.
-    private static func record(_ document: PlanDocument, _ plan: DeploymentPlan, recorder: StateRecorder, context: CommandContext) async -> Bool {
+    /// the record stays as it was.
+    private static func record(_ document: PlanDocument, _ plan: DeploymentPlan, recorder: StateRecorder) async throws(CommandFailure) {
         do throws(StateError) {
             try await recorder.record(recovered: plan.recovered)
         } catch {
-            context.stderr.write("error: the changes are done, but the state could not record \(plan.recovered.joined(separator: ", ")) as recovered: \(error)\n")
-            return false
+            throw CommandFailure("the changes are done, but the state could not record \(plan.recovered.joined(separator: ", ")) as recovered: \(error)")
         }
-        guard !plan.targeted else { return true }
+        guard !plan.targeted else { return }
         let placement = plan.operation == .destroy ? nil : document.placement?.applied
         do throws(StateError) {
             try await recorder.record(placement: placement)
-            return true
         } catch {
-            context.stderr.write("error: the changes are done, but the state could not record the placement: \(error)\n")
-            return false
+            throw CommandFailure("the changes are done, but the state could not record the placement: \(error)")
         }
     }
 
-    /// Asks for "yes" unless `autoApprove`; false when the answer is anything else.
-    static func confirmed(_ question: String, autoApprove: Bool, _ context: CommandContext) -> Bool {
-        guard !autoApprove else { return true }
+    /// Asks for "yes" unless `autoApprove`; throws when the answer is anything else.
+    static func confirm(_ question: String, autoApprove: Bool, _ context: CommandContext) throws(CommandFailure) {
+        guard !autoApprove else { return }
         context.stdout.write("\n\(question)\n  Only 'yes' will be accepted to approve.\n\n  Enter a value: ")
         guard let answer = context.readLine() else {
-            context.stderr.write("\nerror: no answer on standard input; pass --auto-approve, or apply a saved plan\n")
-            return false
+            throw .lines(["", "error: no answer on standard input; pass --auto-approve, or apply a saved plan"])
         }
         guard answer.trimmingCharacters(in: .whitespaces) == "yes" else {
-            context.stderr.write("\nCancelled: nothing was changed.\n")
-            return false
+            throw .lines(["", "Cancelled: nothing was changed."])
         }
-        return true
     }
 }

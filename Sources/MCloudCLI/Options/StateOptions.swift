@@ -22,23 +22,21 @@ struct StateOptions {
         }
     }
 
-    /// The backend, or nil after printing why it cannot be used.
-    func backend(_ context: CommandContext) -> (any StateBackend)? {
+    /// The backend, or why it cannot be used.
+    func backend() throws(CommandFailure) -> any StateBackend {
         do throws(StateError) {
             return try url.backend()
         } catch {
-            context.stderr.write("error: \(error)\n")
-            return nil
+            throw CommandFailure("\(error)")
         }
     }
 
-    /// The stored state (nil when none was written yet); false after printing why it cannot be read.
-    static func read(_ backend: any StateBackend, _ context: CommandContext) -> (ok: Bool, state: State?) {
+    /// The stored state; nil when none was written yet.
+    static func read(_ backend: any StateBackend) throws(CommandFailure) -> State? {
         do throws(StateError) {
-            return (true, try backend.read())
+            return try backend.read()
         } catch {
-            context.stderr.write("error: \(error)\n")
-            return (false, nil)
+            throw CommandFailure("\(error)")
         }
     }
 }

@@ -1,0 +1,144 @@
+import MCloudCore
+import MCloudDatabaseEngines
+import MCloudEngine
+import MCloudPlanner
+import MCloudProvider
+import MCloudViews
+
+/// A restore drill: checks where the cell's DR leg may be restored, reads its newest backup, makes a scratch volume
+/// and server that load it as they boot, waits for the server's report in the bucket, and deletes the scratch
+/// resources whatever happened. Times come from the context's clock, so its RPO, RTO and time-out follow a test's.
+struct DrillWorkflow {
+    /// What the drill did so far, as it happens: the command prints it.
+    enum Event: Sendable {
+        case began(DrillReport)
+        case made(ResourceAddress)
+        case deleted(ResourceAddress)
+        case leftBehind(DrillReport.Leftover)
+    }
+
+    var cell: String
+    /// Restore there instead of the leg's own cloud.
+    var cloud: String?
+    var timeout: Int
+    var context: CommandContext
+
+    /// What the drill restores where, checked before anything is made.
+    struct Setup {
+        var database: Database
+        var leg: ResourceState
+        var target: Cloud
+    }
+
+    /// Checks the cell, the leg and the target cloud against the state and the model; throws naming what is wrong.
+    func prepare(_ model: Model, _ recorded: State) throws(CommandFailure) -> Setup {
+        let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let legs = recorded.resources.filter { $0.address.kind == .backupBucket && !recorded.lost.contains($0.cloud) }
+        guard let leg = legs.first(where: { ResourceBody($0.attributes).cellName == cell }) else {
+            let names = legs.compactMap { ResourceBody($0.attributes).cellName }
+            throw CommandFailure("the state records no DR leg of '\(cell)'\(Suggestion.didYouMean(cell, in: names).replacingQuotes)")
+        }
+        guard let workload = model.cells.first(where: { $0.name == cell && $0.kind == .database })?.workload,
+              let database = model.databases.first(where: { $0.name == workload }) else {
+            throw CommandFailure("the manifests have no database cell '\(cell)'")
+        }
+        let name = cloud ?? leg.cloud
+        guard let target = clouds[name] else {
+            throw CommandFailure("--cloud: no cloud named '\(name)'\(Suggestion.didYouMean(name, in: clouds.keys.sorted()).replacingQuotes)")
+        }
+        guard !recorded.lost.contains(name) else { throw CommandFailure("\(name) is recorded as lost; restore somewhere reachable (--cloud)") }
+        let reasons = RestoreTarget.reasons(model, cell: cell, cloud: name, lost: Set(recorded.lost)) ?? []
+        if let residency = reasons.first(where: { $0.filter == .residency }) {
+            let law = residency.law.map { " under \($0)" } ?? ""
+            throw CommandFailure("refused: a drill in \(name) would take \(cell)'s data out of its jurisdiction\(law): \(residency.detail)")
+        }
+        guard reasons.isEmpty else {
+            throw CommandFailure("\(name) cannot run \(cell)'s restore: \(reasons.map(\.description).joined(separator: "; "))\(cloud == nil ? "; name a cloud that can with --cloud" : "")")
+        }
+        return Setup(database: database, leg: leg, target: target)
+    }
+
+    /// Runs the drill; the report says whether it passed. Throws only when nothing could be made (the leg cannot be
+    /// read, holds no backup, or no provider serves the target).
+    func run(_ setup: Setup, clouds: [String: Cloud], events: (Event) -> Void) async throws(CommandFailure) -> DrillReport {
+        let catalog = context.providerCatalog
+        let reader = RecoveryPointReader(clouds: clouds, registry: catalog)
+        let began = context.clock.nowSeconds
+        let scratch = ScratchDatabase(database: setup.database, leg: setup.leg, cloud: setup.target, stamp: Self.stamp(began))
+        let provider: any ResourceProvider
+        let lister: any BackupLister
+        let backup: BackupObject
+        do throws(ProviderError) {
+            guard let newest = try await reader.list(setup.leg, cell: cell).max(by: { ($0.time, $0.key) < ($1.time, $1.key) }) else {
+                throw ProviderError(.failed, "\(cell)'s DR leg \(setup.leg.providerID) in \(setup.leg.cloud) holds no backup yet")
+            }
+            backup = newest
+            provider = try catalog.provider(named: scratch.bareServer.provider, for: setup.target)
+            guard let legLister = try catalog.provider(named: setup.leg.provider, for: clouds[setup.leg.cloud] ?? setup.target) as? any BackupLister else {
+                throw ProviderError(.unavailable, "the \(setup.leg.provider) provider cannot read buckets")
+            }
+            lister = legLister
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        let point = reader.point(leg: setup.leg, server: scratch.bareServer.address, backup: backup).recoveryPoint
+        let server = scratch.server(restoring: point)
+        var report = DrillReport(
+            cell: cell, cloud: setup.target.name, recoveryPoint: point, backupSize: backup.size, scratchServer: server.address, rpoSeconds: began - backup.time
+        )
+        events(.began(report))
+        var made: [(DesiredResource, ObservedResource)] = []
+        do throws(ProviderError) {
+            for resource in [scratch.volume, server] {
+                made.append((resource, try await provider.create(resource)))
+                report.made.append(resource.address)
+                events(.made(resource.address))
+            }
+            let restored = try await waitForReport(ResourceBody(server.body).name, in: setup.leg, lister: lister)
+            if let error = restored.error {
+                report.failure = "the scratch server reports \(error) (its cloud-init log has the details)"
+            } else {
+                report.rtoSeconds = context.clock.nowSeconds - began
+            }
+        } catch {
+            report.failure = error.message
+        }
+        for (resource, observed) in made.reversed() {
+            let state = ResourceState(
+                address: resource.address, provider: resource.provider, cloud: resource.cloud, providerID: observed.providerID,
+                attributes: Dictionary(resource.body.objectPairs, uniquingKeysWith: { first, _ in first })
+            )
+            do throws(ProviderError) {
+                try await provider.delete(state)
+                report.deleted.append(resource.address)
+                events(.deleted(resource.address))
+            } catch {
+                let leftover = DrillReport.Leftover(address: resource.address, error: error.message)
+                report.leftovers.append(leftover)
+                events(.leftBehind(leftover))
+            }
+        }
+        return report
+    }
+
+    /// Looks for the scratch server's report in the leg every 2 s until the time-out.
+    private func waitForReport(_ server: String, in leg: ResourceState, lister: any BackupLister) async throws(ProviderError) -> RestoreReport {
+        let key = DatabaseUserData.restoreReportKey(server: server)
+        let poller = Poller(backoff: .constant(2), timeout: Double(timeout), clock: context.clock)
+        return try await poller.poll({ () async throws(ProviderError) -> RestoreReport? in
+            guard let bytes = try await lister.object(key, in: leg) else { return nil }
+            guard let report = RestoreReport(json: bytes) else { throw ProviderError(.failed, "s3://\(leg.providerID)/\(key) is not a restore report") }
+            return report
+        }, stopped: { stop in
+            switch stop {
+            case .timedOut: ProviderError(.failed, "no restore report at s3://\(leg.providerID)/\(key) within \(timeout) s (--timeout)")
+            case .cancelled: ProviderError(.failed, "the wait for s3://\(leg.providerID)/\(key) was cancelled")
+            }
+        })
+    }
+
+    /// `20261202t030405`: a name part Nova, Cinder, EC2 and bucket keys all take.
+    static func stamp(_ time: Int) -> String {
+        BackupStatus.text(time).filter { $0.isNumber || $0 == "T" }.lowercased()
+    }
+}

@@ -1,0 +1,73 @@
+import MCloudCore
+import MCloudEngine
+import MCloudProvider
+import MCloudViews
+
+/// A failover's plan: the recorded state and the manifests placed without the lost clouds, each database whose
+/// primary was lost recreated with its newest backup as the recovery point, refused before anything changes when a
+/// cell cannot be restored. Ages come from the context's clock.
+struct FailoverWorkflow {
+    var manifests: ManifestOptions
+    var clouds: [String]
+    var context: CommandContext
+
+    /// The plan and the report to print before it.
+    struct Prepared {
+        var made: PlanRunner.Made
+        var report: FailoverReport
+    }
+
+    func prepare(_ recorded: State?) async throws(CommandFailure) -> Prepared {
+        guard let recorded, !recorded.resources.isEmpty else {
+            throw CommandFailure("the state records nothing: there is nothing to fail over (apply first, or pass the state with --state)")
+        }
+        let model = try PlacementLoader.model(manifests, context)
+        let names = model.clouds.map(\.name)
+        for cloud in clouds where !names.contains(cloud) {
+            throw CommandFailure("no cloud named '\(cloud)'\(Suggestion.didYouMean(cloud, in: names).replacingQuotes)")
+        }
+        let lost = Set(clouds).union(recorded.lost)
+        var inputs = try DeploymentInputs.load(manifests, lost: lost, context)
+        let restores: [(point: RecoveryPoints.Point, backup: BackupObject)]
+        let needs: [RecoveryPoints.Need]
+        do throws(EngineError) {
+            needs = try RecoveryPoints.needs(desired: inputs.desired, state: recorded, lost: lost)
+            do throws(ProviderError) {
+                restores = try await RecoveryPointReader(clouds: inputs.clouds, registry: context.providerCatalog).points(needs)
+            } catch {
+                throw EngineError("reading the DR legs: \(error.message)")
+            }
+        } catch {
+            throw .lines(["error: \(error.message)", "Nothing was changed."])
+        }
+        inputs.desired = RecoveryPoints.applying(restores.map(\.point), to: inputs.desired)
+        let made = try await PlanRunner.apply(
+            inputs, state: recorded, refresh: true, targets: [], losing: lost, retaining: Set(needs.compactMap(\.leg?.address)), context
+        )
+        let losses = RecoveryPoints.dataLosses(made.deployment)
+        guard losses.isEmpty else {
+            throw .lines(losses.map { "error: \($0)" } + ["Nothing was changed: move the DR leg with a plain 'mcloud apply' once the primary's data is safe elsewhere."])
+        }
+        let now = context.clock.nowSeconds
+        let report = FailoverReport(
+            lost: lost.sorted(),
+            restores: restores.map { restore in
+                FailoverReport.Restore(
+                    server: restore.point.server, recoveryPoint: restore.point.recoveryPoint, backupSize: restore.backup.size, ageSeconds: now - restore.backup.time
+                )
+            },
+            startsEmpty: needs.filter { $0.leg == nil }.map(\.cell), plan: made.document
+        )
+        return Prepared(made: made, report: report)
+    }
+
+    /// `--forget-lost`: the lost clouds' resources leave the state; the clouds stay recorded as lost. How many left.
+    static func forget(_ lost: Set<String>, backend: any StateBackend) async throws(CommandFailure) -> Int {
+        do throws(StateError) {
+            guard let current = try backend.read() else { return 0 }
+            return try await StateRecorder(state: current, backend: backend).forgetResources(in: lost).count
+        } catch {
+            throw CommandFailure("forgetting the lost clouds' resources: \(error)")
+        }
+    }
+}

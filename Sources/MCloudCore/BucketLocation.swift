@@ -1,0 +1,49 @@
+/// Where a DR leg's bucket is and how a VM reaches it: the catalog cloud that holds it, the bucket's name and
+/// region, the S3 endpoint for clouds that are not AWS, and the AWS profile the catalog names for it. Nothing
+/// secret: the keys are resolved when a VM is made and go only into its user data.
+public struct BucketLocation: Sendable, Hashable {
+    public var cloud: String
+    public var bucket: String
+    public var region: String
+    public var endpoint: String?
+    public var profile: String?
+
+    public init(cloud: String, bucket: String, region: String, endpoint: String? = nil, profile: String? = nil) {
+        self.cloud = cloud
+        self.bucket = bucket
+        self.region = region
+        self.endpoint = endpoint
+        self.profile = profile
+    }
+
+    /// `s3://bucket/key`, as messages name an object.
+    public func url(_ key: String) -> String { "s3://\(bucket)/\(key)" }
+}
+
+/// The backup a new database server loads once as it boots (a failover's or a drill's): its bucket, its key, and
+/// when it was taken (UTC, `2026-12-02T03:04:05Z`).
+public struct RecoveryPoint: Sendable, Hashable {
+    public var location: BucketLocation
+    public var object: String
+    public var takenAt: String
+
+    public init(location: BucketLocation, object: String, takenAt: String) {
+        self.location = location
+        self.object = object
+        self.takenAt = takenAt
+    }
+}
+
+/// A database server's backup job: its cron schedule, how many days its dumps are kept, and the DR leg's bucket it
+/// uploads to (none: the dumps stay on the VM).
+public struct BackupSettings: Sendable, Hashable {
+    public var schedule: String
+    public var retentionDays: Int
+    public var location: BucketLocation?
+
+    public init(schedule: String, retentionDays: Int, location: BucketLocation? = nil) {
+        self.schedule = schedule
+        self.retentionDays = retentionDays
+        self.location = location
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import MCloudCore
+@testable import MCloudCLI
+import MCloudProvider
+import Synchronization
+import Testing
+
+/// Drill and failover run in-process on a manual clock, against providers that keep resources and one DR leg's
+/// backups in memory: the RPO, RTO, recovery point age and time-out they report follow the clock, with no real
+/// waiting. The bed tests (FailoverBedTests) run the same commands against the real clouds.
+@Suite struct WorkflowClockTests {
+    /// 2027-01-15T08:00:00Z: the test's "now" when it starts.
+    static let start = 1_800_000_000.0
+
+    @Test func aDrillsRPOAndRTOFollowTheClock() async throws {
+        let lab = try ClockLab()
+        try await lab.apply()
+        lab.clouds.backups = [BackupObject(key: "\(lab.server)/20270115T070000Z.sql.gz", time: Int(Self.start) - 3600, size: 4096, sha256: nil)]
+        // The scratch server reports 40 s after it was made.
+        let reportAt = lab.clock.now + 40
+        lab.clouds.report = { now in now >= reportAt }
+        let drill = await lab.run(["drill", "ledger", "--json"])
+        #expect(drill.exitCode == 0, "\(drill.stderr)")
+        let report = try JSONParser.parse(Array(drill.stdout.utf8))
+        #expect(report["passed"] == .bool(true))
+        #expect(report["rpo_seconds"]?.intValue == 3600)
+        #expect(report["rto_seconds"]?.intValue == 40)
+        #expect(report["deleted"]?.arrayItems.count == 2, "the scratch volume and server are deleted")
+        #expect(lab.clock.sleeps.allSatisfy { $0 == 2 }, "\(lab.clock.sleeps)")
+        #expect(lab.clouds.addresses.allSatisfy { !$0.contains(".drill-") })
+    }
+
+    @Test func aDrillWithoutAReportTimesOutOnTheClockAndCleansUp() async throws {
+        let lab = try ClockLab()
+        try await lab.apply()
+        lab.clouds.backups = [BackupObject(key: "\(lab.server)/20270115T075000Z.sql.gz", time: Int(Self.start) - 600, size: 1, sha256: nil)]
+        let began = lab.clock.now
+        let drill = await lab.run(["drill", "ledger", "--timeout", "30"])
+        #expect(drill.exitCode == 1)
+        #expect(drill.stderr.contains("no restore report at s3://") && drill.stderr.contains("within 30 s (--timeout)"), "\(drill.stderr)")
+        #expect(lab.clock.now - began == 30, "the time-out is the clock's, to the second")
+        #expect(drill.stdout.contains("deleted "), "\(drill.stdout)")
+        #expect(lab.clouds.addresses.allSatisfy { !$0.contains(".drill-") })
+    }
+
+    @Test func aFailoversRecoveryPointAgeFollowsTheClock() async throws {
+        let lab = try ClockLab()
+        try await lab.apply()
+        lab.clouds.backups = [BackupObject(key: "\(lab.server)/20270115T063000Z.sql.gz", time: Int(Self.start) - 5400, size: 77, sha256: nil)]
+        lab.clock.advance(by: 600)
+        let failover = await lab.run(["failover", "dc-a", "--auto-approve", "--json"])
+        #expect(failover.exitCode == 0, "\(failover.stderr)")
+        let report = try JSONParser.parse(Array(failover.stdout.utf8))
+        let restore = try #require(report["restores"]?.arrayItems.first)
+        #expect(restore["age_seconds"]?.intValue == 6000)
+        #expect(restore["recovery_point"]?["object"]?.stringValue == "\(lab.server)/20270115T063000Z.sql.gz")
+        #expect(report["outcome"]?.stringValue == "applied")
+        #expect(failover.stderr.contains("1h 40m old"), "the header, on standard error with --json: \(failover.stderr)")
+        #expect(lab.clouds.addresses.contains { $0.hasPrefix("openstack.dc-b.DatabaseServer.") })
+    }
+}
+
+/// The ledger fixture with a memory catalog and a manual clock.
+struct ClockLab {
+    let folder = NSTemporaryDirectory() + "mcloud-clock-\(UUID().uuidString.prefix(8))"
+    let clock = ManualClock(now: WorkflowClockTests.start)
+    let clouds: MemoryClouds
+
+    init() throws {
+        clouds = MemoryClouds(clock: clock)
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: folder + "/app", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: folder + "/providers", withIntermediateDirectories: true)
+        try manager.copyItem(atPath: "\(fixtures)/failover/app/application.yaml", toPath: "\(folder)/app/application.yaml")
+        var catalog = try String(contentsOfFile: "\(fixtures)/failover/providers/clouds.yaml", encoding: .utf8)
+        for (placeholder, value) in [("KUBECONFIG_PATH", "\(folder)/kubeconfig"), ("IMAGE_ID", "image-1"), ("OS_CLOUD", "lab"), ("MOTO_URL", "http://127.0.0.1:9")] {
+            catalog = catalog.replacingOccurrences(of: placeholder, with: value)
+        }
+        try catalog.write(toFile: "\(folder)/providers/clouds.yaml", atomically: true, encoding: .utf8)
+    }
+
+    /// The ledger's primary server's name: the folder of its backups.
+    var server: String { "e2e-ledger.ledger.0" }
+
+    func apply() async throws {
+        let applied = await run(["apply", "--auto-approve"])
+        #expect(applied.exitCode == 0, "\(applied.stderr)")
+    }
+
+    func run(_ arguments: [String]) async -> Run {
+        let stdout = BufferedOutput()
+        let stderr = BufferedOutput()
+        let options = ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", "file://\(folder)/state.json"]
+        let context = CommandContext(
+            stdout: stdout, stderr: stderr, environment: ["NO_COLOR": "1", "HOME": folder], clock: clock, providers: clouds
+        )
+        let code = await MCloud.main([arguments[0]] + options + arguments.dropFirst(), context: context)
+        return Run(exitCode: code.rawValue, stdout: stdout.text, stderr: stderr.text)
+    }
+}
+
+/// Every cloud's resources in one dictionary, and one DR leg's backups: what a provider keeps, without a cloud.
+final class MemoryClouds: ProviderCatalog {
+    private let objects = Mutex<[ResourceAddress: JSONValue]>([:])
+    private let settings = Mutex<(backups: [BackupObject], report: @Sendable (Double) -> Bool)>(([], { _ in false }))
+    /// The time the scratch server's report is looked for at.
+    let clock: any WallClock
+
+    init(clock: any WallClock) {
+        self.clock = clock
+    }
+
+    var backups: [BackupObject] {
+        get { settings.withLock { $0.backups } }
+        set { settings.withLock { $0.backups = newValue } }
+    }
+
+    /// Whether the scratch server's restore report is in the bucket at a time.
+    var report: @Sendable (Double) -> Bool {
+        get { settings.withLock { $0.report } }
+        set { settings.withLock { $0.report = newValue } }
+    }
+
+    var addresses: [String] { objects.withLock { $0.keys.map(\.rawValue) } }
+
+    func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
+        MemoryCloud(name: name, cloud: cloud.name, clouds: self)
+    }
+
+    func store(_ address: ResourceAddress, _ body: JSONValue?) { objects.withLock { $0[address] = body } }
+    func stored(in cloud: String) -> [(ResourceAddress, JSONValue)] {
+        objects.withLock { $0.filter { $0.key.cloud == cloud }.sorted { $0.key < $1.key } }
+    }
+}
+
+struct MemoryCloud: ResourceProvider, BackupLister {
+    let name: ProviderName
+    let cloud: String
+    let clouds: MemoryClouds
+
+    func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
+        clouds.stored(in: cloud).map { ObservedResource(address: $0.0, providerID: "id-\($0.0)", attributes: $0.1) }
+    }
+
+    func replacementReasons(desired: DesiredResource, current: JSONValue) -> [String] { [] }
+
+    func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
+        clouds.store(resource.address, resource.body)
+        return ObservedResource(address: resource.address, providerID: "id-\(resource.address)", attributes: resource.body)
+    }
+
+    func update(_ resource: DesiredResource, recorded: ResourceState) async throws(ProviderError) -> ObservedResource {
+        try await create(resource)
+    }
+
+    func delete(_ resource: ResourceState) async throws(ProviderError) {
+        clouds.store(resource.address, nil)
+    }
+
+    func backups(in bucket: ResourceState) async throws(ProviderError) -> [BackupObject] { clouds.backups }
+
+    func object(_ key: String, in bucket: ResourceState) async throws(ProviderError) -> [UInt8]? {
+        guard key.hasSuffix("/restored.json"), clouds.report(clouds.clock.now) else { return nil }
+        let server = String(key.dropLast("/restored.json".count))
+        return Array(#"{"server": "\#(server)", "object": "x", "startedAt": "2027-01-15T08:00:00Z", "finishedAt": "2027-01-15T08:00:40Z", "error": null}"#.utf8)
+    }
+}
