@@ -3,12 +3,11 @@ import Synchronization
 
 /// The lower bound climbed further on a thread of its own while the search goes on, for the bound alone.
 ///
-/// Where the bound gets only its floor of evaluations (the largest inputs), it ends well short of the LP's (the
-/// synthetic input: 453,730 after 120 evaluations, 457,497 after 1,500), while the search after it runs on one core
-/// and leaves the other idle for seconds. There the bound goes on from its best prices in one share, so its work is
-/// the same whatever the threads do and its result is deterministic. The search keeps the first prices: it was tuned
-/// on them, and prices that bound better do not steer it better (from a schedule that reaches 455,995 in the same 120
-/// evaluations, the synthetic input's seeds 1-3 cost 0.2%, 0.4% and 0.2% more).
+/// Where the bound gets only its floor of evaluations (the largest inputs), it ends well short of the LP's, while the
+/// search after it runs on one core and leaves the other idle for seconds. There the bound goes on from its best
+/// prices in one share, so its work is the same whatever the threads do and its result is deterministic. The search
+/// keeps the first prices: it was tuned on them, and prices that bound better do not steer it better
+/// (docs/experiments/0034).
 final class BoundContinuation: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let result = Mutex<Double>(-.infinity)

@@ -716,11 +716,8 @@ struct LagrangianBound {
 
     /// Evaluations sized to the problem: about 2e7 visits of positions, links and options in all, at least 120 and
     /// at most 1,500. The floor rules from about 170,000 visits on (the 100-cloud instances, the synthetic input),
-    /// where the bound ends near where its starting prices put it. An evaluation there costs 26-30 ms of CPU since
-    /// the shares (42 before, same machine and load), so 120 take 3.1-3.6 CPU s, less on two cores. At 200 clouds,
-    /// from the relaxation's 450 iterations, 120 give 453,730 and 160 give 455,071 for about 1 s more of the 10-s
-    /// budget (gap 5.54% against 5.30%, in 7.0-7.7 s instead of 8.3-9.0 on this host; from 300 iterations, 80 gave
-    /// 449,562 and 640 gave 455,993).
+    /// where the bound ends near where its starting prices put it; it is as high as the synthetic input's 10 s leave
+    /// room for, since each further evaluation there adds less and less (docs/planner.md, Tuning).
     var defaultEvaluations: Int {
         let work = positionCloud.count + linkPosition.count + optionCloud.count
         return min(1_500, max(Self.leastEvaluations, 20_000_000 / max(1, work)))

@@ -52,8 +52,7 @@ struct Optimizer {
 
     /// Adds to each database's relocation targets the primaries the relaxation chose for it (`frequency`, a row
     /// of clouds per database) that are not among them yet: where the LP would put it, not only where it is cheapest
-    /// alone. On the largest inputs those are often outside the cheapest few (the synthetic input: 484,094 instead
-    /// of 485,738, and 4.8% and 5.4% instead of 5.5% and 5.9% on two other seeds).
+    /// alone. On the largest inputs those are often outside the cheapest few.
     mutating func aimRelocations(frequency: [Double]) {
         let clouds = problem.clouds.count
         for database in problem.databases.indices {
@@ -350,8 +349,7 @@ struct Optimizer {
 
     /// Once, for every service and each of its databases, pulls the service's replicas next to that primary when
     /// that pays, evicting what loses least there. The annealing tries such pulls at random, a few per service on
-    /// the largest inputs; one pass over all of them after it brings the services home to their databases (the
-    /// synthetic input: 483,899 -> 480,106).
+    /// the largest inputs; one pass over all of them after it brings the services home to their databases.
     mutating func pullNextToPrimaries() {
         for service in problem.services.indices {
             for edge in problem.services[service].edges {

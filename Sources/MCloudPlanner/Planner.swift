@@ -49,11 +49,9 @@ public enum Planner {
         // An iteration passes over every cell once, as cheap as a few steps of search; a few hundred settle the
         // prices on the smaller bench instances. On the largest the bound below gets only its floor of evaluations,
         // each some fifteen iterations' work, so it ends near where these prices start it, and their counts are
-        // where the search starts: there a sixth of the cells are the cheapest gain of both (c100_s2000_d300_k2:
-        // 900 instead of 300 raise the bound from 371,745 to 373,138 and cut the cost from 386,525 to 382,917).
-        // An iteration's work grows with the clouds too, so the extra falls with their square: a sixth of the cells
-        // up to 100 clouds, 450 at 200, where the counts also aim the ruin-and-recreate's relocations (the
-        // synthetic input: bound 453,043 -> 455,071 and cost 483,113 -> 482,450 for about 0.8 s more).
+        // where the search starts: there a sixth of the cells are the cheapest gain of both. An iteration's work
+        // grows with the clouds too, so the extra falls with their square; at 200 clouds the counts also aim the
+        // ruin-and-recreate's relocations (measured effects: docs/planner.md, Tuning).
         let clouds = max(1, problem.clouds.count)
         let iterations = max(min(400, max(300, 6 * budget / max(1, cellCount))), min(cellCount / 6, 18_000_000 / (clouds * clouds)))
         var relaxation = Relaxation(problem)
@@ -65,8 +63,7 @@ public enum Planner {
         let startDual = dual.start(prices: guide.prices, primary: best.primary)
         let lp = dual.solve(from: startDual, upperBound: bestCost, evaluations: options.boundEvaluations ?? dual.defaultEvaluations)
         // Where those evaluations are the floor, the bound is still climbing when they end, and the search below
-        // leaves a core idle for seconds: the bound goes on there (the synthetic input: 453,730 -> 455,881, about
-        // 0.3 s more wall time), while the search keeps these prices.
+        // leaves a core idle for seconds: the bound goes on there, while the search keeps these prices.
         let continuation = dual.defaultEvaluations == LagrangianBound.leastEvaluations ? BoundContinuation(dual, from: lp.dual, upperBound: bestCost) : nil
 
         /// A search's placement becomes the best when it fits and is cheaper; its work counts either way.
@@ -93,18 +90,15 @@ public enum Planner {
         // covers every service a hundred times over, within bounds that keep a try a few milliseconds, and ends
         // with exchanges of replicas, so a move is judged on a layout close to the best for its primaries rather
         // than on where the annealing happened to stop. Judged so, the later tries still pay, hence eight per
-        // settling's worth of budget rather than four: on c20_s100_d20_k1 0.47% above the best known instead of
-        // 0.52% with four, 0.58% without the exchanges.
+        // settling's worth of budget rather than four.
         var refined = PenaltySearch(problem: problem, start: best, seed: seed &+ 3, targets: optimizer.cheapestClouds)
         let settle = max(50_000, min(100_000, 100 * problem.services.count))
         let tries = 8 * budget / settle
         refined.refinePrimaries(prices: lp.prices, tries: tries, moves: settle, exchanges: settle)
         keep(refined)
         // Last, ruin-and-recreate over whole cells, where the tries above were few: it still finds the odd exchange
-        // the moves of single replicas miss (c8_s20_d5_k1, 16 tries: 5398.74 with it, 5446.72 without; the synthetic
-        // input, 8 tries: 1.2% cheaper). After 32 tries or more it bought next to nothing once the exchanges below
-        // had run (c50_s500_d100_k1, 32 tries: 3.3 for 0.37 CPU s, which the 2-s target there has no room for;
-        // c20_s100_d20_k1, 46 tries: 1.7 for 0.14 s).
+        // the moves of single replicas miss. After many tries it buys next to nothing once the exchanges below have
+        // run, for time the 50-cloud instances' target has no room for.
         if tries < Self.triesWithoutRuins {
             var search = Optimizer(problem: problem, budget: max(4 * budget / 10, Self.ruinStepsPerCell * cellCount), seed: seed &+ 1)
             search.adopt(best)
@@ -120,11 +114,8 @@ public enum Planner {
         // Then, where the primary tries were as few, the services laid afresh around the final primaries: the bound
         // solved again with them fixed, from its prices, and its soft layout rounded, repaired at its prices,
         // annealed briefly and exchanged at length. The moves above leave the services short of the LP's layout around
-        // those primaries by more than any other phase gains (the synthetic input: 480,618, where HiGHS's LP around the
-        // same primaries is 467,606; laid afresh 471,622 with brief exchanges, 469,365 with long ones, where the
-        // relaxation's average layout rounded gave 473,617; seeds 2 and 3 0.6% and 0.4% cheaper than so even with
-        // brief exchanges, c100 instances 0.1% and 0.3%). With many tries, each settling the services anew, it gained
-        // under 0.1% (c20 and c50) for time that c50's 2-s target has no room for.
+        // those primaries by more than any other phase gains. With many tries, each settling the services anew, it
+        // gains little for time that the 50-cloud instances' target has no room for.
         if tries < Self.triesWithoutRuins {
             var around = LagrangianBound(problem.fixingPrimaries(best.primary))
             let fixed = around.solve(from: around.start(prices: lp.prices, primary: best.primary), upperBound: bestCost, evaluations: Self.layoutEvaluations, phases: Self.layoutPhases)
@@ -134,8 +125,7 @@ public enum Planner {
                 problem: problem, start: rounder.roundedLayout(primary: best.primary, soft: soft), seed: seed &+ 6, targets: optimizer.cheapestClouds
             )
             relaid.repair(prices: fixed.prices, nearest: Self.repairChoices)
-            // About ten moves a service: the synthetic input's seeds 1-3 3.79 / 3.06 / 3.04%; five left more of the
-            // rounding's misfits (3.82 / 3.18 / 3.07%), twenty and more shook the start loose (3.82 / 3.07 / 3.12%).
+            // About ten moves a service: fewer leave more of the rounding's misfits, more shake the start loose.
             relaid.anneal(moves: max(50_000, 10 * problem.services.count))
             relaid.exchange(work: Self.relaidExchangeWork * budget, sweep: .thorough)
             keep(relaid)
@@ -145,10 +135,10 @@ public enum Planner {
         var exchanged = PenaltySearch(problem: problem, start: best, seed: seed &+ 5, targets: optimizer.cheapestClouds)
         exchanged.exchange(work: 10 * budget)
         keep(exchanged)
-        // On the smallest inputs the LP relaxation itself is up to 1% below the optimum (c8_s20_d5_k2: 3567.25
-        // against 3603.10), so a bound of LP quality cannot prove them within 1%; every combination of primaries
-        // bounded on its own can (3600.20 there, 0.4 CPU s). The combinations are counted first, so larger inputs
-        // pay nothing. Its work is capped: where the walk needs more the LP's bound stands, and where the tightening
+        // On the smallest inputs the LP relaxation itself is up to 1% below the optimum, so a bound of LP quality
+        // cannot prove them within 1%; every combination of primaries bounded on its own can (docs/planner.md, step
+        // 6). The combinations are counted first, so larger inputs pay nothing. Its work is capped: where the walk
+        // needs more the LP's bound stands, and where the tightening
         // does the combinations left keep the walk's bounds.
         var lowerBound = max(lp.value, continuation?.value() ?? -.infinity)
         if PrimaryEnumeration.combinations(problem, limit: Self.enumeratedCombinations) != nil,
@@ -161,29 +151,25 @@ public enum Planner {
     }
 
     /// Evaluations and phases of the bound around the final primaries: its soft layout a phase or two warmer than the
-    /// bound's coldest rounds as well (the synthetic input's seeds 1-3: 3.86 / 3.10 / 3.12% with these, 3.72 / 3.19 /
-    /// 3.18% with 120 in five phases, 3.87 / 3.21 / 3.18% with 48 in two) in half the time of 120 (about 0.6 s there).
+    /// bound's coldest rounds as well, in half the time of 120 evaluations.
     static let layoutEvaluations = 60
     static let layoutPhases = 3
-    /// The exchanges that finish the services laid afresh, in budgets: a pass over the synthetic input's layout
-    /// costs about 60 of them (a second), and its first ones gain most (seeds 1-3: 3.34 / 2.79 / 2.74% with 10 in
-    /// cell order, 2.87 / 2.47 / 2.45% with these in `.thorough` order, for about 0.7 s; run out, 2.71% on seed 1).
+    /// The exchanges that finish the services laid afresh, in budgets: less than one pass over the largest inputs'
+    /// layouts, since the first exchanges gain most and running them out costs seconds.
     static let relaidExchangeWork = 400
-    /// The clouds the repair looks at for each replica, cheapest at the bound's prices first: 0.3 s on the synthetic
-    /// input (seeds 1-3: 3.82 / 3.07 / 3.12%); 24 took 0.55 s for 3.86 / 3.10 / 3.12%, 8 gave 3.87 / 3.15 / 3.10%.
+    /// The clouds the repair looks at for each replica, cheapest at the bound's prices first: more cost time for
+    /// nothing, fewer leave the repair dearer.
     static let repairChoices = 12
 
     /// Tries at moving primaries after which the whole-cell ruin-and-recreate is left out.
     static let triesWithoutRuins = 32
     /// The ruin-and-recreate's least work per cell. On the largest inputs the budget, sized for a second of search,
-    /// leaves it few steps a cell, and there it is the phase that gains most for its time (the synthetic input:
-    /// 491,277 after it with 40,000 steps, 485,662 with 320,000, for 1.6 CPU s more; eight times the primary tries
-    /// instead gained 1,400 for the same time). 20 rather than 50 keeps that input near 8 s of its 10 (about 1.5 s
-    /// less; 5.30% against 5.21% with 30, since `pullNextToPrimaries` finishes what it leaves).
+    /// leaves it few steps a cell, and there it is the phase that gains most for its time; more than this leaves the
+    /// synthetic input too little room under its 10 s, since `pullNextToPrimaries` finishes what it leaves.
     static let ruinStepsPerCell = 20
 
     /// The most combinations of primaries whose bounds are walked (c8_s20_d5_k1 has 1.9e9; 20 clouds have far more).
     static let enumeratedCombinations = 10_000_000_000
-    /// Services and primaries the walk and the tightening may look at (c8_s20_d5_k2 needs 2.0e6, c8_s20_d5_k1 1.2e6).
+    /// Services and primaries the walk and the tightening may look at: room for what the 8-cloud instances need.
     static let enumerationWork = 4_000_000
 }

@@ -7,9 +7,8 @@
 /// bounds every combination at the prices of `LagrangianBound`, cutting off the partial ones that cannot go below
 /// the best placement known; each combination left then gets its own prices, by subgradient steps from those, as
 /// high as its bound will go. The least of the combinations' bounds bounds the problem. The shared prices alone
-/// gain little on the LP (c8_s20_d5_k2: 3567.97 against 3567.21); each combination's own prices, with whole
-/// replicas and its primaries' room, are what lift it (3600.20, with 3603.10 the optimum). Work is counted in
-/// services and primaries looked at.
+/// gain little on the LP; each combination's own prices, with whole replicas and its primaries' room, are what lift
+/// it close to the optimum (docs/planner.md, Tuning). Work is counted in services and primaries looked at.
 struct PrimaryEnumeration {
     /// A combination of primaries and the bound on every placement that uses it.
     private struct Combination {

@@ -139,7 +139,7 @@ struct PenaltySearch {
     // MARK: Penalty
 
     // The helpers every try calls are inlined by force (`@inline(__always)`): called, each got its own copy of the
-    // whole search, some 400 bytes, and those copies were 8% of the time on c50_s500_d100_k1.
+    // whole search, and those copies showed in the profile (docs/planner.md, Tuning).
     @inline(__always)
     private func penalty(_ cloud: Int, _ use: ResourceVector) -> Double {
         let over = use - capacity[cloud], w = weight[cloud]
@@ -353,9 +353,9 @@ struct PenaltySearch {
     /// costs least per share of the overload it clears, to one of the service's `nearest` clouds at `prices`, a
     /// cloud without room for it costing its price there as well (the move it will have to make in turn). A replica
     /// moved into a cloud never moves out again that way, so every chain ends; a cloud where no other replica can
-    /// move sends any replica to a cloud with room, as `repair()` does. On the synthetic input's rounded layout
-    /// (469,223 with 404 vCPUs over, 24 clouds a replica) it reached 474,313 in 0.4 s; `repair()`, which looks at
-    /// every move out of every overloaded cloud each time, 473,321 in about 6 s; the same without the prices, 481,465.
+    /// move sends any replica to a cloud with room, as `repair()` does. It comes close to what `repair()` reaches,
+    /// which looks at every move out of every overloaded cloud each time, in a small part of its time; without the
+    /// prices it repairs far dearer.
     mutating func repair(prices: [ResourceVector], nearest: Int) {
         let choices: [[Int]] = (0..<services).map { service in
             let priced = targets[service].map { (replicaCost[service * clouds + $0] + Self.price(prices[$0], unit[service]), $0) }
@@ -458,7 +458,7 @@ extension PenaltySearch {
         case settling
         /// Those that could gain most first, each service's replicas moved again while they gain, a remembered exit
         /// checked only where it would win: one long run over a layout made afresh, where a pass costs far more than
-        /// the work allows and the order decides what it reaches (the synthetic input, 40 budgets: 469,365 against 469,884).
+        /// the work allows and the order decides what it reaches.
         case thorough
     }
 

@@ -1,14 +1,13 @@
 /// The LP's layout around fixed primaries made whole. The annealing and the exchanges settle services around their
-/// primaries a replica or a pair at a time and stop well short of the LP's layout there (the synthetic input: 480,618
-/// where HiGHS's LP around the same primaries is 467,606); the bound's soft layout around them, rounded here, repaired
-/// at its prices, annealed briefly and exchanged at length, costs 469,365.
+/// primaries a replica or a pair at a time and stop well short of the LP's layout there; the bound's soft layout
+/// around them, rounded here, repaired at its prices, annealed briefly and exchanged at length, comes much closer.
 extension Optimizer {
     /// The primaries as given, then each service in turn with its whole expected replicas in `soft` (a row of clouds
     /// per service) and the rest rounded up where the fractions are largest, clouds with room first. Fractions
     /// within a rounding step of each other go first where the services before have taken least beyond their own
     /// expected replicas: the temperature splits a service evenly among clouds it ranks alike, and always rounding
-    /// those ties the same way overfills the first of them. On the synthetic input, largest fractions first left the
-    /// cheap clouds 2,260 vCPUs over in all; in steps, with room first, 404 (the soft layout itself is 328 over).
+    /// those ties the same way overfills the first of them; largest fractions first, plainly, overfills the cheap
+    /// clouds several times as much.
     /// Clouds may end over capacity: `PenaltySearch.repair(prices:nearest:)` clears them.
     mutating func roundedLayout(primary: [Int], soft: [Double]) -> PlacementState {
         let clouds = problem.clouds.count
@@ -59,7 +58,7 @@ extension Optimizer {
     }
 
     /// Fractions are compared in steps of this size; within one, the cloud the services before overfilled least wins.
-    /// A fifth kept the rounding's cost (468,610 against 468,490 with hundredths) at less than half the overfill.
+    /// A fifth keeps the rounding's cost of finer steps at less than half their overfill.
     static let roundingStep = 0.2
     /// The first round-ups go only to clouds with room where the service is expected at least this much.
     static let roundingFloor = 0.02

@@ -15,7 +15,7 @@ import MCloudViews
 /// the plan document as `plan --out` does and reads that back as `apply PLANFILE` does.
 ///
 /// Each phase is a function of its own, so `valgrind --tool=callgrind --dump-before=...` can count its
-/// instructions (docs/benchmarks.md): wall time means little on a shared machine.
+/// instructions (docs/benchmarks.md, engine-plan): wall time means little on a shared machine.
 enum EnginePlanBenchmark {
     struct Options {
         var resources = 10_000
