@@ -1,4 +1,5 @@
 public import Foundation
+public import MCloudCore
 public import MCloudHTTP
 
 /// Signs and sends requests to AWS services, decodes typed errors, and retries throttling (Throttling,
@@ -8,15 +9,17 @@ public struct AWSClient: Sendable {
     public let configuration: AWSConfiguration
     public let retryPolicy: RetryPolicy
     let transport: any HTTPTransport
+    /// Waits between retries of one request.
     public let sleeper: any Sleeper
-    public let clock: @Sendable () -> Date
+    /// The time requests are signed at, and the clock every wait for AWS runs on.
+    public let clock: any WallClock
     public let jitter: @Sendable () -> Double
     let logger: (any HTTPLogger)?
 
     public init(
         configuration: AWSConfiguration, transport: any HTTPTransport = CurlTransport(), retryPolicy: RetryPolicy = RetryPolicy(),
         sleeper: any Sleeper = TaskSleeper(), logger: (any HTTPLogger)? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }, jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
+        clock: any WallClock = SystemClock(), jitter: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }
     ) {
         self.configuration = configuration
         self.transport = transport
@@ -26,6 +29,9 @@ public struct AWSClient: Sendable {
         self.clock = clock
         self.jitter = jitter
     }
+
+    /// `clock`'s time.
+    public var now: Date { Date(timeIntervalSince1970: clock.now) }
 
     /// The signer for a service: global services sign for their own region.
     public func signer(for service: AWSService, region: String? = nil, options: SigV4Signer.Options = .standard) -> SigV4Signer {
@@ -51,7 +57,7 @@ public struct AWSClient: Sendable {
         while true {
             let left = RetryPolicy.secondsLeft(until: end)
             guard left > 0 else { throw outOfTime }
-            var signed = signer.sign(request, at: clock()).request
+            var signed = signer.sign(request, at: now).request
             signed.timeLimit = min(request.timeLimit ?? left, left)
             let failure: AWSError
             var delay = backoff(attempt)
@@ -61,7 +67,7 @@ public struct AWSClient: Sendable {
                 failure = AWSErrorDecoder.decode(response, operation: operation)
                 let throttled = if case .service(let error) = failure { error.isThrottling } else { false }
                 guard throttled || (request.retryable && [500, 502, 503, 504].contains(response.status)) else { throw failure }
-                if let asked = response.header("retry-after").flatMap({ RetryAfter.seconds($0, now: clock()) }) { delay = min(asked, retryPolicy.maxDelay) }
+                if let asked = response.header("retry-after").flatMap({ RetryAfter.seconds($0, now: now) }) { delay = min(asked, retryPolicy.maxDelay) }
             case .failure(let error):
                 if case .timeout = error, RetryPolicy.secondsLeft(until: end) <= 0.25 { throw outOfTime }
                 failure = .transport(operation: operation, error)

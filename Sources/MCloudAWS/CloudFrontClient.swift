@@ -94,7 +94,7 @@ public struct CloudFrontClient: Sendable {
     /// Polls with backoff until the distribution reports `Deployed` (compared without case).
     public func waitUntilDeployed(id: String, timeout: Double = 1800) async throws(AWSError) -> Distribution {
         var last: Distribution?
-        try await AWSPoller(client: client, timeout: timeout).until("CloudFront distribution \(id) deployed") { () throws(AWSError) in
+        try await client.poller(timeout: timeout).until("CloudFront distribution \(id) deployed") { () throws(AWSError) in
             let current = try await distribution(id: id)
             last = current
             return current.status.lowercased() == "deployed"

@@ -18,7 +18,7 @@ extension EC2Client {
     /// Stops the instance, changes its type and starts it again: EC2 resizes only stopped instances.
     public func resize(_ id: String, to instanceType: String, timeout: Double = 900) async throws(AWSError) {
         _ = try await client.query(.ec2, action: "StopInstances", version: Self.apiVersion, parameters: [("InstanceId.1", id)], idempotent: true)
-        try await AWSPoller(client: client, timeout: timeout).until("instance \(id) stopped") { () throws(AWSError) in
+        try await client.poller(timeout: timeout).until("instance \(id) stopped") { () throws(AWSError) in
             try await describeInstances(ids: [id]).allSatisfy { $0.state == "stopped" }
         }
         let parameters = [("InstanceId", id), ("InstanceType.Value", instanceType)]

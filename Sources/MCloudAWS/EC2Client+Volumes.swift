@@ -55,7 +55,7 @@ extension EC2Client {
             guard let volume = try await describeVolumes(ids: [id]).first else { return }
             if !volume.attachedTo.isEmpty {
                 _ = try await client.query(.ec2, action: "DetachVolume", version: Self.apiVersion, parameters: [("VolumeId", id)], idempotent: true)
-                try await AWSPoller(client: client, timeout: timeout).until("volume \(id) detached") { () throws(AWSError) in
+                try await client.poller(timeout: timeout).until("volume \(id) detached") { () throws(AWSError) in
                     try await describeVolumes(ids: [id]).allSatisfy { $0.attachedTo.isEmpty }
                 }
             }

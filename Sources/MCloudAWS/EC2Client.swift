@@ -104,7 +104,7 @@ public struct EC2Client: Sendable {
     /// Terminates and polls (backoff from 1 s up to 15 s) until every instance reports `terminated`.
     public func terminateAndWait(_ ids: [String], timeout: Double = 600) async throws(AWSError) {
         try await terminateInstances(ids)
-        try await AWSPoller(client: client, timeout: timeout).until("instances \(ids.joined(separator: ", ")) terminated") { () throws(AWSError) in
+        try await client.poller(timeout: timeout).until("instances \(ids.joined(separator: ", ")) terminated") { () throws(AWSError) in
             try await describeInstances(ids: ids).allSatisfy { $0.state == "terminated" }
         }
     }

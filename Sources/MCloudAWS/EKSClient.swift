@@ -24,7 +24,7 @@ public struct EKSClient: Sendable {
     public func token(clusterName: String, at date: Date? = nil) -> String {
         let url = client.endpoint(for: .sts) + "/?Action=GetCallerIdentity&Version=2011-06-15"
         let request = HTTPRequest(method: .GET, url: url, headers: [("x-k8s-aws-id", clusterName)])
-        let presigned = client.signer(for: .sts).presign(request, at: date ?? client.clock(), expires: 60).request.url
+        let presigned = client.signer(for: .sts).presign(request, at: date ?? client.now, expires: 60).request.url
         let encoded = Data(presigned.utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         return "k8s-aws-v1." + encoded

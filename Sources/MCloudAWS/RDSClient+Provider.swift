@@ -35,7 +35,7 @@ extension RDSClient {
     /// Deletes the instance (see `deleteInstance(_:finalSnapshot:)`) and polls until RDS no longer lists it.
     public func deleteAndWait(_ identifier: String, finalSnapshot: String?, timeout: Double = 1800) async throws(AWSError) {
         try await deleteInstance(identifier, finalSnapshot: finalSnapshot)
-        try await AWSPoller(client: client, timeout: timeout).until("RDS instance \(identifier) deleted") { () throws(AWSError) in
+        try await client.poller(timeout: timeout).until("RDS instance \(identifier) deleted") { () throws(AWSError) in
             try await describeInstance(identifier) == nil
         }
     }

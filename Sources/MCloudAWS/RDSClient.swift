@@ -100,7 +100,7 @@ public struct RDSClient: Sendable {
     /// Polls with backoff until the instance is `available`; a missing instance or a failed state stops the wait.
     public func waitUntilAvailable(_ identifier: String, timeout: Double = 1800) async throws(AWSError) -> Instance {
         var last: Instance?
-        try await AWSPoller(client: client, timeout: timeout).until("RDS instance \(identifier) available") { () throws(AWSError) in
+        try await client.poller(timeout: timeout).until("RDS instance \(identifier) available") { () throws(AWSError) in
             guard let instance = try await describeInstance(identifier) else {
                 throw .invalidResponse(operation: "rds DescribeDBInstances", detail: "instance \(identifier) does not exist")
             }

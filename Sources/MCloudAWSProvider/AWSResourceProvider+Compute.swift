@@ -33,7 +33,7 @@ extension AWSResourceProvider {
     func deleteSecurityGroup(_ resource: ResourceState, _ session: AWSSession) async throws(AWSError) {
         for group in try await session.ec2.describeSecurityGroups(tags: [AWSTag.address: resource.address.rawValue]) {
             // Instances that used it may still be shutting down.
-            try await AWSPoller(client: session.client, timeout: settings.timeout).until("security group \(group.id) deleted") { () throws(AWSError) in
+            try await session.client.poller(timeout: settings.timeout).until("security group \(group.id) deleted") { () throws(AWSError) in
                 do throws(AWSError) {
                     try await session.ec2.deleteSecurityGroup(id: group.id)
                     return true
@@ -121,7 +121,7 @@ extension AWSResourceProvider {
                 throw .configuration("\(resource.address): its volume \(address) does not exist")
             }
             if !volume.attachedTo.contains(instance.id) {
-                try await AWSPoller(client: session.client, timeout: settings.timeout).until("instance \(instance.id) running") { () throws(AWSError) in
+                try await session.client.poller(timeout: settings.timeout).until("instance \(instance.id) running") { () throws(AWSError) in
                     try await session.ec2.describeInstances(ids: [instance.id]).allSatisfy { $0.state == "running" }
                 }
                 try await session.ec2.attachVolume(volume.id, instanceID: instance.id, device: "/dev/sdf")

@@ -57,7 +57,7 @@ extension AWSResourceProvider {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMddHHmmss"
-        let snapshot = current.status.lowercased() == "deleting" ? nil : "\(identifier)-final-\(formatter.string(from: session.client.clock()))"
+        let snapshot = current.status.lowercased() == "deleting" ? nil : "\(identifier)-final-\(formatter.string(from: session.client.now))"
         try await session.rds.deleteAndWait(identifier, finalSnapshot: snapshot, timeout: settings.timeout)
     }
 

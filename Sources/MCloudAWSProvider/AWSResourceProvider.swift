@@ -1,7 +1,7 @@
 public import MCloudAWS
 public import MCloudCore
 public import MCloudProvider
-public import Foundation
+import Foundation
 import MCloudDatabaseEngines
 import MCloudHTTP
 
@@ -25,15 +25,12 @@ public struct AWSResourceProvider: ResourceProvider {
         public var timeout: Double
         /// Where the keys of a DR bucket outside AWS come from (the AWS chain, as for the bucket itself).
         public var environment: [String: String]
-        /// When backup status objects are judged.
-        public var now: @Sendable () -> Date
 
         public init(
             instanceProfile: String? = nil, clusterCIDRs: [String: String] = [:], timeout: Double = 1800,
-            environment: [String: String] = [:], now: @escaping @Sendable () -> Date = { Date() }
+            environment: [String: String] = [:]
         ) {
             self.environment = environment
-            self.now = now
             self.instanceProfile = instanceProfile
             self.clusterCIDRs = clusterCIDRs
             self.timeout = timeout
@@ -79,7 +76,7 @@ public struct AWSResourceProvider: ResourceProvider {
             let status = try await Self.attempt("reading \(watch.key) in bucket \(bucket)") { () throws(AWSError) in
                 try await session.s3.objectIfExists(bucket: bucket, key: watch.key)
             }
-            if let problem = watch.problem(statusObject: status, now: Int(settings.now().timeIntervalSince1970)) { observed[index].warnings.append(problem) }
+            if let problem = watch.problem(statusObject: status, now: session.client.clock.nowSeconds) { observed[index].warnings.append(problem) }
         }
         return observed.sorted { $0.address < $1.address }
     }

@@ -1,5 +1,6 @@
 import Foundation
 public import MCloudAWS
+import MCloudCore
 import MCloudHTTP
 
 /// CloudFront as a `CDNService`: one distribution per resource with a custom origin per origin host (the first
@@ -105,7 +106,7 @@ public struct CloudFrontCDN: CDNService {
 
     public func purge(id: String, paths: [String]) async throws(CDNError) -> CDNPurge {
         do throws(AWSError) {
-            let reference = "mcloud-purge-\(UInt64(Date().timeIntervalSince1970 * 1000))"
+            let reference = "mcloud-purge-\(UInt64(cloudFront.client.clock.now * 1000))"
             let invalidation = try await cloudFront.createInvalidation(id: id, paths: paths.isEmpty ? ["/*"] : paths, callerReference: reference)
             return CDNPurge(resourceID: id, id: invalidation, status: "InProgress", cname: "")
         } catch {
@@ -113,15 +114,22 @@ public struct CloudFrontCDN: CDNService {
         }
     }
 
+    /// How long an invalidation is waited for before the purge is reported as not completed.
+    public static let purgeTimeout = 240.0
+
+    /// Looks by `Backoff.aws` on the client's clock until the invalidation completes, for `purgeTimeout` seconds.
     public func waitForPurge(_ purge: CDNPurge) async throws(CDNError) -> CDNPurge {
         var current = purge
         let operation = "cloudfront GetInvalidation \(purge.id)"
-        for delay in [0.0, 1, 2, 4, 8, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15] {
-            if delay > 0 { try? await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
+        return try await cloudFront.client.poller(timeout: Self.purgeTimeout).poll({ () async throws(CDNError) -> CDNPurge? in
             current.status = try await xml(.GET, "/distribution/\(purge.resourceID)/invalidation/\(purge.id)", operation: operation).value("Status") ?? current.status
-            if current.isFinished { return current }
-        }
-        throw CDNError(.failed, operation: operation, message: "the invalidation did not complete within 4 minutes")
+            return current.isFinished ? current : nil
+        }, stopped: { stop in
+            switch stop {
+            case .timedOut(let seconds, _): return CDNError(.failed, operation: operation, message: "the invalidation did not complete within \(Int(seconds) / 60) minutes")
+            case .cancelled: return CDNError(.failed, operation: operation, message: "cancelled")
+            }
+        })
     }
 
     private func create(_ spec: CDNResourceSpec) async throws(CDNError) -> String {

@@ -24,22 +24,20 @@ public struct GCoreCDN: CDNService {
     /// `/origin_groups` on G-Core, `/originGroups` on VK.
     let originGroupsPath: String
     let transport: any HTTPTransport
-    let sleeper: any Sleeper
-    let pollInterval: Double
-    let timeout: Double
+    /// How resources, deletes and purges are waited for: a look every `pollInterval` seconds for `timeout` seconds.
+    let poller: Poller
 
     /// `transport` should retry (429 with `Retry-After`, 5xx); creates are sent once and adopted when lost.
     public init(
         baseURL: String, credential: Credential, originGroupsPath: String = "/origin_groups",
-        transport: any HTTPTransport = RetryingTransport(CurlTransport()), sleeper: any Sleeper = TaskSleeper(), pollInterval: Double = 5, timeout: Double = 900
+        transport: any HTTPTransport = RetryingTransport(CurlTransport()), pollInterval: Double = 5, timeout: Double = 900,
+        clock: any WallClock = SystemClock()
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.credential = credential
         self.originGroupsPath = originGroupsPath
         self.transport = transport
-        self.sleeper = sleeper
-        self.pollInterval = pollInterval
-        self.timeout = timeout
+        poller = Poller(backoff: .constant(pollInterval), timeout: timeout, clock: clock)
     }
 
     // MARK: Requests and answers (pure)
@@ -322,15 +320,11 @@ public struct GCoreCDN: CDNService {
     }
 
     private func poll(_ what: String, _ done: () async throws(CDNError) -> Bool) async throws(CDNError) {
-        var waited = 0.0
-        while try await !done() {
-            guard waited < timeout else { throw CDNError(.failed, operation: "G-Core CDN", message: "\(what) not reached within \(Int(timeout)) s") }
-            do throws(HTTPError) {
-                try await sleeper.sleep(seconds: pollInterval)
-            } catch {
-                throw CDNError(.failed, operation: "G-Core CDN", message: "waiting for \(what): \(error)")
+        try await poller.until(done) { stop in
+            switch stop {
+            case .timedOut(let seconds, _): return CDNError(.failed, operation: "G-Core CDN", message: "\(what) not reached within \(Int(seconds)) s")
+            case .cancelled: return CDNError(.failed, operation: "G-Core CDN", message: "waiting for \(what): cancelled")
             }
-            waited += pollInterval
         }
     }
 

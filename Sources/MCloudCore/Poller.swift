@@ -41,9 +41,10 @@ public struct Poller: Sendable {
     }
 
     /// Calls `check` until it returns a value, and returns that. `stopped` turns a time-out or a cancellation into the
-    /// caller's error; an error `check` throws ends the wait at once.
+    /// caller's error; an error `check` throws ends the wait at once. Runs on the caller's actor, so an actor's
+    /// check may read its state.
     public func poll<T, E: Error>(
-        _ check: () async throws(E) -> T?, stopped: (Stop) -> E
+        isolation: isolated (any Actor)? = #isolation, _ check: () async throws(E) -> T?, stopped: (Stop) -> E
     ) async throws(E) -> T {
         let start = clock.now
         var delay = backoff.initial
@@ -63,7 +64,9 @@ public struct Poller: Sendable {
     }
 
     /// Waits until `done` says so.
-    public func until<E: Error>(_ done: () async throws(E) -> Bool, stopped: (Stop) -> E) async throws(E) {
-        _ = try await poll({ () async throws(E) -> Bool? in try await done() ? true : nil }, stopped: stopped)
+    public func until<E: Error>(
+        isolation: isolated (any Actor)? = #isolation, _ done: () async throws(E) -> Bool, stopped: (Stop) -> E
+    ) async throws(E) {
+        _ = try await poll(isolation: isolation, { () async throws(E) -> Bool? in try await done() ? true : nil }, stopped: stopped)
     }
 }

@@ -14,14 +14,18 @@ public actor KubernetesClient {
     private let timeouts: HTTPTimeouts
     private let logger: (any HTTPLogger)?
     private let plugin: ExecCredentialPlugin?
+    /// What waits for the cluster (rollouts, deletes with finalizers) run on.
+    private let clock: any WallClock
     private var transports: [[UInt8]: any HTTPTransport] = [:]
     private var groupVersions: Set<String>?
     private var resources: [String: [ResourceInfo]] = [:]
 
     public init(
         connection: ClusterConnection, environment: [String: String] = ProcessInfo.processInfo.environment,
-        retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(), logger: (any HTTPLogger)? = nil
+        retryPolicy: RetryPolicy = RetryPolicy(), timeouts: HTTPTimeouts = HTTPTimeouts(), logger: (any HTTPLogger)? = nil,
+        clock: any WallClock = SystemClock()
     ) {
+        self.clock = clock
         self.connection = connection
         self.retryPolicy = retryPolicy
         self.timeouts = timeouts
@@ -255,12 +259,9 @@ public actor KubernetesClient {
 
     /// Polls until the object is gone (finalizers done), or fails after `timeout` seconds.
     public func waitUntilGone(_ reference: ObjectReference, timeout: Double, interval: Double = 0.5) async throws(KubernetesError) {
-        var waited = 0.0
-        while try await get(reference) != nil {
-            guard waited < timeout else { throw .timeout("\(reference) still exists after \(timeout) s") }
-            try await Self.pause(interval)
-            waited += interval
-        }
+        try await Poller(backoff: .constant(interval), timeout: timeout, clock: clock).until({ () async throws(KubernetesError) -> Bool in
+            try await get(reference) == nil
+        }, stopped: { stop in Self.stopped(stop) { "\(reference) still exists after \($0) s" } })
     }
 
     /// Deletes objects of the given kinds that carry `selector`'s labels but are not in `keep`. Only objects whose
@@ -306,23 +307,24 @@ public actor KubernetesClient {
 
     /// Waits for a Deployment's rollout to complete, as `kubectl rollout status` does.
     public func waitForRollout(namespace: String, name: String, timeout: Double, interval: Double = 1) async throws(KubernetesError) -> RolloutStatus {
-        var waited = 0.0
-        while true {
+        var last: RolloutStatus?
+        return try await Poller(backoff: .constant(interval), timeout: timeout, clock: clock).poll({ () async throws(KubernetesError) -> RolloutStatus? in
             let status = try await rolloutStatus(namespace: namespace, name: name)
-            if status.isComplete { return status }
-            guard waited < timeout else {
-                throw .timeout("Deployment \(namespace)/\(name): \(status.updated) of \(status.desired) replicas updated, \(status.available) available, after \(timeout) s")
+            last = status
+            return status.isComplete ? status : nil
+        }, stopped: { stop in
+            Self.stopped(stop) { seconds in
+                let progress = last.map { "\($0.updated) of \($0.desired) replicas updated, \($0.available) available, " } ?? ""
+                return "Deployment \(namespace)/\(name): \(progress)after \(seconds) s"
             }
-            try await Self.pause(interval)
-            waited += interval
-        }
+        })
     }
 
-    private static func pause(_ seconds: Double) async throws(KubernetesError) {
-        do {
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-        } catch {
-            throw .timeout("cancelled")
+    /// A wait that ended without its answer: timed out, `message` given the seconds waited, or cancelled.
+    private static func stopped(_ stop: Poller.Stop, _ message: (Double) -> String) -> KubernetesError {
+        switch stop {
+        case .timedOut(let seconds, _): return .timeout(message(seconds))
+        case .cancelled: return .timeout("cancelled")
         }
     }
 }

@@ -1,4 +1,4 @@
-import MCloudCore
+public import MCloudCore
 import MCloudHTTP
 
 /// A Cinder volume.
@@ -31,7 +31,7 @@ public struct CinderClient: Sendable {
     /// The `limit` each page of a listing asks for; Cinder may give fewer (its `max_limit`) and links the next page.
     let pageSize: Int
 
-    public init(session: OpenStackSession, poller: Poller = Poller(), pageSize: Int = 100) {
+    public init(session: OpenStackSession, poller: Poller = .openStack(), pageSize: Int = 100) {
         self.pageSize = pageSize
         self.session = session
         self.poller = poller

@@ -1,5 +1,5 @@
 import Foundation
-import MCloudCore
+public import MCloudCore
 public import MCloudHTTP
 
 /// Nova (compute) at microversion 2.52 or later: tags given at create (2.52) make every server findable by
@@ -14,7 +14,7 @@ public actor NovaClient {
     /// The `limit` each page of a listing asks for; Nova may give fewer (its `max_limit`) and links the next page.
     private let pageSize: Int
 
-    public init(session: OpenStackSession, poller: Poller = Poller(), sleeper: any Sleeper = TaskSleeper(), pageSize: Int = 100) {
+    public init(session: OpenStackSession, poller: Poller = .openStack(), sleeper: any Sleeper = TaskSleeper(), pageSize: Int = 100) {
         self.session = session
         self.pageSize = pageSize
         self.poller = poller
@@ -86,7 +86,7 @@ public actor NovaClient {
                 return try await server(id)
             } catch {
                 if case .transport = error {
-                    return try await poller.awaitUnanswered(
+                    return try await poller.watchForUnansweredCreate(
                         after: error, missing: "server named \(request.name) with this request's tag",
                         later: "Nova may still make it: the next plan finds it by its tags", settle: settle
                     ) { () async throws(OpenStackError) -> Server? in

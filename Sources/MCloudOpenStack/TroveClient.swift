@@ -1,4 +1,4 @@
-import MCloudCore
+public import MCloudCore
 import MCloudHTTP
 
 /// A Trove database instance.
@@ -61,7 +61,7 @@ public struct TroveClient: Sendable {
     public let session: OpenStackSession
     let poller: Poller
 
-    public init(session: OpenStackSession, poller: Poller = Poller()) {
+    public init(session: OpenStackSession, poller: Poller = .openStack()) {
         self.session = session
         self.poller = poller
     }
@@ -108,7 +108,7 @@ public struct TroveClient: Sendable {
                 return try await createInstance(request)
             } catch {
                 if case .transport = error {
-                    return try await poller.awaitUnanswered(
+                    return try await poller.watchForUnansweredCreate(
                         after: error, missing: "database named \(request.name)",
                         later: "Trove may still make it: the next apply adopts it by its name", settle: settle
                     ) { () async throws(OpenStackError) -> DatabaseInstance? in
@@ -117,10 +117,10 @@ public struct TroveClient: Sendable {
                 }
                 guard attempt < attempts, error.isUncertain else { throw error }
             }
-            do {
-                try await poller.sleeper.sleep(seconds: retryDelay * Double(attempt))
+            do throws(CancellationError) {
+                try await poller.clock.sleep(seconds: retryDelay * Double(attempt))
             } catch {
-                throw .transport(operation: "create database \(request.name)", error)
+                throw .transport(operation: "create database \(request.name)", .cancelled)
             }
             if let made = try await instance(named: request.name) { return made }
             attempt += 1

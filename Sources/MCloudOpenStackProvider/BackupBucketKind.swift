@@ -15,8 +15,8 @@ struct BackupBucketKind: Sendable {
     let cloud: String
     /// The S3 client of the cloud's object storage, made on first use: a plan that touches no bucket needs no keys.
     let storage: OnFirstUse<S3Client, AWSError>
-    /// Seconds since 1970: when the status object is judged.
-    var now: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
+    /// When the status object is judged.
+    let clock: any WallClock
 
     static func bucketName(_ name: String) -> String {
         let cleaned = name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
@@ -37,7 +37,7 @@ struct BackupBucketKind: Sendable {
             let read = base.settingSpec(["retentionDays"], days.map(JSONValue.int)).settingSpec(["bucketName"], .string(bucket))
             var warnings: [String] = []
             if let watch = BackupHealth.Watch(bucket: base.document),
-               let problem = watch.problem(statusObject: try await s3.objectIfExists(bucket: bucket, key: watch.key), now: now()) {
+               let problem = watch.problem(statusObject: try await s3.objectIfExists(bucket: bucket, key: watch.key), now: clock.nowSeconds) {
                 warnings.append(problem)
             }
             observed.append(ObservedResource(address: address, providerID: bucket, attributes: read.document, warnings: warnings))

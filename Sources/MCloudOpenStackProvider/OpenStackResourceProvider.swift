@@ -11,14 +11,14 @@ public struct OpenStackResourceProvider: ResourceProvider {
     public let name = ProviderName.openstack
     public let cloud: String
     private let connection: OpenStackConnection
-    private let poller: MCloudOpenStack.Poller
+    private let poller: Poller
     private let storage: OnFirstUse<S3Client, AWSError>
     private let environment: [String: String]
 
     /// `connect` opens the session on first use; `objectStorage` makes the S3 client on the first bucket operation;
     /// `environment` is where the AWS credential chain is read for the keys a database VM's backup job gets.
     public init(
-        cloud: String, environment: [String: String], poller: MCloudOpenStack.Poller = MCloudOpenStack.Poller(timeout: 900),
+        cloud: String, environment: [String: String], poller: Poller = .openStack(timeout: 900),
         connect: @escaping @Sendable () throws(OpenStackError) -> OpenStackSession, objectStorage: @escaping @Sendable () throws(AWSError) -> S3Client
     ) {
         self.cloud = cloud
@@ -33,7 +33,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
     private var groups: SecurityGroupKind { SecurityGroupKind(cloud: cloud, connection: connection) }
     private var databases: ManagedDatabaseKind { ManagedDatabaseKind(cloud: cloud, connection: connection) }
     private var schedules: BackupScheduleKind { BackupScheduleKind(cloud: cloud, connection: connection, databases: databases) }
-    var buckets: BackupBucketKind { BackupBucketKind(cloud: cloud, storage: storage) }
+    var buckets: BackupBucketKind { BackupBucketKind(cloud: cloud, storage: storage, clock: poller.clock) }
 
     public func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
         // What a field that cannot be read back should say: the state's value, else the manifests'.

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import MCloudHTTP
 import Testing
 @testable import MCloudAWS
@@ -141,15 +142,19 @@ extension AWSClientTests {
         #expect(once.sent.count == 1)
     }
 
-    @Test("polling backs off from 1 s and gives up with a timeout naming what it waited for")
+    @Test("polling backs off from 1 s on the client's clock and gives up at the deadline with a timeout naming what it waited for")
     func pollingTimesOut() async throws {
         let pending = HTTPResponse.xml(200, "<DescribeInstancesResponse><reservationSet><item><instancesSet><item><instanceId>i-1</instanceId><instanceState><name>shutting-down</name></instanceState></item></instancesSet></item></reservationSet></DescribeInstancesResponse>")
         let transport = ScriptedTransport([HTTPResponse.xml(200, "<TerminateInstancesResponse/>")] + Array(repeating: pending, count: 10))
         let sleeper = RecordingSleeper()
+        let clock = ManualClock(now: TestConfiguration.date.timeIntervalSince1970)
         let error = await #expect(throws: AWSError.self) {
-            try await EC2Client(client: TestConfiguration.client(transport, sleeper: sleeper)).terminateAndWait(["i-1"], timeout: 20)
+            try await EC2Client(client: TestConfiguration.client(transport, sleeper: sleeper, clock: clock)).terminateAndWait(["i-1"], timeout: 20)
         }
-        #expect(sleeper.recorded == [1, 2, 4, 8, 15])
+        // The fifth wait would be 15 s; it is cut to the 5 s left, and the last look is at the deadline.
+        #expect(clock.sleeps == [1, 2, 4, 8, 5])
+        #expect(clock.now == TestConfiguration.date.timeIntervalSince1970 + 20)
+        #expect(sleeper.recorded.isEmpty)
         #expect(error?.description == "timed out: instances i-1 terminated not reached within 20 s")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import MCloudHTTP
 import Synchronization
 @testable import MCloudAWS
@@ -43,10 +44,13 @@ enum TestConfiguration {
     /// 2015-08-30T12:36:00Z, the suite's time.
     static let date = Date(timeIntervalSince1970: 1_440_938_160)
 
-    static func client(_ transport: ScriptedTransport, region: String = "us-east-1", endpoint: String? = nil, sleeper: RecordingSleeper = RecordingSleeper()) -> AWSClient {
+    static func client(
+        _ transport: ScriptedTransport, region: String = "us-east-1", endpoint: String? = nil, sleeper: RecordingSleeper = RecordingSleeper(),
+        clock: ManualClock = ManualClock(now: date.timeIntervalSince1970)
+    ) -> AWSClient {
         AWSClient(
             configuration: AWSConfiguration(credentials: credentials, region: region, endpointURL: endpoint), transport: transport,
-            retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: 0.1, maxDelay: 1, budget: 10), sleeper: sleeper, clock: { date }, jitter: { 1 }
+            retryPolicy: RetryPolicy(maxAttempts: 4, baseDelay: 0.1, maxDelay: 1, budget: 10), sleeper: sleeper, clock: clock, jitter: { 1 }
         )
     }
 }

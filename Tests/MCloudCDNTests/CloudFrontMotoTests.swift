@@ -60,7 +60,7 @@ enum MotoCloudFront {
     }
 }
 
-/// moto deploys at once: polls need no real wait.
+/// moto answers at once: retries need no real wait.
 struct QuickSleeper: Sleeper {
     func sleep(seconds: Double) async throws(HTTPError) {}
 }

@@ -58,6 +58,23 @@ import Testing
         try await client.delete(ObjectReference(apiVersion: "v1", kind: "Namespace", name: name))
     }
 
+    @Test func aRolloutThatNeverCompletesTimesOutOnTheInjectedClock() async throws {
+        let clock = ManualClock()
+        let client = try TestBed.load().client("admin-token", clock: clock)
+        let name = TestBed.namespace("rollout-clock")
+        _ = try await client.apply(try Self.namespace(name))
+        _ = try await client.apply(try Self.deployment(name, replicas: 2))
+        // The bed runs no controller manager, so the rollout never completes: ten minutes pass on the clock alone.
+        await #expect {
+            _ = try await client.waitForRollout(namespace: name, name: "web", timeout: 600, interval: 30)
+        } throws: { error in
+            (error as? KubernetesError)?.description == "timed out: Deployment \(name)/web: 0 of 2 replicas updated, 0 available, after 600.0 s"
+        }
+        #expect(clock.sleeps == Array(repeating: 30, count: 20))
+        #expect(clock.now == 600)
+        try await client.delete(ObjectReference(apiVersion: "v1", kind: "Namespace", name: name))
+    }
+
     @Test func anotherManagersFieldIsAConflictUntilForced() async throws {
         let client = try TestBed.load().client("admin-cert")
         let name = TestBed.namespace("conflict")

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import MCloudHTTP
 import MCloudKubernetes
 import MCloudTestSupport
@@ -21,9 +22,12 @@ struct TestBed {
     var server: String { self["MCLOUD_TEST_KUBE_SERVER"] }
 
     /// A client for one of the bed's kubeconfig contexts, with a short retry budget so failures come quickly.
-    func client(_ context: String, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2, deadline: BedTiming.requestDeadline)) throws -> KubernetesClient {
+    func client(
+        _ context: String, retry: RetryPolicy = RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2, deadline: BedTiming.requestDeadline),
+        clock: any WallClock = SystemClock()
+    ) throws -> KubernetesClient {
         let config = try KubeconfigLoader.load(environment: ["KUBECONFIG": kubeconfig])
-        return KubernetesClient(connection: try config.connection(context: context), environment: [:], retryPolicy: retry)
+        return KubernetesClient(connection: try config.connection(context: context), environment: [:], retryPolicy: retry, clock: clock)
     }
 
     /// A namespace name unique to one test run, so tests never see each other's objects.

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import MCloudHTTP
 import MCloudOpenStack
 import MCloudTestSupport
@@ -30,7 +31,7 @@ struct TestBed {
         )
     }
 
-    static let fastPoller = Poller(initialDelay: 0.3, maxDelay: 2, timeout: 120)
+    static let fastPoller = Poller(backoff: Backoff(initial: 0.3, factor: 1.5, cap: 2), timeout: 120)
 
     /// A name unique to one test run.
     static func name(_ purpose: String) -> String {
