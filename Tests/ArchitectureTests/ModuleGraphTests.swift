@@ -102,6 +102,29 @@ import Testing
         }
     }
 
+    /// A client speaks its cloud's API and nothing of mcloud's: the provider reads the resource body and hands the client
+    /// typed values, and ownership labels, tags and metadata keys are the provider contract's (`ResourceLabels`) or the
+    /// provider's. The Kubernetes client reads `spec` of Kubernetes objects, which are its API's own. (A CDN keeps no tags:
+    /// its clients write and read `CDNMarker`'s one line themselves, as they need it to adopt what a lost answer made.)
+    @Test func noClientParsesAResourceBodyOrNamesAnOwnershipLabel() throws {
+        let package = try Self.package()
+        let forbidden: [(pattern: String, why: String)] = [
+            ("ResourceBody", "a resource body"), ("infrastructure.mcloud.io", "the infrastructure documents' API version"),
+            ("mcloud.io/", "an ownership label"), ("managed-by", "an ownership key"),
+        ]
+        for target in package.targets where Self.layers[target.name] == .client {
+            for file in try package.sourceFiles(of: target) {
+                let text = try String(contentsOfFile: file.path, encoding: .utf8)
+                for (pattern, why) in forbidden where text.contains(pattern) {
+                    Issue.record("\(file.relative) names \(why) (\(pattern)): that is the provider's to read or write")
+                }
+                if target.name != "MCloudKubernetes", text.contains("[\"spec\"") {
+                    Issue.record("\(file.relative) reads a path under spec, which only a resource body has")
+                }
+            }
+        }
+    }
+
     @Test func architectureMdDrawsTheRealGraph() throws {
         let package = try Self.package()
         let expected = package.reducedEdges()
