@@ -30,6 +30,29 @@ import Testing
         #expect(lab.clouds.addresses.allSatisfy { !$0.contains(".drill-") })
     }
 
+    /// Security H1: a key planted in the bucket, newest of all and carrying a YAML line break, is never the recovery
+    /// point (it would reach the scratch server's user data).
+    @Test func aKeyOutsideTheBackupLayoutIsNeverTheRecoveryPoint() async throws {
+        let lab = try ClockLab()
+        try await lab.apply()
+        let planted = "\(lab.server)/20991231T235959Z\u{2028}bootcmd: [[sh, -c, \"id > PWNED\"]]\u{2028}x.sql.gz"
+        lab.clouds.backups = [
+            BackupObject(key: "\(lab.server)/20270115T070000Z.sql.gz", time: Int(Self.start) - 3600, size: 4096, sha256: nil),
+            BackupObject(key: planted, time: Int(Self.start) + 999_999, size: 1, sha256: nil),
+        ]
+        let reportAt = lab.clock.now
+        lab.clouds.report = { now in now >= reportAt }
+        let drill = await lab.run(["drill", "ledger", "--json"])
+        #expect(drill.exitCode == 0, "\(drill.stderr)")
+        let report = try JSONParser.parse(Array(drill.stdout.utf8))
+        #expect(report["recovery_point"]?["object"]?.stringValue == "\(lab.server)/20270115T070000Z.sql.gz")
+        let failover = await lab.run(["failover", "dc-a", "--auto-approve", "--json"])
+        #expect(failover.exitCode == 0, "\(failover.stderr)")
+        let restore = try JSONParser.parse(Array(failover.stdout.utf8))["restores"]?.arrayItems.first
+        #expect(restore?["recovery_point"]?["object"]?.stringValue == "\(lab.server)/20270115T070000Z.sql.gz")
+        #expect(!lab.clouds.bodies.contains { $0.contains("PWNED") }, "the planted key reached a body")
+    }
+
     @Test func aDrillWithoutAReportTimesOutOnTheClockAndCleansUp() async throws {
         let lab = try ClockLab()
         try await lab.apply()
@@ -122,6 +145,8 @@ final class MemoryClouds: ProviderCatalog {
     }
 
     var addresses: [String] { objects.withLock { $0.keys.map(\.rawValue) } }
+    /// Every body made, as JSON text.
+    var bodies: [String] { objects.withLock { $0.values.map { $0.serialized(pretty: false) } } }
 
     func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
         MemoryCloud(name: name, cloud: cloud.name, clouds: self)

@@ -61,38 +61,14 @@ struct FailoverCommand: Command {
     func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
         let backend = try state.backend()
         return try await ApplyRunner.withLock(backend, operation: "failover", context) { _, interrupts throws(CommandFailure) in
-            let recorded = try StateOptions.read(backend)
-            let prepared = try await FailoverWorkflow(manifests: manifests, clouds: clouds, context: context).prepare(recorded)
-            let made = prepared.made
-            var report = prepared.report
+            let workflow = FailoverWorkflow(manifests: manifests, clouds: clouds, context: context)
             // With --json, standard output holds the report alone; what is printed on the way goes to standard error.
             var progress = context
             if json { progress.stdout = context.stderr }
-            progress.stdout.write(FailoverView.header(report))
-            progress.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
-            try PlanRunner.enforce(made.document.policy, consequence: out.map { "\($0) was not saved" } ?? "nothing was changed", context)
-            if let out {
-                try PlanRunner.save(made.document.json, to: out, context)
-                progress.stdout.write("\nSaved the failover's plan to \(out). Apply exactly this with: mcloud apply \(out)\n")
-                report.outcome = .saved(out)
-            } else if made.deployment.hasChanges {
-                try ApplyRunner.confirm("Do you want to fail over?", autoApprove: approval.autoApprove, context)
-                _ = try await ApplyRunner.execute(
-                    made.document, made.deployment, clouds: made.clouds, state: recorded, backend: backend, interrupts: interrupts,
-                    parallelism: approval.parallelism, progress
-                )
-                report.outcome = .applied
-            } else {
-                progress.stdout.write("\nNothing left to move off \(report.lost.joined(separator: ", ")).\n")
-                report.outcome = .nothingToMove
-            }
-            if forgetLost {
-                report.forgotten = try await FailoverWorkflow.forget(Set(report.lost), backend: backend)
-                if report.forgotten > 0 {
-                    let count = report.forgotten
-                    progress.stdout.write("Forgot \(count) resource\(count == 1 ? "" : "s") in \(report.lost.joined(separator: ", ")); they are left in those clouds as they are.\n")
-                }
-            }
+            let report = try await workflow.run(
+                recorded: try StateOptions.read(backend), backend: backend, interrupts: interrupts, approval: approval, out: out, forgetLost: forgetLost,
+                progress: progress
+            )
             if json { context.stdout.write(report.json.serialized() + "\n") }
             return .success
         }

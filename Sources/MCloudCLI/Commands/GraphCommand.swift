@@ -38,7 +38,7 @@ struct GraphCommand: Command {
             context.stdout.write(dot)
             return .success
         }
-        let svg = try Self.draw(dot, context)
+        let svg = try Graphviz.svg(dot, context)
         if format == .svg {
             context.stdout.write(svg)
         } else {
@@ -46,33 +46,5 @@ struct GraphCommand: Command {
             context.stdout.write("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>\(title): resources</title></head>\n<body>\n\(svg)\n</body></html>\n")
         }
         return .success
-    }
-
-    /// Graphviz's `dot -Tsvg`, found on PATH.
-    private static func draw(_ dot: String, _ context: CommandContext) throws(CommandFailure) -> String {
-        let path = (context.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map { "\($0)/dot" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let path else {
-            throw CommandFailure("svg and html are drawn by Graphviz's 'dot', which is not on PATH (Debian: apt-get install graphviz); --format dot needs nothing")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-Tsvg"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = Pipe()
-        do {
-            try process.run()
-        } catch {
-            throw CommandFailure("cannot run \(path): \(error.localizedDescription)")
-        }
-        input.fileHandleForWriting.write(Data(dot.utf8))
-        try? input.fileHandleForWriting.close()
-        let svg = output.fileHandleForReading.readDataToEndOfFile()
-        while process.isRunning { usleep(1000) }
-        guard process.terminationStatus == 0 else { throw CommandFailure("\(path) failed with status \(process.terminationStatus)") }
-        return String(decoding: svg, as: UTF8.self)
     }
 }

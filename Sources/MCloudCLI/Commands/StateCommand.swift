@@ -48,14 +48,14 @@ struct StateCommand: Command {
             try read(try StateOptions.read(backend), context)
         case .rm:
             return try await ApplyRunner.withLock(backend, operation: "state rm", context) { _, _ throws(CommandFailure) in
-                try remove(ResourceAddress(argument), backend: backend, context)
+                try StateEditor(backend: backend).remove(ResourceAddress(argument), context)
             }
         case .push:
             return try await ApplyRunner.withLock(backend, operation: "state push", context) { _, _ throws(CommandFailure) in
-                try push(argument, backend: backend, context)
+                try StateEditor(backend: backend).push(argument, context)
             }
         case .forceUnlock:
-            try Self.changing { () throws(StateError) in try backend.forceUnlock(id: argument) }
+            try StateEditor.changing { () throws(StateError) in try backend.forceUnlock(id: argument) }
             context.stdout.write("Released the state lock \(argument).\n")
         }
         return .success
@@ -73,43 +73,6 @@ struct StateCommand: Command {
             context.stdout.write(resource.json.serialized() + "\n")
         default:
             for resource in stored?.resources ?? [] { context.stdout.write(resource.address.rawValue + "\n") }
-        }
-    }
-
-    private func remove(_ address: ResourceAddress, backend: any StateBackend, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard var next = try Self.changing({ () throws(StateError) in try backend.read()?.nextSerial() }), next[address] != nil else {
-            throw CommandFailure("the state has no resource \(address)")
-        }
-        next.remove(address: address)
-        try Self.changing { () throws(StateError) in try backend.write(next) }
-        context.stdout.write("Removed \(address) from the state; the resource itself is untouched.\n")
-        return .success
-    }
-
-    private func push(_ file: String, backend: any StateBackend, _ context: CommandContext) throws(CommandFailure) -> ExitCode {
-        guard let data = FileManager.default.contents(atPath: file) else { throw CommandFailure("cannot read \(file)") }
-        let pushed = try Self.changing { () throws(StateError) in try State.parse(Array(data), source: file) }
-        let stored = try Self.changing { () throws(StateError) in try backend.read() }
-        if let stored, pushed.serial < stored.serial {
-            throw CommandFailure("\(file) is older than the state (serial \(pushed.serial) < \(stored.serial)); nothing was changed")
-        }
-        // A pulled and edited state keeps its serial; it becomes the next version of the stored one.
-        let serial = max(pushed.serial, (stored?.serial ?? 0) + 1)
-        var next = State(lineage: pushed.lineage, serial: serial, resources: pushed.resources)
-        next.application = pushed.application
-        next.lost = pushed.lost
-        next.retained = pushed.retained
-        try Self.changing { () throws(StateError) in try backend.write(next) }
-        context.stdout.write("Pushed \(file) as serial \(serial) (\(pushed.resources.count) resources).\n")
-        return .success
-    }
-
-    /// A state operation whose error is the command's.
-    private static func changing<T>(_ operation: () throws(StateError) -> T) throws(CommandFailure) -> T {
-        do throws(StateError) {
-            return try operation()
-        } catch {
-            throw CommandFailure("\(error)")
         }
     }
 }

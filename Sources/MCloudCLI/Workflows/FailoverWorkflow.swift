@@ -17,7 +17,7 @@ struct FailoverWorkflow {
         var report: FailoverReport
     }
 
-    func prepare(_ recorded: State?) async throws(CommandFailure) -> Prepared {
+    private func prepare(_ recorded: State?) async throws(CommandFailure) -> Prepared {
         guard let recorded, !recorded.resources.isEmpty else {
             throw CommandFailure("the state records nothing: there is nothing to fail over (apply first, or pass the state with --state)")
         }
@@ -59,6 +59,43 @@ struct FailoverWorkflow {
             startsEmpty: needs.filter { $0.leg == nil }.map(\.cell), plan: made.document
         )
         return Prepared(made: made, report: report)
+    }
+
+    /// Plans the failover, prints what it restores and the plan on `progress`, then saves the plan to `out` or, once
+    /// approved, carries it out; with `forgetLost`, the lost clouds' resources then leave the state.
+    func run(
+        recorded: State?, backend: any StateBackend, interrupts: InterruptHandler?, approval: ApprovalOptions, out: String?, forgetLost: Bool,
+        progress: CommandContext
+    ) async throws(CommandFailure) -> FailoverReport {
+        let prepared = try await prepare(recorded)
+        let made = prepared.made
+        var report = prepared.report
+        progress.stdout.write(FailoverView.header(report))
+        progress.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
+        try PlanRunner.enforce(made.document.policy, consequence: out.map { "\($0) was not saved" } ?? "nothing was changed", context)
+        if let out {
+            try PlanRunner.save(made.document.json, to: out, context)
+            progress.stdout.write("\nSaved the failover's plan to \(out). Apply exactly this with: mcloud apply \(out)\n")
+            report.outcome = .saved(out)
+        } else if made.deployment.hasChanges {
+            try ApplyRunner.confirm("Do you want to fail over?", autoApprove: approval.autoApprove, context)
+            _ = try await ApplyRunner.execute(
+                made.document, made.deployment, clouds: made.clouds, state: recorded, backend: backend, interrupts: interrupts,
+                parallelism: approval.parallelism, progress
+            )
+            report.outcome = .applied
+        } else {
+            progress.stdout.write("\nNothing left to move off \(report.lost.joined(separator: ", ")).\n")
+            report.outcome = .nothingToMove
+        }
+        if forgetLost {
+            report.forgotten = try await Self.forget(Set(report.lost), backend: backend)
+            if report.forgotten > 0 {
+                let count = report.forgotten
+                progress.stdout.write("Forgot \(count) resource\(count == 1 ? "" : "s") in \(report.lost.joined(separator: ", ")); they are left in those clouds as they are.\n")
+            }
+        }
+        return report
     }
 
     /// `--forget-lost`: the lost clouds' resources leave the state; the clouds stay recorded as lost. How many left.

@@ -25,6 +25,7 @@ struct RecoveryPointReader {
         return found
     }
 
+    /// The leg's backups whose keys have the backup job's layout (`BackupKey`).
     func list(_ leg: ResourceState, cell: String) async throws(ProviderError) -> [BackupObject] {
         guard let cloud = clouds[leg.cloud] else {
             throw ProviderError(.unavailable, "\(cell): cloud \(leg.cloud) of its DR leg is not in the catalog")
@@ -32,7 +33,8 @@ struct RecoveryPointReader {
         guard let lister = try registry.provider(named: leg.provider, for: cloud) as? any BackupLister else {
             throw ProviderError(.unavailable, "\(cell): the \(leg.provider) provider cannot list buckets")
         }
-        return try await lister.backups(in: leg)
+        // A key of another form is never a recovery point: it would go into a new server's user data.
+        return try await lister.backups(in: leg).filter { BackupKey.isWellFormed($0.key) }
     }
 
     /// The recovery point of `backup` in `leg`, for the server to be made at `server`.
