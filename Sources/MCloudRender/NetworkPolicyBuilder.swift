@@ -13,10 +13,11 @@ enum NetworkPolicyBuilder {
     /// Named `allow-<workload>`, so it can never take the name `default-deny`.
     ///
     /// Ingress: public traffic on the Ingress backend port; the pods of dependent cells in this cluster on every
-    /// port; and, when a dependent runs in a cluster where this cell does not, every port from any source, since
-    /// traffic from another cluster has no pod to select. Egress: DNS; each dependency in this cluster by its pods;
-    /// dependencies outside it (databases, and services with no replica here) by port alone, as their addresses
-    /// are only known once applied.
+    /// port; and, when a dependent runs in a cluster where this cell does not, the service's ports from that cluster's
+    /// egress addresses (the catalog's `egressCIDRs`), since traffic from another cluster has no pod to select; from
+    /// any source only for a cluster whose egress addresses the catalog does not give. Egress: DNS; each dependency
+    /// in this cluster by its pods; dependencies outside it (databases, and services with no replica here) by port
+    /// alone, as their addresses are only known once applied.
     static func build(_ context: CellOnCloud) -> KubernetesObject {
         let topology = context.topology
         let cell = context.cell
@@ -28,12 +29,18 @@ enum NetworkPolicyBuilder {
         }
         let dependents = topology.serviceDependents[context.index].sorted().map { topology.services[$0] }
         let local = dependents.filter { $0.count(on: context.cloud) > 0 }
-        let remote = dependents.filter { $0.replicas.contains { cell.count(on: $0.cloud) == 0 } }
+        let remoteClouds = Set(dependents.flatMap { $0.replicas.map(\.cloud) }.filter { cell.count(on: $0) == 0 })
         if !ports.isEmpty, !local.isEmpty {
             ingress.append(["from": .list(local.map(peer)), "ports": .list(ports.map(\.node))])
         }
-        if !ports.isEmpty, !remote.isEmpty {
-            ingress.append(["ports": .list(ports.map(\.node))])
+        if !ports.isEmpty, !remoteClouds.isEmpty {
+            let ranges = remoteClouds.map { topology.clouds[$0]?.endpoints.kubernetesEgressCIDRs ?? [] }
+            if ranges.contains(where: \.isEmpty) {
+                ingress.append(["ports": .list(ports.map(\.node))])
+            } else {
+                let blocks = Set(ranges.joined()).sorted().map { cidr -> ObjectNode in ["ipBlock": ["cidr": .string(cidr)]] }
+                ingress.append(["from": .list(blocks), "ports": .list(ports.map(\.node))])
+            }
         }
 
         // No `to` on DNS: node-local DNS caches answer on a link-local address of the node, not from a pod.
