@@ -9,11 +9,15 @@ extension EC2Client {
         /// The instances it is attached to.
         public var attachedTo: [String]
         public var tags: [String: String]
+        public var encrypted = false
     }
 
-    /// Creates a gp3 volume. Like `runInstance(_:resendLostAnswers:)`, an answer lost on the way is not resent here.
+    /// Creates an encrypted gp3 volume (the account's EBS key). Like `runInstance(_:resendLostAnswers:)`, an answer lost
+    /// on the way is not resent here.
     public func createVolume(zone: String, sizeGiB: Int, tags: [String: String], clientToken: String) async throws(AWSError) -> Volume {
-        var parameters = [("AvailabilityZone", zone), ("Size", String(sizeGiB)), ("VolumeType", "gp3"), ("ClientToken", clientToken)]
+        var parameters = [
+            ("AvailabilityZone", zone), ("Size", String(sizeGiB)), ("VolumeType", "gp3"), ("Encrypted", "true"), ("ClientToken", clientToken),
+        ]
         if !tags.isEmpty {
             parameters.append(("TagSpecification.1.ResourceType", "volume"))
             parameters += Self.tagParameters(tags, prefix: "TagSpecification.1.Tag")
@@ -80,7 +84,7 @@ extension EC2Client {
         let attached = item.child("attachmentSet")?.children("item").filter { $0.value("status") != "detached" }.compactMap { $0.value("instanceId") } ?? []
         return Volume(
             id: id, state: item.value("status") ?? "unknown", sizeGiB: item.value("size").flatMap { Int($0) } ?? 0,
-            zone: item.value("availabilityZone") ?? "", attachedTo: attached, tags: tags(item)
+            zone: item.value("availabilityZone") ?? "", attachedTo: attached, tags: tags(item), encrypted: item.value("encrypted") == "true"
         )
     }
 }

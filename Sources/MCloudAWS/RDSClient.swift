@@ -61,12 +61,16 @@ public struct RDSClient: Sendable {
         public var backupRetentionDays: Int? = nil
         public var arn: String? = nil
         public var tags: [String: String] = [:]
+        public var storageEncrypted = false
+        public var publiclyAccessible = false
     }
 
     public func createInstance(_ spec: InstanceSpec) async throws(AWSError) -> Instance {
         var parameters: [(String, String)] = [
             ("DBInstanceIdentifier", spec.identifier), ("DBInstanceClass", spec.instanceClass), ("Engine", spec.engine),
             ("AllocatedStorage", String(spec.allocatedStorageGB)), ("MasterUsername", spec.masterUsername),
+            // Encrypted at rest with the account's RDS key, and never given a public address.
+            ("StorageEncrypted", "true"), ("PubliclyAccessible", "false"),
         ]
         if let password = spec.masterPassword {
             parameters.append(("MasterUserPassword", password))
@@ -136,7 +140,8 @@ public struct RDSClient: Sendable {
             port: node.value("Endpoint", "Port").flatMap { Int($0) }, engine: node.value("Engine"), engineVersion: node.value("EngineVersion"),
             instanceClass: node.value("DBInstanceClass"), allocatedStorageGB: node.value("AllocatedStorage").flatMap { Int($0) },
             multiAZ: node.value("MultiAZ") == "true", zone: node.value("AvailabilityZone"),
-            backupRetentionDays: node.value("BackupRetentionPeriod").flatMap { Int($0) }, arn: node.value("DBInstanceArn"), tags: tags(node.child("TagList"))
+            backupRetentionDays: node.value("BackupRetentionPeriod").flatMap { Int($0) }, arn: node.value("DBInstanceArn"), tags: tags(node.child("TagList")),
+            storageEncrypted: node.value("StorageEncrypted") == "true", publiclyAccessible: node.value("PubliclyAccessible") == "true"
         )
     }
 }

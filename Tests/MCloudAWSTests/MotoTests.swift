@@ -105,6 +105,16 @@ struct MotoTests {
         #expect(try await ec2.securityGroupID(name: cell) == nil)
     }
 
+    @Test("EC2: a database VM's volume is encrypted at rest (security M6)")
+    func volumesAreEncrypted() async throws {
+        let ec2 = EC2Client(client: try MotoBed.client())
+        let cell = MotoBed.name("vol")
+        let volume = try await ec2.createVolume(zone: "us-east-1a", sizeGiB: 1, tags: ["cell": cell], clientToken: cell)
+        let found = try #require(try await ec2.describeVolumes(ids: [volume.id]).first)
+        #expect(found.encrypted)
+        try await ec2.deleteVolume(volume.id, timeout: 30)
+    }
+
     @Test("moto's HTML 500 for an unknown action is an unexpected answer with its status")
     func htmlFailure() async throws {
         let error = await #expect(throws: AWSError.self) {
@@ -133,6 +143,7 @@ extension MotoTests {
         let available = try await rds.waitUntilAvailable(name, timeout: 30)
         #expect(available.endpoint?.hasPrefix(name) == true)
         #expect(available.port == 5432)
+        #expect(available.storageEncrypted && !available.publiclyAccessible, "security M6: encrypted at rest, never public")
         let duplicate = await #expect(throws: AWSError.self) { try await rds.createInstance(spec) }
         #expect(duplicate?.code == "DBInstanceAlreadyExists")
         #expect(duplicate?.description.contains("not-a-real-password") == false)
