@@ -50,6 +50,8 @@ public struct EC2Client: Sendable {
         public var tags: [String: String]
         public var instanceType: String? = nil
         public var zone: String? = nil
+        /// IMDSv2 only (`metadataOptions.httpTokens` is `required`).
+        public var metadataTokensRequired = false
     }
 
     /// Starts one instance. The ClientToken makes the call safe to retry, so throttled or dropped calls are resent.
@@ -65,6 +67,9 @@ public struct EC2Client: Sendable {
         if let key = spec.keyName { parameters.append(("KeyName", key)) }
         if let zone = spec.availabilityZone { parameters.append(("Placement.AvailabilityZone", zone)) }
         if let profile = spec.instanceProfile { parameters.append(("IamInstanceProfile.Name", profile)) }
+        // IMDSv2 only, one hop: the metadata service (which serves the user data) answers no unsigned request and no
+        // container behind the instance.
+        parameters += [("MetadataOptions.HttpTokens", "required"), ("MetadataOptions.HttpPutResponseHopLimit", "1"), ("MetadataOptions.HttpEndpoint", "enabled")]
         if !spec.tags.isEmpty {
             parameters.append(("TagSpecification.1.ResourceType", "instance"))
             parameters += Self.tagParameters(spec.tags, prefix: "TagSpecification.1.Tag")
@@ -174,7 +179,8 @@ public struct EC2Client: Sendable {
         let tags = tags(item)
         return Instance(
             id: id, state: item.value("instanceState", "name") ?? "unknown", privateIP: item.value("privateIpAddress"), publicIP: item.value("ipAddress"), tags: tags,
-            instanceType: item.value("instanceType"), zone: item.value("placement", "availabilityZone")
+            instanceType: item.value("instanceType"), zone: item.value("placement", "availabilityZone"),
+            metadataTokensRequired: item.value("metadataOptions", "httpTokens") == "required"
         )
     }
 }

@@ -72,7 +72,9 @@ struct AWSClientTests {
         #expect(instance == EC2Client.Instance(id: "i-123", state: "pending", privateIP: "10.0.0.5", publicIP: nil, tags: ["cell": "c1"]))
         let body = String(decoding: transport.sent[0].body ?? [], as: UTF8.self)
         #expect(body == "Action=RunInstances&Version=2016-11-15&ImageId=ami-1&InstanceType=t3.micro&MinCount=1&MaxCount=1&ClientToken=tok-1"
-            + "&UserData=IyEvYmluL3NoCmVjaG8gaGk%3D&SecurityGroupId.1=sg-1&TagSpecification.1.ResourceType=instance"
+            + "&UserData=IyEvYmluL3NoCmVjaG8gaGk%3D&SecurityGroupId.1=sg-1"
+            + "&MetadataOptions.HttpTokens=required&MetadataOptions.HttpPutResponseHopLimit=1&MetadataOptions.HttpEndpoint=enabled"
+            + "&TagSpecification.1.ResourceType=instance"
             + "&TagSpecification.1.Tag.1.Key=application&TagSpecification.1.Tag.1.Value=shop&TagSpecification.1.Tag.2.Key=cell"
             + "&TagSpecification.1.Tag.2.Value=c1&TagSpecification.1.Tag.3.Key=mcloud.io%2Fmanaged-by&TagSpecification.1.Tag.3.Value=mcloud")
         #expect(transport.sent[0].retryable)

@@ -96,6 +96,7 @@ struct MotoTests {
         )
         let instance = try await ec2.runInstance(spec)
         #expect(instance.tags["cell"] == cell)
+        #expect(try await ec2.describeInstances(ids: [instance.id]).first?.metadataTokensRequired == true, "security H2: IMDSv2 only")
         let found = try await ec2.describeInstances(tags: ["cell": cell, "mcloud.io/managed-by": "mcloud"])
         #expect(found.map(\.id) == [instance.id])
         try await ec2.terminateAndWait([instance.id], timeout: 30)
