@@ -68,8 +68,8 @@ extension Decoder {
     }
 
     /// `spec.vm.image`: the family the engine catalog has recipes for, and how the provider finds the image: `id`, or
-    /// `name` (on AWS with `owner`), or on OpenStack Glance `properties`; without a way to find it, the API's standard
-    /// one for Debian 12.
+    /// `name` (on AWS with `owner`), or on OpenStack Glance `properties` (with `owner`, the Glance project whose images
+    /// count instead of public ones); without a way to find it, the API's standard one for Debian 12.
     private func vm(_ node: YAMLNode, api: Cloud.API?) -> VMImage? {
         guard let vm = mapping(node, "spec.vm", keys: ["image"], required: ["image"]), let imageNode = vm["image"],
               let image = mapping(imageNode, "spec.vm.image", keys: ["family", "id", "name", "owner", "properties"], required: ["family"]) else { return nil }
@@ -98,10 +98,6 @@ extension Decoder {
                 if let value = string(entry.value, entry.path) { properties[entry.key] = value } else { valid = false }
             }
         }
-        if let node = image["owner"], api != .aws {
-            error(node.location, "\(image.path("owner")): only an AWS cloud finds its image by owner; an OpenStack cloud uses id, name or properties")
-            valid = false
-        }
         if let node = image["properties"], api == .aws {
             error(node.location, "\(image.path("properties")): only an OpenStack cloud finds its image by Glance properties; an AWS cloud uses id, or name and owner")
             valid = false
@@ -110,6 +106,8 @@ extension Decoder {
         guard id != nil || name != nil || !properties.isEmpty else {
             var standard = VMImage.standard(for: api)
             standard.family = family
+            // On OpenStack the owner says whose images with the standard properties count (ImageChoice).
+            if api == .openstack, let owner { standard.owner = owner }
             if family != "debian-12" {
                 error(imageNode.location, "spec.vm.image: a \(family) image needs \(api == .openstack ? "id, name or properties" : "id, or name and owner") to be found; only Debian 12 has a standard one")
                 return nil
