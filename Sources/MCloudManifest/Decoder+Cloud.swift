@@ -117,6 +117,9 @@ extension Decoder {
         return VMImage(family: family, id: id, name: name, owner: owner, properties: properties)
     }
 
+    /// A trillion vCPU or GiB: beyond any cloud, and small enough that a count of copies stays a whole number.
+    static let capacityLimit = 1e12
+
     private func capacity(_ node: YAMLNode) -> Cloud.Capacity? {
         let keys = ["vcpu", "memoryGiB", "storageGiB"]
         guard let fields = mapping(node, "spec.capacity", keys: keys, required: keys) else { return nil }
@@ -124,6 +127,15 @@ extension Decoder {
         let memory = fields["memoryGiB"].flatMap { number($0, "spec.capacity.memoryGiB") }
         let storage = fields["storageGiB"].flatMap { number($0, "spec.capacity.storageGiB") }
         guard let vcpu, let memory, let storage else { return nil }
+        var bounded = true
+        for (key, value) in [("vcpu", vcpu), ("memoryGiB", memory), ("storageGiB", storage)] where value > Self.capacityLimit {
+            // The planner counts copies of a placement that fit in a capacity as whole numbers, so the bound is far below Int.max.
+            if let node = fields[key] {
+                error(node.location, "spec.capacity.\(key): \(node.scalar?.value ?? String(value)) is more than any cloud holds; at most \(Int(Self.capacityLimit)) is accepted")
+            }
+            bounded = false
+        }
+        guard bounded else { return nil }
         return Cloud.Capacity(vcpu: vcpu, memoryGiB: memory, storageGiB: storage)
     }
 
@@ -230,8 +242,17 @@ extension Decoder {
         var values: [String] = []
         for (index, item) in items.enumerated() {
             guard let value = string(item.node, item.path) else { return nil }
-            guard Names.isCIDR(value) else {
+            guard let range = AddressRange(value) else {
                 error(item.node.location, "\(path)[\(index)]: \"\(value)\" is not an address range such as 203.0.113.0/24 or 2001:db8::/32")
+                continue
+            }
+            // A database port opened to these ranges must not be opened to the world, nor to more than was meant.
+            guard range.prefixLength > 0 else {
+                error(item.node.location, "\(path)[\(index)]: \"\(value)\" is every address; name the ranges the cluster's traffic leaves from, such as its NAT's 203.0.113.7/32")
+                continue
+            }
+            guard !range.hasHostBits else {
+                error(item.node.location, "\(path)[\(index)]: \"\(value)\" has bits set past its /\(range.prefixLength) prefix; the range it stands for is \(range.network.description)")
                 continue
             }
             values.append(value)
