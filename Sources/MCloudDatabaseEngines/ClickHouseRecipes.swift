@@ -35,6 +35,7 @@ enum ClickHouseRecipes {
         touch "$work/.hex-names"
         clickhouse-client --port "$PORT" --format TSV --query "SELECT hex(database), hex(name), engine FROM system.tables WHERE database NOT IN ('system', 'INFORMATION_SCHEMA', 'information_schema') AND name NOT LIKE '.inner%' ORDER BY database, name" |
           while IFS=$'\t' read -r database_hex table_hex kind; do
+            database="" table=""
             unhex database "$database_hex"
             unhex table "$table_hex"
             target="$(identifier "$database").$(identifier "$table")"
@@ -56,6 +57,7 @@ enum ClickHouseRecipes {
         work=$(mktemp -d)
         tar -C "$work" -xzf "$IN"
         name() { if [ -e "$work/.hex-names" ]; then unhex "$1" "$2"; else printf -v "$1" '%s' "$2"; fi; }
+        database="" table=""
         for folder in "$work"/*/; do
           name database "$(basename "$folder")"
           clickhouse-client --port "$PORT" --query "CREATE DATABASE IF NOT EXISTS $(identifier "$database")"
