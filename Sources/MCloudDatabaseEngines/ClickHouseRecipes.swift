@@ -21,28 +21,46 @@ enum ClickHouseRecipes {
         return own + vendorSeries.map { recipe($0, family, fromDistribution: false) }
     }
 
-    static let dump = """
+    /// A table may be called anything, `../` and line breaks included: names travel from `system.tables` as hex, the
+    /// dump's folders and files are named by that hex (so they stay inside the dump), and the SQL gets each name back
+    /// as a back-quoted identifier with its backslashes and back quotes escaped.
+    static let names = #"""
+        unhex() { local escaped="" i; for ((i = 0; i < ${#2}; i += 2)); do escaped+="\\x${2:i:2}"; done; printf -v "$1" '%b' "$escaped"; }
+        # shellcheck disable=SC2016
+        identifier() { local text=${1//\\/\\\\}; text=${text//\`/\\\`}; printf '`%s`' "$text"; }
+        """#
+
+    static let dump = names + "\n" + #"""
         work=$(mktemp -d)
-        clickhouse-client --port "$PORT" --format TSVRaw --query "SELECT database, name, engine FROM system.tables WHERE database NOT IN ('system', 'INFORMATION_SCHEMA', 'information_schema') AND name NOT LIKE '.inner%' ORDER BY database, name" |
-          while IFS=$'\\t' read -r database table kind; do
-            mkdir -p "$work/$database"
-            clickhouse-client --port "$PORT" --format TSVRaw --query "SHOW CREATE TABLE \\`$database\\`.\\`$table\\`" >"$work/$database/$table.sql"
+        touch "$work/.hex-names"
+        clickhouse-client --port "$PORT" --format TSV --query "SELECT hex(database), hex(name), engine FROM system.tables WHERE database NOT IN ('system', 'INFORMATION_SCHEMA', 'information_schema') AND name NOT LIKE '.inner%' ORDER BY database, name" |
+          while IFS=$'\t' read -r database_hex table_hex kind; do
+            database="" table=""
+            unhex database "$database_hex"
+            unhex table "$table_hex"
+            target="$(identifier "$database").$(identifier "$table")"
+            mkdir -p "$work/$database_hex"
+            clickhouse-client --port "$PORT" --format TSVRaw --query "SHOW CREATE TABLE $target" </dev/null >"$work/$database_hex/$table_hex.sql"
             case "$kind" in
               *View | Dictionary) ;;
-              *) clickhouse-client --port "$PORT" --query "SELECT * FROM \\`$database\\`.\\`$table\\` FORMAT Native" >"$work/$database/$table.native" ;;
+              *) clickhouse-client --port "$PORT" --query "SELECT * FROM $target FORMAT Native" </dev/null >"$work/$database_hex/$table_hex.native" ;;
             esac
           done
         tar -C "$work" -czf "$OUT" .
         rm -rf "$work"
-        """
+        """#
 
-    /// Databases, then tables (those with rows), then views, then the rows.
-    static let restore = """
+    /// Databases, then tables (those with rows), then views, then the rows. Dumps made before names travelled as hex
+    /// (no `.hex-names` in them) name their folders and files as the tables are called.
+    static let restore = names + "\n" + #"""
         shopt -s nullglob
         work=$(mktemp -d)
         tar -C "$work" -xzf "$IN"
+        name() { if [ -e "$work/.hex-names" ]; then unhex "$1" "$2"; else printf -v "$1" '%s' "$2"; fi; }
+        database="" table=""
         for folder in "$work"/*/; do
-          clickhouse-client --port "$PORT" --query "CREATE DATABASE IF NOT EXISTS \\`$(basename "$folder")\\`"
+          name database "$(basename "$folder")"
+          clickhouse-client --port "$PORT" --query "CREATE DATABASE IF NOT EXISTS $(identifier "$database")"
         done
         for schema in "$work"/*/*.sql; do
           if [ -e "${schema%.sql}.native" ]; then clickhouse-client --port "$PORT" --multiquery <"$schema"; fi
@@ -51,12 +69,12 @@ enum ClickHouseRecipes {
           if [ ! -e "${schema%.sql}.native" ]; then clickhouse-client --port "$PORT" --multiquery <"$schema"; fi
         done
         for rows in "$work"/*/*.native; do
-          database=$(basename "$(dirname "$rows")")
-          table=$(basename "$rows" .native)
-          clickhouse-client --port "$PORT" --query "INSERT INTO \\`$database\\`.\\`$table\\` FORMAT Native" <"$rows"
+          name database "$(basename "$(dirname "$rows")")"
+          name table "$(basename "$rows" .native)"
+          clickhouse-client --port "$PORT" --query "INSERT INTO $(identifier "$database").$(identifier "$table") FORMAT Native" <"$rows"
         done
         rm -rf "$work"
-        """
+        """#
 
     static func recipe(_ series: String, _ family: ImageFamily, fromDistribution: Bool) -> Recipe {
         // 18.16's configuration root is <yandex>; later releases name it <clickhouse>.

@@ -49,18 +49,19 @@ public enum DatabaseUserData {
         public var content: String
     }
 
-    /// `#cloud-config` text; byte-identical for the same VM.
+    /// `#cloud-config` text; byte-identical for the same VM. Every value, whatever it holds, stays inside its own
+    /// scalar (`CloudConfigText`): a bucket key or a name never becomes a key of the document.
     public static func render(_ vm: DatabaseVM) -> String {
         let recipe = vm.recipe
         let source = recipe.repository.map { "\($0.vendor)'s repository" } ?? "the distribution's packages"
         var lines = [
             "#cloud-config",
-            "# Written by mcloud for \(vm.address): \(recipe.engine.title) \(recipe.series) on \(recipe.family.title) from \(source), port \(vm.port).",
+            "# Written by mcloud for \(CloudConfigText.escaped(vm.address)): \(recipe.engine.title) \(recipe.series) on \(recipe.family.title) from \(source), port \(vm.port).",
             "write_files:",
         ]
         for file in files(vm) {
-            lines += ["  - path: \(file.path)", "    owner: root:root", "    permissions: \"\(file.permissions)\"", "    content: |"]
-            lines += file.content.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0.isEmpty ? "" : "      " + $0 }
+            lines += ["  - path: \(CloudConfigText.scalar(file.path))", "    owner: root:root", "    permissions: \(CloudConfigText.doubleQuoted(file.permissions))"]
+            lines += CloudConfigText.entry("content", file.content, indent: 4)
         }
         lines += ["runcmd:", "  - [\(setupScript)]", ""]
         return lines.joined(separator: "\n")

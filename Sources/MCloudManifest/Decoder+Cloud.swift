@@ -68,8 +68,8 @@ extension Decoder {
     }
 
     /// `spec.vm.image`: the family the engine catalog has recipes for, and how the provider finds the image: `id`, or
-    /// `name` (on AWS with `owner`), or on OpenStack Glance `properties`; without a way to find it, the API's standard
-    /// one for Debian 12.
+    /// `name` (on AWS with `owner`), or on OpenStack Glance `properties` (with `owner`, the Glance project whose images
+    /// count instead of public ones); without a way to find it, the API's standard one for Debian 12.
     private func vm(_ node: YAMLNode, api: Cloud.API?) -> VMImage? {
         guard let vm = mapping(node, "spec.vm", keys: ["image"], required: ["image"]), let imageNode = vm["image"],
               let image = mapping(imageNode, "spec.vm.image", keys: ["family", "id", "name", "owner", "properties"], required: ["family"]) else { return nil }
@@ -98,10 +98,6 @@ extension Decoder {
                 if let value = string(entry.value, entry.path) { properties[entry.key] = value } else { valid = false }
             }
         }
-        if let node = image["owner"], api != .aws {
-            error(node.location, "\(image.path("owner")): only an AWS cloud finds its image by owner; an OpenStack cloud uses id, name or properties")
-            valid = false
-        }
         if let node = image["properties"], api == .aws {
             error(node.location, "\(image.path("properties")): only an OpenStack cloud finds its image by Glance properties; an AWS cloud uses id, or name and owner")
             valid = false
@@ -110,6 +106,8 @@ extension Decoder {
         guard id != nil || name != nil || !properties.isEmpty else {
             var standard = VMImage.standard(for: api)
             standard.family = family
+            // On OpenStack the owner says whose images with the standard properties count (ImageChoice).
+            if api == .openstack, let owner { standard.owner = owner }
             if family != "debian-12" {
                 error(imageNode.location, "spec.vm.image: a \(family) image needs \(api == .openstack ? "id, name or properties" : "id, or name and owner") to be found; only Debian 12 has a standard one")
                 return nil
@@ -119,6 +117,9 @@ extension Decoder {
         return VMImage(family: family, id: id, name: name, owner: owner, properties: properties)
     }
 
+    /// A trillion vCPU or GiB: beyond any cloud, and small enough that a count of copies stays a whole number.
+    static let capacityLimit = 1e12
+
     private func capacity(_ node: YAMLNode) -> Cloud.Capacity? {
         let keys = ["vcpu", "memoryGiB", "storageGiB"]
         guard let fields = mapping(node, "spec.capacity", keys: keys, required: keys) else { return nil }
@@ -126,6 +127,15 @@ extension Decoder {
         let memory = fields["memoryGiB"].flatMap { number($0, "spec.capacity.memoryGiB") }
         let storage = fields["storageGiB"].flatMap { number($0, "spec.capacity.storageGiB") }
         guard let vcpu, let memory, let storage else { return nil }
+        var bounded = true
+        for (key, value) in [("vcpu", vcpu), ("memoryGiB", memory), ("storageGiB", storage)] where value > Self.capacityLimit {
+            // The planner counts copies of a placement that fit in a capacity as whole numbers, so the bound is far below Int.max.
+            if let node = fields[key] {
+                error(node.location, "spec.capacity.\(key): \(node.scalar?.value ?? String(value)) is more than any cloud holds; at most \(Int(Self.capacityLimit)) is accepted")
+            }
+            bounded = false
+        }
+        guard bounded else { return nil }
         return Cloud.Capacity(vcpu: vcpu, memoryGiB: memory, storageGiB: storage)
     }
 
@@ -232,8 +242,17 @@ extension Decoder {
         var values: [String] = []
         for (index, item) in items.enumerated() {
             guard let value = string(item.node, item.path) else { return nil }
-            guard Names.isCIDR(value) else {
+            guard let range = AddressRange(value) else {
                 error(item.node.location, "\(path)[\(index)]: \"\(value)\" is not an address range such as 203.0.113.0/24 or 2001:db8::/32")
+                continue
+            }
+            // A database port opened to these ranges must not be opened to the world, nor to more than was meant.
+            guard range.prefixLength > 0 else {
+                error(item.node.location, "\(path)[\(index)]: \"\(value)\" is every address; name the ranges the cluster's traffic leaves from, such as its NAT's 203.0.113.7/32")
+                continue
+            }
+            guard !range.hasHostBits else {
+                error(item.node.location, "\(path)[\(index)]: \"\(value)\" has bits set past its /\(range.prefixLength) prefix; the range it stands for is \(range.network.description)")
                 continue
             }
             values.append(value)

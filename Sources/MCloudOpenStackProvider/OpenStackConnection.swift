@@ -18,7 +18,7 @@ actor OpenStackConnection {
     private let poller: Poller
     private var made: Clients?
     private var flavorList: [Flavor]?
-    /// Image IDs by their Glance query.
+    /// Image IDs by their Glance request.
     private var images: [String: String] = [:]
     private var network: ServerRequest.Networks?
     private var computeZoneNames: [String]?
@@ -48,20 +48,15 @@ actor OpenStackConnection {
     }
 
     /// The image the catalog names for database VMs (`spec.image` of the DatabaseServer): its `id` as it is, else the
-    /// newest active image with its `name` and Glance `properties`. Read once per image per run.
+    /// one active image with its `name` and Glance `properties` that the catalog trusts (`ImageChoice`). Read once per
+    /// image per run.
     func imageID(_ image: VMImage) async throws(OpenStackError) -> String {
         if let id = image.id { return id }
-        let filters = (image.name.map { [("name", $0)] } ?? []) + image.properties.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        let query = filters.map { "\(NovaClient.escape($0.0))=\(NovaClient.escape($0.1))" }.joined(separator: "&")
-        if let found = images[query] { return found }
-        let answer = try await clients().session.json(
-            "image", .GET, "/v2/images?\(query)&status=active&sort=created_at:desc&limit=1", operation: "find the \(image.family) image"
-        )
-        guard let id = answer["images"]?.arrayItems.first?["id"]?.stringValue else {
-            let wanted = filters.map { "\($0.0)=\($0.1)" }.joined(separator: ", ")
-            throw .resourceFailed("the cloud has no active image with \(wanted) (spec.vm.image of its catalog entry names the \(image.family) image database servers boot)")
-        }
-        images[query] = id
+        let choice = ImageChoice(image: image)
+        if let found = images[choice.path] { return found }
+        let answer = try await clients().session.json("image", .GET, choice.path, operation: "find the \(image.family) image")
+        let id = try choice.id(in: answer)
+        images[choice.path] = id
         return id
     }
 

@@ -28,10 +28,16 @@ struct ResourceVector: Hashable, Sendable {
 
     /// How many copies of `unit` fit in `self`, at most `limit`.
     func copies(of unit: ResourceVector, limit: Int) -> Int {
-        var count = limit
-        if unit.cpu > 0 { count = min(count, Int(((cpu + Self.epsilon) / unit.cpu).rounded(.down))) }
-        if unit.memory > 0 { count = min(count, Int(((memory + Self.epsilon) / unit.memory).rounded(.down))) }
-        if unit.storage > 0 { count = min(count, Int(((storage + Self.epsilon) / unit.storage).rounded(.down))) }
+        let count = min(Self.copies(cpu, unit.cpu, limit), Self.copies(memory, unit.memory, limit), Self.copies(storage, unit.storage, limit))
         return max(0, count)
+    }
+
+    /// Whole copies of `unit` in `free` along one dimension, at most `limit`: compared as a Double before it becomes
+    /// an Int, since a quotient beyond Int's range (a huge capacity over a tiny unit) would trap in the conversion.
+    private static func copies(_ free: Double, _ unit: Double, _ limit: Int) -> Int {
+        guard unit > 0 else { return limit }
+        let quotient = ((free + epsilon) / unit).rounded(.down)
+        guard quotient < Double(limit) else { return limit }
+        return quotient > 0 ? Int(quotient) : 0
     }
 }

@@ -17,7 +17,7 @@ struct PostgresURL: Sendable, Equatable {
     let secrets: [String]
 
     /// Splits the URL the way libpq does: the user information ends at the first `@` before any `/`, and the
-    /// parameters start at the first `?`.
+    /// parameters start at the first `?`. A URL to a remote host without `sslmode` gets `sslmode=verify-full`.
     init(_ text: String) throws(StateError) {
         guard let separator = text.range(of: "://") else { throw .invalidURL("a postgres URL starts with postgres:// or postgresql://") }
         let scheme = text[..<separator.lowerBound].lowercased()
@@ -56,10 +56,37 @@ struct PostgresURL: Sendable, Equatable {
         try Self.check(workspace: workspace)
         self.workspace = workspace
         let head = text[..<location.endIndex]
+        if Self.needsVerifiedTLS(location: location, parameters: kept) { kept.append("sslmode=verify-full") }
         connectionString = kept.isEmpty ? String(head) : head + "?" + kept.joined(separator: "&")
         let decodedUser = user.removingPercentEncoding ?? user
         source = "\(scheme)://\(decodedUser.isEmpty ? "" : decodedUser + "@")\(location)?workspace=\(workspace)"
         self.secrets = (secrets + secrets.compactMap { $0.removingPercentEncoding }).filter { !$0.isEmpty }
+    }
+
+    /// True when the URL names no `sslmode` and reaches some host beyond this machine: libpq's own default, `prefer`,
+    /// falls back to plain text and accepts any certificate, so the state (and the password) would go to whoever
+    /// answers. A Unix socket and loopback addresses stay as libpq has them, which is how the local beds connect.
+    /// Where libpq connects: `hostaddr`, else `host` from the parameters, else the URL's hosts; none is the socket.
+    static func needsVerifiedTLS(location: Substring, parameters: [Substring]) -> Bool {
+        var values: [String: String] = [:]
+        for pair in parameters {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            values[parts[0].lowercased()] = parts.count == 2 ? String(parts[1]) : ""
+        }
+        guard values["sslmode"] == nil else { return false }
+        let authority = location.prefix { $0 != "/" }
+        let hosts = (values["hostaddr"] ?? values["host"]).map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            ?? authority.split(separator: ",", omittingEmptySubsequences: false).map { host in
+                host.hasPrefix("[") ? String(host.dropFirst().prefix { $0 != "]" }) : String(host.prefix { $0 != ":" })
+            }
+        return !hosts.allSatisfy { isLocal(host: $0.removingPercentEncoding ?? $0) }
+    }
+
+    /// A Unix socket folder (or none: libpq's default socket), `localhost`, 127.0.0.0/8 or ::1.
+    static func isLocal(host: String) -> Bool {
+        if host.isEmpty || host.hasPrefix("/") || host.hasPrefix("@") || host.lowercased() == "localhost" || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
     /// Letters, digits, `.`, `_` and `-`, at most 64: a workspace name also goes into lock keys and messages.

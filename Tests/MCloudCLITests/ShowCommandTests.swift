@@ -37,7 +37,26 @@ import Testing
         let shown = await mcloudRun(["show", file])
         #expect(shown.exitCode == 0)
         #expect(shown.stdout.hasPrefix("Placement of shop ("))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix((file as NSString).lastPathComponent + ".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("." + (file as NSString).lastPathComponent + ".tmp-") }
         #expect(leftovers.isEmpty)
+    }
+
+    /// Regression: a saved plan was world-readable (0644) and written through `PLAN.tmp-PID`, a name anyone able to
+    /// write to the folder could guess and plant a symlink at, so the plan overwrote the file the link named.
+    @Test func aSavedPlanIsTheOwnersAloneAndNeverWrittenThroughAPlantedLink() async throws {
+        let folder = NSTemporaryDirectory() + "mcloud-saved-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (file, victim) = (folder + "/shop.plan", folder + "/victim")
+        try Data("untouched".utf8).write(to: URL(fileURLWithPath: victim))
+        let planted = file + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: victim)
+        let planned = await mcloudRun(["plan", "--placement-only", "-f", "\(repositoryRoot)/Manifests/shop", "--providers", "\(repositoryRoot)/Providers", "--out", file])
+        #expect(planned.exitCode == 0, "\(planned.stderr)")
+        #expect(FileManager.default.contents(atPath: victim) == Data("untouched".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["shop.plan", "shop.plan.tmp-\(ProcessInfo.processInfo.processIdentifier)", "victim"])
     }
 }

@@ -79,6 +79,11 @@ extension MalformedCase {
         MalformedCase("a word where a CDN's trafficGiBMonth needs a number", .app("trafficGiBMonth: 5000", "trafficGiBMonth: lots"), [
             "app.yaml:53:20: error: spec.trafficGiBMonth must be a number, found a string (lots)",
         ]),
+        // Regression: a capacity beyond Int's range once a placement is divided into it trapped the planner.
+        MalformedCase("capacities beyond any cloud", .clouds("vcpu: 512, memoryGiB: 2048", "vcpu: 1e30, memoryGiB: 2e15"), [
+            "clouds.yaml:16:21: error: spec.capacity.vcpu: 1e30 is more than any cloud holds; at most 1000000000000 is accepted",
+            "clouds.yaml:16:38: error: spec.capacity.memoryGiB: 2e15 is more than any cloud holds; at most 1000000000000 is accepted",
+        ]),
         MalformedCase("a quoted number where a capacity needs a number", .clouds("vcpu: 512", #"vcpu: "512""#), [
             #"clouds.yaml:16:21: error: spec.capacity.vcpu must be a number, found a string ("512"); remove the quotes"#,
         ]),
@@ -534,6 +539,13 @@ extension MalformedCase {
         MalformedCase("egress ranges that are not address ranges", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, egressCIDRs: [10.0.0.0/8, 10.0.0.256/24, \"2001:db8::/129\", 2001:db8::/48] }"), [
             #"clouds.yaml:28:67: error: spec.endpoints.kubernetes.egressCIDRs[1]: "10.0.0.256/24" is not an address range such as 203.0.113.0/24 or 2001:db8::/32"#,
             #"clouds.yaml:28:82: error: spec.endpoints.kubernetes.egressCIDRs[2]: "2001:db8::/129" is not an address range such as 203.0.113.0/24 or 2001:db8::/32"#,
+        ]),
+        // Regression: /0 opened a database port to the world, and host bits opened more than the address written.
+        MalformedCase("egress ranges that are every address or have host bits", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, egressCIDRs: [0.0.0.0/0, 10.0.0.1/8, \"::/0\", \"2001:db8::1/32\", 10.1.0.0/16] }"), [
+            #"clouds.yaml:28:55: error: spec.endpoints.kubernetes.egressCIDRs[0]: "0.0.0.0/0" is every address; name the ranges the cluster's traffic leaves from, such as its NAT's 203.0.113.7/32"#,
+            #"clouds.yaml:28:66: error: spec.endpoints.kubernetes.egressCIDRs[1]: "10.0.0.1/8" has bits set past its /8 prefix; the range it stands for is 10.0.0.0/8"#,
+            #"clouds.yaml:28:78: error: spec.endpoints.kubernetes.egressCIDRs[2]: "::/0" is every address; name the ranges the cluster's traffic leaves from, such as its NAT's 203.0.113.7/32"#,
+            #"clouds.yaml:28:86: error: spec.endpoints.kubernetes.egressCIDRs[3]: "2001:db8::1/32" has bits set past its /32 prefix; the range it stands for is 2001:db8::/32"#,
         ]),
         MalformedCase("GitOps names of a cluster that Argo CD and Flux cannot use", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, server: \"ftp://k8s\", fluxKubeConfigSecret: Kube_Config, fluxKubeConfigKey: \"a/b\" }"), [
             #"clouds.yaml:28:49: error: spec.endpoints.kubernetes.server: "ftp://k8s" is not an http:// or https:// URL"#,

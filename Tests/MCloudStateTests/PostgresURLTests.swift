@@ -4,14 +4,14 @@ import Testing
 
 @Suite struct PostgresURLTests {
     static let valid: [(text: String, workspace: String, connection: String, source: String)] = [
-        ("postgres://mcloud:pw@db:5432/mcloud", "default", "postgres://mcloud:pw@db:5432/mcloud", "postgres://mcloud@db:5432/mcloud?workspace=default"),
+        ("postgres://mcloud:pw@db:5432/mcloud", "default", "postgres://mcloud:pw@db:5432/mcloud?sslmode=verify-full", "postgres://mcloud@db:5432/mcloud?workspace=default"),
         (
             "postgresql://mcloud:pw@db/mcloud?sslmode=verify-full&workspace=prod-eu&password=pw2", "prod-eu",
             "postgresql://mcloud:pw@db/mcloud?sslmode=verify-full&password=pw2", "postgresql://mcloud@db/mcloud?workspace=prod-eu"
         ),
-        ("postgres://db1:5432,db2:5432/state?workspace=a%2Eb", "a.b", "postgres://db1:5432,db2:5432/state", "postgres://db1:5432,db2:5432/state?workspace=a.b"),
+        ("postgres://db1:5432,db2:5432/state?workspace=a%2Eb", "a.b", "postgres://db1:5432,db2:5432/state?sslmode=verify-full", "postgres://db1:5432,db2:5432/state?workspace=a.b"),
         ("postgres:///mcloud?host=/run/postgresql", "default", "postgres:///mcloud?host=/run/postgresql", "postgres:///mcloud?workspace=default"),
-        ("postgres://anna%40corp:p%40ss@db/x", "default", "postgres://anna%40corp:p%40ss@db/x", "postgres://anna@corp@db/x?workspace=default"),
+        ("postgres://anna%40corp:p%40ss@db/x", "default", "postgres://anna%40corp:p%40ss@db/x?sslmode=verify-full", "postgres://anna@corp@db/x?workspace=default"),
     ]
 
     @Test(arguments: valid)
@@ -20,6 +20,30 @@ import Testing
         #expect(url.workspace == workspace)
         #expect(url.connectionString == connection)
         #expect(url.source == source)
+    }
+
+    /// Regression: a remote state server was reached with libpq's `sslmode=prefer`, plain text whenever the server
+    /// (or whoever answers in its place) offers no TLS. Without an `sslmode` of their own, URLs to another machine
+    /// get `verify-full`; a Unix socket and loopback, where the beds run, stay as libpq has them.
+    static let tls: [(text: String, connection: String)] = [
+        ("postgres://u@db.example/x", "postgres://u@db.example/x?sslmode=verify-full"),
+        ("postgres://u@10.0.0.5:5432/x?workspace=prod", "postgres://u@10.0.0.5:5432/x?sslmode=verify-full"),
+        ("postgres://u@[2001:db8::5]:5432/x", "postgres://u@[2001:db8::5]:5432/x?sslmode=verify-full"),
+        ("postgres://u@localhost,db.example/x", "postgres://u@localhost,db.example/x?sslmode=verify-full"),
+        ("postgres://u@localhost/x?hostaddr=10.0.0.5", "postgres://u@localhost/x?hostaddr=10.0.0.5&sslmode=verify-full"),
+        ("postgres:///x?host=db.example", "postgres:///x?host=db.example&sslmode=verify-full"),
+        ("postgres://u@db.example/x?sslmode=require", "postgres://u@db.example/x?sslmode=require"),
+        ("postgres://u@127.0.0.1:5432/x", "postgres://u@127.0.0.1:5432/x"),
+        ("postgres://u@127.8.9.10/x", "postgres://u@127.8.9.10/x"),
+        ("postgres://u@localhost,[::1]:5433/x", "postgres://u@localhost,[::1]:5433/x"),
+        ("postgres:///x", "postgres:///x"),
+        ("postgres://u@/x?host=%2Frun%2Fpostgresql", "postgres://u@/x?host=%2Frun%2Fpostgresql"),
+        ("postgres://u@db.example/x?host=/run/postgresql", "postgres://u@db.example/x?host=/run/postgresql"),
+    ]
+
+    @Test(arguments: tls)
+    func aRemoteStateServerIsReachedWithVerifiedTLSUnlessTheURLSaysOtherwise(text: String, connection: String) throws {
+        #expect(try PostgresURL(text).connectionString == connection)
     }
 
     static let invalid: [(text: String, message: String)] = [
