@@ -55,7 +55,7 @@ public struct CommandContext: Sendable {
     public var usesColor: Bool { isTerminal && environment["NO_COLOR"] == nil }
 }
 
-/// Exit codes as cli.md defines them.
+/// Exit codes as docs/cli.md defines them.
 public enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1

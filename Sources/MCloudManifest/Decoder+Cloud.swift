@@ -139,7 +139,7 @@ extension Decoder {
         return Cloud.Capacity(vcpu: vcpu, memoryGiB: memory, storageGiB: storage)
     }
 
-    /// Every capability the cloud offers must be priced, so no cost is ever a silent zero (planner.md, rule 9).
+    /// Every capability the cloud offers must be priced, so no cost is ever a silent zero (docs/planner.md, precise semantics 9).
     private func pricing(_ node: YAMLNode, offers: Cloud.Offers?) -> Cloud.Pricing? {
         let prices = ["vcpuHour", "memoryGiBHour", "storageGiBMonth", "objectStorageGiBMonth", "egressGiB", "cdnGiB"]
         guard let fields = mapping(node, "spec.pricing", keys: ["currency"] + prices, required: ["currency", "egressGiB"]) else { return nil }
@@ -152,7 +152,7 @@ extension Decoder {
         }
         if let offers {
             var needed: [(String, String)] = []
-            // A managed engine is priced like a VM (planner.md's database cost), so dbaas needs the same prices.
+            // A managed engine is priced like a VM (docs/planner.md's database cost), so dbaas needs the same prices.
             if offers.kubernetes || offers.vm || !offers.dbaas.isEmpty {
                 let reason = offers.kubernetes ? "kubernetes" : offers.vm ? "vm" : "dbaas"
                 needed += [("vcpuHour", reason), ("memoryGiBHour", reason)]

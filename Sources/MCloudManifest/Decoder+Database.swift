@@ -56,7 +56,7 @@ extension Decoder {
         var recovery: Database.DisasterRecovery??
         if let node = fields["disasterRecovery"] {
             let keys = ["differentVendor", "changeGiBDay"]
-            // `disasterRecovery: {}` still asks for a backup leg (planner.md, precise semantics 8).
+            // `disasterRecovery: {}` still asks for a backup leg (docs/planner.md, precise semantics 8).
             if let dr = mapping(node, "spec.backup.disasterRecovery", keys: keys) {
                 let vendor = dr["differentVendor"].map { bool($0, dr.path("differentVendor")) } ?? false
                 let change = dr["changeGiBDay"].map { number($0, dr.path("changeGiBDay")) } ?? 0

@@ -11,7 +11,7 @@ public struct ManifestSet: Sendable {
     public var documentCount: Int
 }
 
-/// Reads manifests from files and directories, and checks them against the format in spec/manifests.md.
+/// Reads manifests from files and directories, and checks them against the format in docs/manifests.md.
 public enum ManifestLoader {
     /// One input file's path and bytes.
     public struct Source: Sendable {

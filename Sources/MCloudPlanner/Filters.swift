@@ -1,6 +1,6 @@
 import MCloudCore
 
-/// The static filters of planner.md: capability, residency, latency and the DR leg's rules. Each returns every
+/// The static filters of docs/planner.md: capability, residency, latency and the DR leg's rules. Each returns every
 /// reason a cloud fails, never just the first, so explanations show them all. A lost cloud (a what-if, or the cloud a
 /// failover leaves) fails every filter, and its other reasons still show.
 struct Filters {

@@ -200,7 +200,7 @@ struct PlanningProblem {
         )
     }
 
-    /// Joins service cells to the database cells they depend on (planner.md, precise semantics 2).
+    /// Joins service cells to the database cells they depend on (docs/planner.md, precise semantics 2).
     private mutating func connectEdges(servicesByName: [String: Service], databasesByName: [String: Database]) {
         var databaseIndex: [String: Int] = [:]
         for (index, cell) in databases.enumerated() { databaseIndex[cell.cell.name] = index }

@@ -1,6 +1,6 @@
 /// The labels by which every rendered body says what it is and that mcloud owns it, in one place: rendering writes
 /// them, providers read them (to find what is theirs, to tag what they make in the cloud) and the Kubernetes
-/// provider selects by them. The `app.kubernetes.io` ones are Kubernetes' recommended labels (cli.md requires them);
+/// provider selects by them. The `app.kubernetes.io` ones are Kubernetes' recommended labels (docs/cli.md requires them);
 /// the `mcloud.io` ones are mcloud's. Tags a cloud keeps of its own (AWS tags, OpenStack metadata) are named by the
 /// provider that writes and reads them.
 public enum ResourceLabels {

@@ -23,7 +23,7 @@ public struct KubernetesObject: Sendable {
         body = .map([("apiVersion", .string(apiVersion)), ("kind", .string(kind)), ("metadata", .map(metadata))] + content)
     }
 
-    /// cli.md's resource address: `kubernetes.vk-msk.apps/v1.Deployment.retail-bank-ru.payments-api`.
+    /// docs/cli.md's resource address: `kubernetes.vk-msk.apps/v1.Deployment.retail-bank-ru.payments-api`.
     public func address(cloud: String) -> String {
         Self.address(cloud: cloud, apiVersion, kind, namespace: namespace, name: name)
     }

@@ -1,7 +1,7 @@
 import MCloudCore
 
 /// The placement joined with the model: every placed cell with its workload, namespace and clouds, and the edges
-/// `dependsOn` implies between cells, in both directions (planner.md, precise semantics 2).
+/// `dependsOn` implies between cells, in both directions (docs/planner.md, precise semantics 2).
 struct Topology {
     struct ServiceCell {
         var cell: Cell

@@ -3,7 +3,7 @@ import MCloudEngine
 import MCloudPlanner
 import MCloudProvider
 
-/// Where a plan becomes JSON: cli.md's plan document, with mcloud's additions (the operation, each cell's considered
+/// Where a plan becomes JSON: docs/cli.md's plan document, with mcloud's additions (the operation, each cell's considered
 /// clouds, each change's reason, drift, dependencies and provider ID, the placement moves, the state and input
 /// digest). Before and after are redacted. A placement-only plan has the operation `placement`, its note, and no
 /// changes, state or digest. `PlanDocument+Parsing.swift` reads it back.
@@ -72,7 +72,7 @@ extension PlanDocument {
 }
 
 extension PlacementReport {
-    /// The `placement` object of cli.md's plan JSON (the bench checker reads the same shape).
+    /// The `placement` object of docs/cli.md's plan JSON (the bench checker reads the same shape).
     public var placementJSON: JSONValue {
         let cells = cells.map { cell -> (String, JSONValue) in
             var fields = Self.siteFields(cell.site)

@@ -2,7 +2,7 @@ public import MCloudEngine
 
 /// The plan, typed: where every cell runs and why (for an apply plan), and what apply will do to every resource,
 /// with the state and inputs it was made from. Built once; `plan --json`, `plan --out`, `show` and the human views
-/// all come from it, and `PlanDocument+JSON.swift` is where it becomes cli.md's JSON (`PlanDocument+Parsing.swift`
+/// all come from it, and `PlanDocument+JSON.swift` is where it becomes docs/cli.md's JSON (`PlanDocument+Parsing.swift`
 /// reads that back). A placement-only plan (`plan --placement-only`, or a catalog without endpoints) has the
 /// placement and no deployment: it read no state and no cloud, and apply refuses it.
 public struct PlanDocument: Sendable {

@@ -87,7 +87,7 @@ public struct WhatIfReport: Sendable, Hashable {
 }
 
 extension WhatIfReport {
-    /// `plan --lose --json`: the lost clouds, both placements (cli.md's `placement` shape), the moves, the cells that
+    /// `plan --lose --json`: the lost clouds, both placements (docs/cli.md's `placement` shape), the moves, the cells that
     /// cannot be placed and the cost diff (the `cost` shape of the plan document, before = every cloud).
     public var json: JSONValue {
         .object([

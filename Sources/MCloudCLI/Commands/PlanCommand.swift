@@ -16,7 +16,7 @@ struct PlanCommand: Command {
             PlanRunner.target,
             PlanRunner.recovered,
             CommandSpec.Option(names: ["--out"], valueName: "FILE", help: "Save the plan for 'mcloud apply FILE', which then does exactly this."),
-            CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the plan as JSON (cli.md's format) on stdout."),
+            CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the plan as JSON (docs/cli.md's format) on stdout."),
             CommandSpec.Option(names: ["--detailed-exitcode"], valueName: nil, help: "Exit 0 without changes, 2 with changes, 1 on error."),
             CommandSpec.Option(names: ["--no-refresh"], valueName: nil, help: "Take the state as the truth; read nothing from the clouds."),
             CommandSpec.Option(names: ["--explain"], valueName: nil, help: "Also print every rejected cloud's reasons for every cell."),

@@ -7,7 +7,7 @@ struct ShowCommand: Command {
     static let spec = CommandSpec(
         name: "show",
         abstract: "Show a plan saved by 'mcloud plan --out'.",
-        options: [CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the plan as JSON (cli.md's format).")],
+        options: [CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the plan as JSON (docs/cli.md's format).")],
         positionals: [CommandSpec.Positional(name: "PLANFILE", help: "The saved plan.")]
     )
 
