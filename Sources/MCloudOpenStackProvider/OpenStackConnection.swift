@@ -15,7 +15,7 @@ actor OpenStackConnection {
     }
 
     private let connect: @Sendable () throws(OpenStackError) -> OpenStackSession
-    private let poller: Poller
+    private let poller: MCloudOpenStack.Poller
     private var made: Clients?
     private var flavorList: [Flavor]?
     /// Image IDs by their Glance query.
@@ -24,7 +24,7 @@ actor OpenStackConnection {
     private var computeZoneNames: [String]?
     private var volumeZoneNames: [String]?
 
-    init(poller: Poller, connect: @escaping @Sendable () throws(OpenStackError) -> OpenStackSession) {
+    init(poller: MCloudOpenStack.Poller, connect: @escaping @Sendable () throws(OpenStackError) -> OpenStackSession) {
         self.poller = poller
         self.connect = connect
     }

@@ -11,14 +11,14 @@ public struct OpenStackResourceProvider: ResourceProvider {
     public let name = ProviderName.openstack
     public let cloud: String
     private let connection: OpenStackConnection
-    private let poller: Poller
+    private let poller: MCloudOpenStack.Poller
     private let storage: OnFirstUse<S3Client, AWSError>
     private let environment: [String: String]
 
     /// `connect` opens the session on first use; `objectStorage` makes the S3 client on the first bucket operation;
     /// `environment` is where the AWS credential chain is read for the keys a database VM's backup job gets.
     public init(
-        cloud: String, environment: [String: String], poller: Poller = Poller(timeout: 900),
+        cloud: String, environment: [String: String], poller: MCloudOpenStack.Poller = MCloudOpenStack.Poller(timeout: 900),
         connect: @escaping @Sendable () throws(OpenStackError) -> OpenStackSession, objectStorage: @escaping @Sendable () throws(AWSError) -> S3Client
     ) {
         self.cloud = cloud

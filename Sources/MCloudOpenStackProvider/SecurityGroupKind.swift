@@ -107,7 +107,7 @@ struct SecurityGroupKind: Sendable {
 
     /// Neutron refuses to delete a group a port still uses (409 SecurityGroupInUse) until the server's ports are
     /// gone, which can lag the server's deletion: that answer is waited out.
-    func delete(_ recorded: ResourceState, poller: Poller) async throws(OpenStackError) {
+    func delete(_ recorded: ResourceState, poller: MCloudOpenStack.Poller) async throws(OpenStackError) {
         let neutron = try await connection.clients().neutron
         _ = try await poller.poll("security group \(recorded.providerID) to be free to delete") { () async throws(OpenStackError) -> Bool? in
             do throws(OpenStackError) {
