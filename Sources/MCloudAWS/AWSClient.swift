@@ -49,6 +49,10 @@ public struct AWSClient: Sendable {
     public func send(
         _ request: HTTPRequest, service: AWSService, operation: String, region: String? = nil, signing: SigV4Signer.Options = .standard
     ) async throws(AWSError) -> HTTPResponse {
+        if !configuration.isCustomEndpoint(service), service.globalRegion == nil {
+            // The region is spliced into the host name: anything but a region would send signed calls elsewhere.
+            try Self.checkRegion(region ?? configuration.region)
+        }
         let signer = signer(for: service, region: region, options: signing)
         let end = retryPolicy.deadline(from: .now)
         let outOfTime = AWSError.transport(operation: operation, .timeout(url: request.url, seconds: retryPolicy.deadline))
@@ -95,15 +99,33 @@ public struct AWSClient: Sendable {
             headers: [("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")], body: Array(body.utf8), retryable: idempotent
         )
         let response = try await send(request, service: service, operation: "\(service) \(action)", region: region)
-        return try Self.xml(response, operation: "\(service) \(action)")
+        return try Self.xml(response, operation: "\(service) \(action)", root: "\(action)Response")
     }
 
-    /// The answer's body as XML, or `invalidResponse` naming the operation.
-    public static func xml(_ response: HTTPResponse, operation: String) throws(AWSError) -> XMLNode {
+    /// The answer's body as XML, or `invalidResponse` naming the operation. With `root`, a document whose root
+    /// element has another name is refused too: read as an empty result, it would make a resource look deleted
+    /// outside mcloud, and apply would create a second one.
+    public static func xml(_ response: HTTPResponse, operation: String, root: String? = nil) throws(AWSError) -> XMLNode {
+        let document: XMLNode
         do {
-            return try XMLNode.parse(response.body)
+            document = try XMLNode.parse(response.body)
         } catch {
             throw .invalidResponse(operation: operation, detail: error.description)
+        }
+        if let root, document.localName != root {
+            throw .invalidResponse(operation: operation, detail: "the answer is a <\(document.name)> document, not <\(root)>")
+        }
+        return document
+    }
+
+    /// `us-east-1`, `eu-central-2`, `us-gov-west-1`, `cn-north-1`: two letters, words, then a number.
+    static func checkRegion(_ region: String) throws(AWSError) {
+        let parts = region.split(separator: "-", omittingEmptySubsequences: false)
+        let letters = { (part: Substring) in !part.isEmpty && part.allSatisfy { ("a"..."z").contains($0) } }
+        guard parts.count >= 3, parts[0].count == 2, letters(parts[0]), parts.dropFirst().dropLast().allSatisfy(letters),
+              let number = parts.last, (1...2).contains(number.count), number.allSatisfy(\.isASCII), number.allSatisfy(\.isNumber)
+        else {
+            throw .configuration("region \"\(region)\" is not an AWS region name (such as eu-central-1), so no host name is built from it")
         }
     }
 

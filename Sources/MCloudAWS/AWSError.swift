@@ -1,6 +1,8 @@
+import MCloudCore
 public import MCloudHTTP
 
-/// A failure talking to AWS (or an S3/EC2-compatible endpoint). Messages name the operation and never a secret.
+/// A failure talking to AWS (or an S3/EC2-compatible endpoint). Messages name the operation and never a secret;
+/// what the server wrote reaches them through `TerminalText.safe`, so its control characters print as escapes.
 public enum AWSError: Error, Sendable, CustomStringConvertible {
     /// The service answered with a typed error (`Code`/`__type`).
     case service(AWSServiceError)
@@ -13,7 +15,9 @@ public enum AWSError: Error, Sendable, CustomStringConvertible {
     case configuration(String)
     case timeout(String)
 
-    public var description: String {
+    public var description: String { TerminalText.safe(text) }
+
+    private var text: String {
         switch self {
         case .service(let error): return error.description
         case .unexpectedAnswer(let operation, let status, let detail): return "\(operation): unexpected HTTP \(status) answer: \(detail)"
@@ -57,7 +61,7 @@ public struct AWSServiceError: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(operation): \(code) (HTTP \(status)): \(message.isEmpty ? "no message" : message)" + (requestID.map { " [request id \($0)]" } ?? "")
+        TerminalText.safe("\(operation): \(code) (HTTP \(status)): \(message.isEmpty ? "no message" : message)" + (requestID.map { " [request id \($0)]" } ?? ""))
     }
 
     /// Codes AWS uses for "slow down"; these requests did not run, so any of them may be sent again.

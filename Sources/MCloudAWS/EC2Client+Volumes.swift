@@ -1,3 +1,5 @@
+import MCloudHTTP
+
 /// EBS volumes for database VMs: create in a zone, find by tags, attach, grow, detach and delete.
 extension EC2Client {
     public struct Volume: Sendable, Hashable {
@@ -32,12 +34,13 @@ extension EC2Client {
         var parameters = Self.filterParameters(tags.sorted { $0.key < $1.key }.map { ("tag:\($0.key)", [$0.value]) })
         for (index, id) in ids.enumerated() { parameters.append(("VolumeId.\(index + 1)", id)) }
         var volumes: [Volume] = []
+        var pages = PageTokens(operation: "ec2 DescribeVolumes")
         var token: String?
         repeat {
             let page = parameters + (token.map { [("NextToken", $0)] } ?? [])
             let answer = try await client.query(.ec2, action: "DescribeVolumes", version: Self.apiVersion, parameters: page, idempotent: true)
             volumes += answer.child("volumeSet")?.children("item").compactMap(Self.volume) ?? []
-            token = answer.value("nextToken").flatMap { $0.isEmpty ? nil : $0 }
+            token = try pages.advance(answer.value("nextToken"))
         } while token != nil
         return volumes
     }

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudHTTP
 
 /// EC2 for database VMs: instances with user data and tags, security groups, tag-filtered listing, termination.
 public struct EC2Client: Sendable {
@@ -88,6 +89,7 @@ public struct EC2Client: Sendable {
         var parameters = Self.filterParameters(filters)
         for (index, id) in ids.enumerated() { parameters.append(("InstanceId.\(index + 1)", id)) }
         var instances: [Instance] = []
+        var pages = PageTokens(operation: "ec2 DescribeInstances")
         var token: String?
         repeat {
             let page = parameters + (token.map { [("NextToken", $0)] } ?? [])
@@ -95,7 +97,7 @@ public struct EC2Client: Sendable {
             for reservation in answer.child("reservationSet")?.children("item") ?? [] {
                 instances += reservation.child("instancesSet")?.children("item").compactMap(Self.instance) ?? []
             }
-            token = answer.value("nextToken").flatMap { $0.isEmpty ? nil : $0 }
+            token = try pages.advance(answer.value("nextToken"))
         } while token != nil
         return instances
     }

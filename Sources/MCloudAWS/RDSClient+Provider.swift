@@ -1,14 +1,17 @@
+import MCloudHTTP
+
 /// What the database provider needs beyond create and delete: listing with tags, changes in place, tags.
 extension RDSClient {
     /// Every instance in the region (paginated), each with its tags.
     public func describeInstances() async throws(AWSError) -> [Instance] {
         var instances: [Instance] = []
+        var pages = PageTokens(operation: "rds DescribeDBInstances")
         var marker: String?
         repeat {
             let parameters = marker.map { [("Marker", $0)] } ?? []
             let answer = try await client.query(.rds, action: "DescribeDBInstances", version: Self.apiVersion, parameters: parameters, idempotent: true)
             instances += answer.find("DBInstances")?.children("DBInstance").compactMap(Self.instance) ?? []
-            marker = answer.find("Marker").map { $0.text.trimmed }.flatMap { $0.isEmpty ? nil : $0 }
+            marker = try pages.advance(answer.find("Marker").map { $0.text.trimmed })
         } while marker != nil
         return instances
     }

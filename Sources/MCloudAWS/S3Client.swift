@@ -106,7 +106,7 @@ public struct S3Client: Sendable {
             return [:]
         }
         var tags: [String: String] = [:]
-        for tag in try AWSClient.xml(response, operation: "S3 GetBucketTagging \(name)").child("TagSet")?.children("Tag") ?? [] {
+        for tag in try AWSClient.xml(response, operation: "S3 GetBucketTagging \(name)", root: "Tagging").child("TagSet")?.children("Tag") ?? [] {
             if let key = tag.value("Key") { tags[key] = tag.value("Value") ?? "" }
         }
         return tags
@@ -117,7 +117,7 @@ public struct S3Client: Sendable {
         let response = try await client.send(
             HTTPRequest(method: .GET, url: client.endpoint(for: .s3) + "/"), service: .s3, operation: "S3 ListBuckets", signing: .s3
         )
-        let names = try AWSClient.xml(response, operation: "S3 ListBuckets").child("Buckets")?.children("Bucket").compactMap { $0.value("Name") } ?? []
+        let names = try AWSClient.xml(response, operation: "S3 ListBuckets", root: "ListAllMyBucketsResult").child("Buckets")?.children("Bucket").compactMap { $0.value("Name") } ?? []
         var result: [String] = []
         for name in names.sorted() where name.hasPrefix(prefix) {
             if wanted.isEmpty {
@@ -184,16 +184,20 @@ public struct S3Client: Sendable {
     /// The objects under `prefix` with their sizes and times, in S3's order (ListObjectsV2, every page).
     public func objects(bucket: String, prefix: String) async throws(AWSError) -> [Object] {
         var objects: [Object] = []
+        var pages = PageTokens(operation: "S3 ListObjectsV2 \(bucket)")
         var token: String?
         repeat {
             var query = "list-type=2&prefix=\(PercentEncoding.encode(prefix))"
             if let token { query += "&continuation-token=\(PercentEncoding.encode(token))" }
             let response = try await send(.GET, bucket: bucket, query: query, operation: "S3 ListObjectsV2 \(bucket)")
-            let listing = try AWSClient.xml(response, operation: "S3 ListObjectsV2 \(bucket)")
+            let listing = try AWSClient.xml(response, operation: "S3 ListObjectsV2 \(bucket)", root: "ListBucketResult")
             objects += listing.children("Contents").compactMap { entry in
                 entry.value("Key").map { Object(key: $0, size: entry.value("Size").flatMap { Int($0) } ?? 0, lastModified: entry.value("LastModified") ?? "") }
             }
-            token = listing.value("IsTruncated") == "true" ? listing.value("NextContinuationToken") : nil
+            guard listing.value("IsTruncated") != "true" || listing.value("NextContinuationToken") != nil else {
+                throw .invalidResponse(operation: "S3 ListObjectsV2 \(bucket)", detail: "a truncated listing without a NextContinuationToken")
+            }
+            token = try pages.advance(listing.value("IsTruncated") == "true" ? listing.value("NextContinuationToken") : nil)
         } while token != nil
         return objects
     }
@@ -201,10 +205,15 @@ public struct S3Client: Sendable {
     /// Deletes every object version and delete marker, then the bucket. A missing bucket counts as deleted.
     public func deleteBucket(_ name: String) async throws(AWSError) {
         do {
+            // Each round deletes what the first page lists and asks again, so a page that starts with a version
+            // already deleted means the server is repeating itself.
+            var pages = PageTokens(operation: "S3 ListObjectVersions \(name)")
             while true {
                 let response = try await send(.GET, bucket: name, query: "versions", operation: "S3 ListObjectVersions \(name)")
-                let listing = try AWSClient.xml(response, operation: "S3 ListObjectVersions \(name)")
+                let listing = try AWSClient.xml(response, operation: "S3 ListObjectVersions \(name)", root: "ListVersionsResult")
                 let versions = listing.children.filter { $0.localName == "Version" || $0.localName == "DeleteMarker" }
+                let first = versions.first.map { "\($0.value("Key") ?? "")\u{0}\($0.value("VersionId") ?? "")" }
+                _ = try pages.advance(listing.value("IsTruncated") == "true" ? first : nil)
                 for version in versions {
                     guard let key = version.value("Key"), let id = version.value("VersionId") else { continue }
                     _ = try await send(.DELETE, bucket: name, key: key, query: "versionId=\(PercentEncoding.encode(id))", operation: "S3 DeleteObject \(name)/\(key)")

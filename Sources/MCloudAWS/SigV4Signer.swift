@@ -177,7 +177,7 @@ public struct SigV4Signer: Sendable {
             guard !Self.unsignedHeaders.contains(name) else { continue }
             values[name, default: []].append(header.value.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).joined(separator: " "))
         }
-        if values["host"] == nil { values["host"] = [parts.authority] }
+        if values["host"] == nil { values["host"] = [parts.hostHeader] }
         let names = values.keys.sorted()
         let block = names.map { "\($0):\(values[$0, default: []].joined(separator: ","))\n" }.joined()
         return CanonicalHeaders(block: block, names: names.joined(separator: ";"))

@@ -33,6 +33,14 @@ struct URLParts: Sendable, Hashable {
 
     var base: String { "\(scheme)://\(authority)" }
 
+    /// The Host header as libcurl sends it: the authority without the scheme's default port, which libcurl drops,
+    /// so an endpoint written `https://host:443` is signed for the host the server sees.
+    var hostHeader: String {
+        let defaultPort = [("https", ":443"), ("http", ":80")].first { $0.0 == scheme.lowercased() }?.1
+        guard let defaultPort, authority.hasSuffix(defaultPort) else { return authority }
+        return String(authority.dropLast(defaultPort.count))
+    }
+
     var url: String { base + path + (query.map { "?\($0)" } ?? "") }
 
     /// The host without a port, for virtual-host addressing and error messages.

@@ -45,11 +45,32 @@ public struct XMLNode: Sendable, Hashable {
     public struct ParseError: Error, Sendable, CustomStringConvertible {
         public var offset: Int
         public var message: String
+        /// Set when the document broke one of the `Limits` rather than the syntax.
+        public var limit: Limits.Kind?
         public var description: String { "invalid XML at byte \(offset): \(message)" }
     }
 
-    public static func parse(_ bytes: [UInt8]) throws(ParseError) -> XMLNode {
-        var parser = XMLParserState(bytes: bytes)
+    /// How much of a document the parser takes before it gives up: a hostile or broken server can nest elements
+    /// until the recursion overflows the stack, or send millions of tiny ones that each cost a node.
+    public struct Limits: Sendable, Hashable {
+        public enum Kind: Sendable, Hashable { case depth, elements, bytes }
+
+        public var maxDepth: Int
+        public var maxElements: Int
+        public var maxBytes: Int
+
+        public init(maxDepth: Int = 64, maxElements: Int = 500_000, maxBytes: Int = 64 << 20) {
+            self.maxDepth = maxDepth
+            self.maxElements = maxElements
+            self.maxBytes = maxBytes
+        }
+    }
+
+    public static func parse(_ bytes: [UInt8], limits: Limits = Limits()) throws(ParseError) -> XMLNode {
+        guard bytes.count <= limits.maxBytes else {
+            throw ParseError(offset: 0, message: "the document has \(bytes.count) bytes, more than the \(limits.maxBytes) an answer may have", limit: .bytes)
+        }
+        var parser = XMLParserState(bytes: bytes, limits: limits)
         return try parser.document()
     }
 
@@ -77,9 +98,15 @@ extension StringProtocol {
 
 private struct XMLParserState {
     let bytes: [UInt8]
+    let limits: XMLNode.Limits
     var index = 0
+    var depth = 0
+    var elements = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: [UInt8], limits: XMLNode.Limits) {
+        self.bytes = bytes
+        self.limits = limits
+    }
 
     mutating func document() throws(XMLNode.ParseError) -> XMLNode {
         while true {
@@ -91,6 +118,11 @@ private struct XMLParserState {
     }
 
     mutating func element() throws(XMLNode.ParseError) -> XMLNode {
+        depth += 1
+        defer { depth -= 1 }
+        elements += 1
+        guard depth <= limits.maxDepth else { throw fail("elements nested deeper than \(limits.maxDepth) levels", limit: .depth) }
+        guard elements <= limits.maxElements else { throw fail("more than \(limits.maxElements) elements", limit: .elements) }
         index += 1
         var node = XMLNode(name: name())
         while true {
@@ -163,7 +195,9 @@ private struct XMLParserState {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    func fail(_ message: String) -> XMLNode.ParseError { XMLNode.ParseError(offset: index, message: message) }
+    func fail(_ message: String, limit: XMLNode.Limits.Kind? = nil) -> XMLNode.ParseError {
+        XMLNode.ParseError(offset: index, message: message, limit: limit)
+    }
 
     func decodeEntities(_ raw: ArraySlice<UInt8>) -> String {
         let text = String(decoding: raw, as: UTF8.self)

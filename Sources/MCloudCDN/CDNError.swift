@@ -1,4 +1,7 @@
-/// A CDN API failure in the CDN's own words, naming the operation and never a credential.
+import MCloudCore
+
+/// A CDN API failure in the CDN's own words (control characters escaped by `TerminalText.safe`), naming the
+/// operation and never a credential.
 public struct CDNError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         case unauthorized
@@ -26,6 +29,6 @@ public struct CDNError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(operation): " + (status.map { "HTTP \($0): " } ?? "") + message
+        TerminalText.safe("\(operation): " + (status.map { "HTTP \($0): " } ?? "") + message)
     }
 }

@@ -56,22 +56,35 @@ public struct CloudFrontCDN: CDNService {
     public func list() async throws(CDNError) -> [CDNDeployment] {
         let operation = "cloudfront ListDistributions"
         var found: [CDNDeployment] = []
+        var pages = PageTokens(operation: operation)
         var marker: String?
         repeat {
             let query = marker.map { "?Marker=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) } ?? ""
-            let root = try await xml(.GET, "/distribution\(query)", operation: operation)
+            let root = try await xml(.GET, "/distribution\(query)", operation: operation, root: "DistributionList")
             found += root.child("Items")?.children("DistributionSummary").compactMap(Self.deployment) ?? []
-            marker = root.value("IsTruncated") == "true" ? root.value("NextMarker") : nil
+            guard root.value("IsTruncated") != "true" || root.value("NextMarker") != nil else {
+                throw CDNError(.failed, operation: operation, message: "a truncated listing without a NextMarker")
+            }
+            do throws(PageTokens.Endless) {
+                marker = try pages.next(root.value("IsTruncated") == "true" ? root.value("NextMarker") : nil)
+            } catch {
+                throw CDNError(.failed, operation: operation, message: error.detail)
+            }
         } while marker != nil
         return found.filter { $0.marker != nil }
     }
 
     public func read(id: String) async throws(CDNError) -> CDNDeployment? {
+        let operation = "cloudfront GetDistribution \(id)"
+        let distribution: XMLNode
         do throws(CDNError) {
-            return Self.deployment(try await xml(.GET, "/distribution/\(id)", operation: "cloudfront GetDistribution \(id)"))
+            distribution = try await xml(.GET, "/distribution/\(id)", operation: operation, root: "Distribution")
         } catch where error.kind == .notFound {
             return nil
         }
+        // Only a 404 means gone: a distribution without an Id read as absent would make apply create a second one.
+        guard let deployment = Self.deployment(distribution) else { throw CDNError(.failed, operation: operation, message: "no distribution Id in the answer") }
+        return deployment
     }
 
     public func ensure(_ spec: CDNResourceSpec, id: String?) async throws(CDNError) -> CDNDeployment {
@@ -172,13 +185,13 @@ public struct CloudFrontCDN: CDNService {
         }
     }
 
-    private func xml(_ method: HTTPRequest.Method, _ path: String, body: String? = nil, operation: String) async throws(CDNError) -> XMLNode {
+    private func xml(_ method: HTTPRequest.Method, _ path: String, body: String? = nil, operation: String, root: String? = nil) async throws(CDNError) -> XMLNode {
         let request = HTTPRequest(
             method: method, url: cloudFront.client.endpoint(for: .cloudFront) + "/\(CloudFrontClient.apiVersion)" + path,
             headers: body == nil ? [] : [("Content-Type", "application/xml")], body: body.map { Array($0.utf8) }
         )
         do throws(AWSError) {
-            return try AWSClient.xml(try await cloudFront.client.send(request, service: .cloudFront, operation: operation), operation: operation)
+            return try AWSClient.xml(try await cloudFront.client.send(request, service: .cloudFront, operation: operation), operation: operation, root: root)
         } catch {
             throw Self.error(error)
         }

@@ -11,19 +11,28 @@ public struct ExecCredential: Sendable, Hashable {
 }
 
 /// Runs a kubeconfig exec plugin (as EKS's `aws eks get-token` or OpenStack clouds' helpers are run) and keeps its
-/// credential until shortly before it expires; `refresh()` forces a new one after a 401.
+/// credential until shortly before it expires; `refresh()` forces a new one after a 401. A plugin that runs past
+/// its timeout is stopped, and what it prints is bounded.
 public final class ExecCredentialPlugin: Sendable {
     public static let supportedVersions: Set<String> = ["client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"]
 
     let config: Kubeconfig.ExecConfig
     let environment: [String: String]
+    /// Seconds a plugin may run before it is stopped (kubectl waits forever; see the module's README).
+    let timeout: Double
     private let cached = Mutex<ExecCredential?>(nil)
     /// A credential this close to expiry is renewed before use.
     static let renewBefore: TimeInterval = 30
+    public static let defaultTimeout: Double = 60
+    /// The most an ExecCredential may take (certificates included); more is refused, not kept.
+    static let maxOutputBytes = 1 << 20
+    /// Of stderr only the start is kept for the error message; the rest is read and dropped.
+    static let keptErrorBytes = 64 << 10
 
-    public init(config: Kubeconfig.ExecConfig, environment: [String: String]) {
+    public init(config: Kubeconfig.ExecConfig, environment: [String: String], timeout: Double = ExecCredentialPlugin.defaultTimeout) {
         self.config = config
         self.environment = environment
+        self.timeout = timeout
     }
 
     public func credential(now: Date = Date()) async throws(KubernetesError) -> ExecCredential {
@@ -47,15 +56,20 @@ public final class ExecCredentialPlugin: Sendable {
         for (name, value) in config.env { merged[name] = value }
         merged["KUBERNETES_EXEC_INFO"] = #"{"apiVersion":"\#(config.apiVersion)","kind":"ExecCredential","spec":{"interactive":false}}"#
         let environment = merged
+        let timeout = self.timeout
         let result: Result<[UInt8], KubernetesError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: Self.execute(config, environment: environment))
+                continuation.resume(returning: Self.execute(
+                    config, environment: environment, timeout: timeout, maxOutputBytes: Self.maxOutputBytes, keptErrorBytes: Self.keptErrorBytes
+                ))
             }
         }
         return try result.get()
     }
 
-    private static func execute(_ config: Kubeconfig.ExecConfig, environment: [String: String]) -> Result<[UInt8], KubernetesError> {
+    private static func execute(
+        _ config: Kubeconfig.ExecConfig, environment: [String: String], timeout: Double, maxOutputBytes: Int, keptErrorBytes: Int
+    ) -> Result<[UInt8], KubernetesError> {
         let process = Process()
         if config.command.contains("/") {
             process.executableURL = URL(fileURLWithPath: config.command)
@@ -70,20 +84,48 @@ public final class ExecCredentialPlugin: Sendable {
         process.standardOutput = output
         process.standardError = errors
         process.standardInput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         do {
             try process.run()
         } catch {
             return .failure(.credentials("exec plugin \(config.command) could not start: \(error.localizedDescription)" + (config.installHint.map { "; \($0)" } ?? "")))
         }
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        // Both streams are drained at once: a plugin that fills the stderr pipe (64 KiB) while stdout is read first
+        // would wait forever for a reader, and so would mcloud, with the state lock held.
+        let stdout = BoundedPipeReader(output, limit: maxOutputBytes)
+        let stderr = BoundedPipeReader(errors, limit: keptErrorBytes)
+        stdout.start()
+        stderr.start()
+        let deadline = DispatchTime.now() + timeout
+        guard exited.wait(timeout: deadline) == .success else {
+            stop(process, exited: exited)
+            return .failure(.credentials("exec plugin \(config.command) did not finish within \(Self.format(timeout)) s and was stopped"))
+        }
+        // A child the plugin left behind may still hold the pipes open: wait for them only until the same deadline.
+        guard stdout.wait(until: deadline), stderr.wait(until: deadline) else {
+            return .failure(.credentials("exec plugin \(config.command) exited, but something it started kept its output open for \(Self.format(timeout)) s"))
+        }
         guard process.terminationStatus == 0 else {
-            let detail = String(decoding: stderr.prefix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let detail = String(decoding: stderr.output.kept.prefix(500), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             let missing = process.terminationStatus == 127 ? (config.installHint.map { "; \($0)" } ?? "; is it installed?") : ""
             return .failure(.credentials("exec plugin \(config.command) exited with \(process.terminationStatus): \(detail)\(missing)"))
         }
-        return .success(Array(stdout))
+        let printed = stdout.output
+        guard printed.total <= maxOutputBytes else {
+            return .failure(.credentials("exec plugin \(config.command) printed \(printed.total) bytes, more than the \(maxOutputBytes) an ExecCredential may take"))
+        }
+        return .success(printed.kept)
+    }
+
+    /// SIGTERM, then SIGKILL if the plugin is still there after a short grace.
+    private static func stop(_ process: Process, exited: DispatchSemaphore) {
+        process.terminate()
+        if exited.wait(timeout: .now() + 2) == .timedOut { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     static func decode(_ output: [UInt8], expectedVersion: String, command: String) throws(KubernetesError) -> ExecCredential {

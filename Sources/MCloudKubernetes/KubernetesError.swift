@@ -12,7 +12,10 @@ public enum KubernetesError: Error, Sendable, CustomStringConvertible {
     case invalidObject(String)
     case timeout(String)
 
-    public var description: String {
+    /// What the server or a plugin wrote comes through `TerminalText.safe`, so it cannot drive the terminal.
+    public var description: String { TerminalText.safe(text) }
+
+    private var text: String {
         switch self {
         case .api(let status): return status.description
         case .transport(let operation, let error): return "\(operation): \(error.description)"
@@ -69,7 +72,7 @@ public struct APIStatus: Sendable, Hashable, CustomStringConvertible {
         } else if !causes.isEmpty, code == 422 {
             text += " (" + causes.compactMap { cause in cause.field.map { "\($0): \(cause.message ?? "")" } }.joined(separator: "; ") + ")"
         }
-        return text
+        return TerminalText.safe(text)
     }
 
     /// Decodes a `Status` body; anything else keeps the HTTP status and a short excerpt of the body.

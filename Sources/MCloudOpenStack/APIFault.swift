@@ -21,7 +21,7 @@ public struct APIFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(operation): HTTP \(status)\(kind.map { " \($0)" } ?? ""): \(message)" + (requestID.map { " (request \($0))" } ?? "")
+        TerminalText.safe("\(operation): HTTP \(status)\(kind.map { " \($0)" } ?? ""): \(message)" + (requestID.map { " (request \($0))" } ?? ""))
     }
 
     /// Quota exhaustion, as each service reports it.

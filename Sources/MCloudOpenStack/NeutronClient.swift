@@ -132,13 +132,14 @@ public struct NeutronClient: Sendable {
     public func securityGroups(tags: [String]) async throws(OpenStackError) -> [SecurityGroup] {
         let query = tags.map(NovaClient.escape).joined(separator: ",")
         var groups: [SecurityGroup] = []
+        var pages = PageTokens(operation: "list security groups")
         var marker: String?
         while true {
             let page = "/security-groups?tags=\(query)&limit=\(pageSize)" + (marker.map { "&marker=\($0)" } ?? "")
             let answer = try await json(.GET, page, operation: "list security groups tagged \(tags.joined(separator: ", "))")
             let items = answer["security_groups"]?.arrayItems.compactMap(SecurityGroup.decode) ?? []
             groups += items
-            guard let next = PageLinks.nextMarker(answer, links: "security_groups_links", lastID: items.last?.id, previous: marker) else { return groups }
+            guard let next = try PageLinks.nextMarker(answer, links: "security_groups_links", lastID: items.last?.id, pages: &pages) else { return groups }
             marker = next
         }
     }

@@ -18,7 +18,10 @@ public enum OpenStackError: Error, Sendable, CustomStringConvertible {
     case timeout(String)
     case invalidResponse(String)
 
-    public var description: String {
+    /// A cloud's own words come through `TerminalText.safe`, so their control characters print as escapes.
+    public var description: String { TerminalText.safe(text) }
+
+    private var text: String {
         switch self {
         case .configuration(let message, let location, let file):
             if let location { return "\(location): clouds.yaml: \(message)" }

@@ -153,6 +153,7 @@ public struct TroveClient: Sendable {
     /// Every instance of the project, all pages.
     public func instances() async throws(OpenStackError) -> [DatabaseInstance] {
         var instances: [DatabaseInstance] = []
+        var pages = PageTokens(operation: "list databases")
         var marker: String?
         while true {
             let page = "/instances/detail?limit=100" + (marker.map { "&marker=\($0)" } ?? "")
@@ -160,7 +161,7 @@ public struct TroveClient: Sendable {
             let items = answer["instances"]?.arrayItems.compactMap(DatabaseInstance.decode) ?? []
             instances += items
             // Trove gives at most its `instances_page_size` (20 by default) whatever the limit asked.
-            guard let next = PageLinks.nextMarker(answer, links: "links", lastID: items.last?.id, previous: marker) else { return instances }
+            guard let next = try PageLinks.nextMarker(answer, links: "links", lastID: items.last?.id, pages: &pages) else { return instances }
             marker = next
         }
     }

@@ -107,11 +107,25 @@ struct RequestTests {
         let items = (0..<count).map { #"{"id":"i\#($0)","name":"n\#($0)","status":"ACTIVE"}"# }.joined(separator: ",")
         let answer = try JSONParser.parse(#"{"instances":[\#(items)],"links":\#(links)}"#)
         let decoded = answer["instances"]?.arrayItems.compactMap(DatabaseInstance.decode) ?? []
-        #expect(PageLinks.nextMarker(answer, links: "links", lastID: decoded.last?.id, previous: nil) == marker)
+        var pages = PageTokens(operation: "list databases")
+        #expect(try PageLinks.nextMarker(answer, links: "links", lastID: decoded.last?.id, pages: &pages) == marker)
         for key in ["servers_links", "volumes_links", "security_groups_links"] {
             let renamed = try JSONParser.parse(#"{"items":[\#(items)],"\#(key)":\#(links)}"#)
-            #expect(PageLinks.nextMarker(renamed, links: key, lastID: decoded.last?.id, previous: nil) == marker, "\(key)")
+            var fresh = PageTokens(operation: "list \(key)")
+            #expect(try PageLinks.nextMarker(renamed, links: key, lastID: decoded.last?.id, pages: &fresh) == marker, "\(key)")
         }
-        #expect(PageLinks.nextMarker(answer, links: "links", lastID: decoded.last?.id, previous: decoded.last?.id) == nil, "the same page again ends the listing")
+    }
+
+    /// A server that links the page it was just asked for again would be followed forever; before, the listing
+    /// ended quietly with what it had, which made the missing rest look deleted. It is an error naming the listing.
+    @Test func aNextLinkToTheSamePageAgainIsAnErrorNamingTheListing() throws {
+        let answer = try JSONParser.parse(#"{"instances":[{"id":"i1","name":"n","status":"ACTIVE"}],"links":[{"rel":"next","href":"https://h/x?marker=i1"}]}"#)
+        var pages = PageTokens(operation: "list databases")
+        #expect(try PageLinks.nextMarker(answer, links: "links", lastID: "i1", pages: &pages) == "i1")
+        #expect {
+            try PageLinks.nextMarker(answer, links: "links", lastID: "i1", pages: &pages)
+        } throws: { error in
+            "\(error)".contains("list databases") && "\(error)".contains("a second time")
+        }
     }
 }

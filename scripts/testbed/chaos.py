@@ -29,7 +29,7 @@ import chaos_beds as beds_module  # noqa: E402
 from chaos_beds import ROOT, Beds, Inventory, Postgres, Proxy, Runs, Script, Workspace, http, keystone_catalog, make_tls, origin  # noqa: E402
 
 MODES = ["truncate", "stall", "retype", "drop-field", "invalid-utf8", "huge-length", "endless", "html-200", "content-type",
-         "empty", "deep-nesting", "status-500"]
+         "empty", "deep-nesting", "status-500", "deep-xml", "same-token", "new-token"]
 # A word that names what mcloud was doing, in an error line.
 OPERATION = re.compile(
     r"\b(discover|discovery|apply|get|list|delete|create|update|read|find|wait|waiting|authenticate|refresh|refreshing|poll|"

@@ -45,6 +45,10 @@ A rule (every field but "match" is optional):
                   content-type  the body as it was, labelled text/html
                   empty         status 200 with no body
                   deep-nesting  status 200 with JSON nested 200,000 levels deep
+                  deep-xml      status 200 with XML elements nested 200,000 levels deep
+                  same-token    a listing's answer says more follow, and the page its token asks for gives the same
+                                token again (S3, CloudFront, EC2, RDS tokens; OpenStack next links)
+                  new-token     a listing's answer says more follow, and every page after it gives a new token, forever
                   status-500    status 500 with an HTML error page
 
 The first live rule that matches (and whose rate draw succeeds) acts; a request no rule acts on is forwarded as it is.
@@ -60,7 +64,7 @@ import threading
 import time
 import xml.etree.ElementTree as ElementTree
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit
+from urllib.parse import unquote_plus, urlsplit
 
 lock = threading.Lock()
 rules = []
@@ -76,10 +80,23 @@ origins = []
 
 HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer"}
 MODES = ["truncate", "stall", "retype", "drop-field", "invalid-utf8", "huge-length", "endless", "html-200", "content-type", "empty",
-         "deep-nesting", "status-500"]
+         "deep-nesting", "status-500", "deep-xml", "same-token", "new-token"]
 HTML = b"<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr><center>nginx</center></body></html>\n"
 # How long a stalled or endless answer is kept up at most when the client never gives up.
 HOLD_SECONDS = 900
+# Page tokens an endless listing handed out: token -> (mode, page template, headers); a request that carries one is
+# answered from the template by the proxy itself, whatever the rules say, so the listing goes on without upstream.
+minted = {}
+minted_count = [0]
+# The elements that say "more follow" in each AWS listing, by the answer's root element: (flag, token elements).
+AWS_PAGING = {
+    "ListBucketResult": ("IsTruncated", ["NextContinuationToken"]),
+    "ListVersionsResult": ("IsTruncated", ["NextKeyMarker", "NextVersionIdMarker"]),
+    "DistributionList": ("IsTruncated", ["NextMarker"]),
+    "DescribeInstancesResponse": (None, ["nextToken"]),
+    "DescribeVolumesResponse": (None, ["nextToken"]),
+    "DescribeDBInstancesResponse": (None, ["DescribeDBInstancesResult/Marker"]),
+}
 
 
 def take_rule(line, port):
@@ -185,6 +202,86 @@ def corrupted_body(mode, data, choose):
     else:
         parent.remove(child)
     return ElementTree.tostring(root)
+
+
+def local(tag):
+    return tag.rsplit("}", 1)[-1]
+
+
+def new_token():
+    with lock:
+        minted_count[0] += 1
+        return "chaos-page-%d" % minted_count[0]
+
+
+def paged_xml(data, token):
+    """An AWS listing's answer saying that the page `token` names follows; None when it is no listing."""
+    try:
+        root = ElementTree.fromstring(data)
+    except ElementTree.ParseError:
+        return None
+    paging = AWS_PAGING.get(local(root.tag))
+    if paging is None:
+        return None
+    namespace = root.tag[: root.tag.index("}") + 1] if root.tag.startswith("{") else ""
+    if namespace:
+        ElementTree.register_namespace("", namespace[1:-1])
+    flag, elements = paging
+
+    def element(path):
+        node = root
+        for name in path.split("/"):
+            found = next((child for child in node if local(child.tag) == name), None)
+            node = found if found is not None else ElementTree.SubElement(node, namespace + name)
+        return node
+
+    if flag:
+        element(flag).text = "true"
+    for path in elements:
+        element(path).text = token
+    return ElementTree.tostring(root)
+
+
+def paged_json(data, token):
+    """An OpenStack listing whose last item's ID is `token`, with a next link; None when it is no listing."""
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    lists = [key for key, items in value.items() if isinstance(items, list) and items and isinstance(items[-1], dict) and "id" in items[-1]]
+    if not lists:
+        return None
+    key = lists[0]
+    if token is not None:
+        value[key][-1]["id"] = token
+    links = "links" if key == "instances" else key + "_links"
+    value[links] = [{"rel": "next", "href": "http://chaos.invalid/?marker=%s" % value[key][-1]["id"]}]
+    return json.dumps(value).encode(), value[key][-1]["id"]
+
+
+def endless_page(mode, data, token=None):
+    """(body, the token it hands out) of an endless listing's page, or None when the answer is no listing. The
+    first page hands out a new token; after that same-token hands out the one asked with, new-token a new one."""
+    handed = token if (mode == "same-token" and token) else new_token()
+    page = paged_xml(data, handed)
+    if page is not None:
+        return page, handed
+    # OpenStack's token is the last item's ID: the first page keeps its own, later ones get the token handed out.
+    paged = paged_json(data, handed if token else None)
+    return paged
+
+
+def minted_in(request):
+    """The token the proxy handed out that this request (its path or form body) carries, if any. An OpenStack
+    token is a real item's ID, so only `marker=ID` counts for it."""
+    with lock:
+        tokens = list(minted)
+    if not tokens:
+        return None
+    text = unquote_plus(request)
+    return next((token for token in tokens if (token if token.startswith("chaos-page-") else "marker=" + token) in text), None)
 
 
 def invalid_utf8(data):
@@ -324,14 +421,35 @@ class Handler(BaseHTTPRequestHandler):
             self.reply(200, b"", others + content_type)
         elif mode == "deep-nesting":
             self.reply(200, b"[" * 200000 + b"]" * 200000, others + [("Content-Type", "application/json")])
+        elif mode == "deep-xml":
+            self.reply(200, b"<a>" * 200000 + b"</a>" * 200000, others + [("Content-Type", "application/xml")])
+        elif mode in ("same-token", "new-token"):
+            self.endless(mode, status, headers, data)
         elif mode == "status-500":
             self.reply(500, HTML.replace(b"502 Bad Gateway", b"500 Internal Server Error"), others + [("Content-Type", "text/html")])
+
+    def endless(self, mode, status, headers, data, token=None):
+        """Answers a listing as a page of an endless one, remembering the token it hands out."""
+        page = endless_page(mode, data, token) if 200 <= status < 300 else None
+        if page is None:
+            self.reply(status, invalid_utf8(data), headers)
+            return
+        body, handed = page
+        with lock:
+            minted[handed] = (mode, data, headers)
+        self.reply(status, body, headers)
 
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         if self.path.split("?")[0] == "/__fault":
             self.control(body)
+            return
+        token = minted_in(self.path + "?" + body.decode("utf-8", "replace"))
+        if token is not None:
+            with lock:
+                mode, template, headers = minted[token]
+            self.endless(mode, 200, headers, template, token)
             return
         rule = take_rule("%s %s" % (self.command, self.path), self.server.server_address[1])
         if rule and rule.get("latency_ms"):

@@ -31,6 +31,11 @@ final class CurlEasy: @unchecked Sendable {
     }
 
     func perform(_ request: HTTPRequest, tls: TLSConfiguration, timeouts: HTTPTimeouts, http2: Bool) throws(HTTPError) -> HTTPResponse {
+        // libcurl sends a header line as given: a CR or LF would start a header (or a request) of the server's
+        // choosing, a NUL would cut the value short.
+        if let bad = request.headers.first(where: { Self.breaksTheLine($0.name) || $0.name.contains(":") || Self.breaksTheLine($0.value) }) {
+            throw .invalidRequest("the header \(bad.name.debugDescription) holds a CR, LF or NUL (or a colon in its name); nothing was sent")
+        }
         curl_easy_reset(handle)
         let exchange = Exchange(limit: timeouts.maxResponseBytes)
         let seconds = min(timeouts.total, request.timeLimit ?? timeouts.total)
@@ -59,6 +64,9 @@ final class CurlEasy: @unchecked Sendable {
             set(CURLOPT_LOW_SPEED_TIME, max(1, Int(timeouts.stall.rounded(.up))))
             set(CURLOPT_HTTP_VERSION, http2 ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_1_1)
             set(CURLOPT_PROTOCOLS_STR, "http,https")
+            // Without it libcurl squashes `./` and `../` in the path, so an S3 key holding them reaches another
+            // object than the one signed, and the signature fails.
+            set(CURLOPT_PATH_AS_IS, 1)
             set(CURLOPT_ACCEPT_ENCODING, "")
             // libcurl silently sends a request again when a reused connection turns out dead before any answer
             // byte; for a create that is not safe to repeat, that second send can make a second server. Such a
@@ -149,6 +157,10 @@ final class CurlEasy: @unchecked Sendable {
             status: status, headers: exchange.headers, body: exchange.body,
             httpVersion: version == CURL_HTTP_VERSION_2_0 ? "2" : "1.1"
         )
+    }
+
+    private static func breaksTheLine(_ text: String) -> Bool {
+        text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }
     }
 
     /// libcurl's one code for every time limit is told apart by its message (connecting) and by the time taken
