@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import MCloudHTTP
 import MCloudTestSupport
 import Synchronization
@@ -30,7 +31,7 @@ final class GeneratedTransport: HTTPTransport {
     static func client(_ transport: any HTTPTransport, region: String = "eu-west-1", endpoint: String? = nil) -> AWSClient {
         AWSClient(
             configuration: AWSConfiguration(credentials: TestConfiguration.credentials, region: region, endpointURL: endpoint), transport: transport,
-            retryPolicy: RetryPolicy(maxAttempts: 1), sleeper: RecordingSleeper(), clock: { TestConfiguration.date }, jitter: { 1 }
+            retryPolicy: RetryPolicy(maxAttempts: 1), sleeper: RecordingSleeper(), clock: ManualClock(now: TestConfiguration.date.timeIntervalSince1970), jitter: { 1 }
         )
     }
 
@@ -154,7 +155,7 @@ final class GeneratedTransport: HTTPTransport {
         let server = try ScriptProcess(Self.echoServer)
         let client = AWSClient(
             configuration: AWSConfiguration(credentials: TestConfiguration.credentials, region: "eu-west-1", endpointURL: server.url),
-            clock: { TestConfiguration.date }
+            clock: ManualClock(now: TestConfiguration.date.timeIntervalSince1970)
         )
         let answer = try await S3Client(client: client).getObject(bucket: "echo", key: "db.0/./../x")
         let echo = try #require(try JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any])
