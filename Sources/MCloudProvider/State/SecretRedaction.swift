@@ -26,8 +26,8 @@ public enum SecretRedaction {
 
     /// `isSecret`, folding the name into `folded`, a buffer the caller reuses from one name to the next.
     static func isSecret(_ name: String, folding folded: inout [UInt8]) -> Bool {
-        // Through a span of the name's UTF-8, not the view's iterator: 264M to 144M instructions reading a state of
-        // 10,000 resources. Folding never lengthens a name, so most keys (`name`, `spec`, `image`) end here.
+        // Through a span of the name's UTF-8, not the view's iterator, which cost nearly twice the instructions
+        // (docs/benchmarks.md, engine-plan). Folding never lengthens a name, so most keys (`name`, `spec`) end here.
         let bytes = name.utf8.span
         guard bytes.count >= PartMatcher.shortestPart, PartMatcher.shared.holdsPart(bytes) else { return false }
         // A part found, which few names hold: only then the folded name, for its ending.
@@ -37,8 +37,8 @@ public enum SecretRedaction {
     }
 
     /// Finds any of `secretParts` in a name in one pass over its bytes, folding as it goes: an automaton of the
-    /// parts (Aho-Corasick) as a table of states by letter or digit. A check of every place against every part
-    /// took 23% of the instructions reading a state of 10,000 resources, folding into a buffer first 5% more.
+    /// parts (Aho-Corasick) as a table of states by letter or digit, since a check of every place against every part
+    /// was a large share of reading a big state (docs/benchmarks.md, engine-plan).
     private struct PartMatcher {
         static let shared = PartMatcher(secretParts)
         static let shortestPart = secretParts.map(\.count).min() ?? 0
