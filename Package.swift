@@ -97,7 +97,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudKubernetesTests",
-            dependencies: ["MCloudTestSupport", "MCloudKubernetes", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudRender", "MCloudCore"],
+            dependencies: [
+                "MCloudTestSupport", "MCloudKubernetes", "MCloudKubernetesProvider", "MCloudProvider", "MCloudHTTP", "MCloudManifest", "MCloudPlanner",
+                "MCloudRender", "MCloudCore",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -8,7 +8,8 @@ public import MCloudHTTP
 /// profile `endpoints.aws.profile` names; `AWS_ENDPOINT_URL` for emulators), the G-Core-style API at
 /// `endpoints.cdn.url` for the others, with the token in the variable `endpoints.cdn.tokenEnv` names: an API key
 /// (`Authorization: APIKey`) for vendor `gcore`, a Keystone token (`X-Auth-Token`) and VK's
-/// `originGroups` path for every other vendor.
+/// `originGroups` path for every other vendor. The token goes only where the operator allows (`CDNTokenAllowance`),
+/// checked on first use, before the token is read and before any request.
 public struct CDNProviderCatalog: ProviderCatalog {
     let environment: [String: String]
     let transport: @Sendable () -> any HTTPTransport
@@ -44,6 +45,10 @@ public struct CDNProviderCatalog: ProviderCatalog {
             throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.cdn.url and tokenEnv in the catalog")
         }
         return CDNResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> any CDNService in
+            // Checked on first use, like the token itself, so that planning a new application needs no allowance.
+            if let refusal = CDNTokenAllowance(environment: environment).refusal(tokenEnv: tokenVariable, url: url) {
+                throw ProviderError(.unauthorized, "cloud \(cloud.name) (\(cloud.location)): \(refusal)")
+            }
             guard let token = environment[tokenVariable], !token.isEmpty else {
                 throw ProviderError(.unauthorized, "cloud \(cloud.name): the CDN token variable \(tokenVariable) (endpoints.cdn.tokenEnv) is not set")
             }

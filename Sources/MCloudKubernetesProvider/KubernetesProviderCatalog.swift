@@ -5,7 +5,8 @@ public import MCloudProvider
 import Synchronization
 
 /// Kubernetes providers from the standard kubeconfig (`KUBECONFIG`, `~/.kube/config`) or the file a cloud's
-/// `endpoints.kubernetes.kubeconfig` names, using the context its `endpoints.kubernetes.context` names.
+/// `endpoints.kubernetes.kubeconfig` names, using the context its `endpoints.kubernetes.context` names. A file the
+/// catalog names is used only when the operator allows it (`KubeconfigAllowList`), checked here, before any request.
 public final class KubernetesProviderCatalog: ProviderCatalog {
     let environment: [String: String]
     let limits: HTTPLimits
@@ -21,6 +22,18 @@ public final class KubernetesProviderCatalog: ProviderCatalog {
             throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.kubernetes.context in the catalog")
         }
         let file = cloud.endpoints.kubeconfig
+        if let file {
+            let refused = KubeconfigAllowList(environment: environment).refused(file)
+            guard refused.isEmpty else {
+                throw ProviderError(
+                    .unavailable,
+                    "cloud \(cloud.name) (\(cloud.location)): endpoints.kubernetes.kubeconfig names \(refused.joined(separator: ", ")), which is "
+                        + "neither the operator's kubeconfig (KUBECONFIG, ~/.kube/config) nor listed in \(KubeconfigAllowList.variable); a kubeconfig "
+                        + "runs its exec plugin and sends its tokenFile and client key to its server, so mcloud uses one the catalog names only "
+                        + "when the operator adds its path to \(KubeconfigAllowList.variable)"
+                )
+            }
+        }
         return KubernetesResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> KubernetesClient in
             do throws(KubeconfigError) {
                 let connection = try self.kubeconfig(file).connection(context: context)

@@ -2,11 +2,17 @@ public import Foundation
 import MCloudCore
 import MCloudYAML
 
-/// Finds and reads clouds.yaml as openstacksdk does: `OS_CLIENT_CONFIG_FILE`, else the first of
-/// `./clouds.yaml`, `~/.config/openstack/clouds.yaml`, `/etc/openstack/clouds.yaml`; `secure.yaml` from the same
-/// places (or `OS_SECURE_FILE`) is merged over it, so passwords can live apart. The cloud is the one named, else
-/// `OS_CLOUD`; without either, `OS_*` variables (`OS_AUTH_URL`, `OS_USERNAME`, ...) describe the cloud.
+/// Finds and reads clouds.yaml much as openstacksdk does: `OS_CLIENT_CONFIG_FILE`, else the first of
+/// `~/.config/openstack/clouds.yaml`, `/etc/openstack/clouds.yaml`; `secure.yaml` (or `OS_SECURE_FILE`) is merged
+/// over it, so passwords can live apart. The cloud is the one named, else `OS_CLOUD`; without either, `OS_*`
+/// variables (`OS_AUTH_URL`, `OS_USERNAME`, ...) describe the cloud.
+///
+/// Unlike openstacksdk, `./clouds.yaml` is read only when `MCLOUD_ALLOW_CWD_CLOUDS_YAML=1`: the working directory is
+/// usually a checkout that a merge request can change, and a clouds.yaml there would choose where the operator's
+/// password is sent. `secure.yaml` is taken only from the folder of the clouds.yaml it completes, for the same reason.
 public enum CloudsYAML {
+    public static let allowWorkingDirectoryVariable = "MCLOUD_ALLOW_CWD_CLOUDS_YAML"
+
     /// A value with where it was written: a file position, or the environment variable it came from.
     struct Entry {
         var value: String
@@ -22,7 +28,8 @@ public enum CloudsYAML {
     ) throws(OpenStackError) -> CloudConfig {
         let name = requested ?? environment["OS_CLOUD"].flatMap { $0.isEmpty ? nil : $0 }
         let home = environment["HOME"].map { "\($0)/.config/openstack" }
-        let folders = [currentDirectory, home, "/etc/openstack"].compactMap { $0 }
+        let trustsWorkingDirectory = environment[allowWorkingDirectoryVariable] == "1"
+        let folders = [trustsWorkingDirectory ? currentDirectory : nil, home, "/etc/openstack"].compactMap { $0 }
         let configFile: String?
         if let explicit = environment["OS_CLIENT_CONFIG_FILE"], !explicit.isEmpty {
             guard FileManager.default.fileExists(atPath: explicit) else {
@@ -37,7 +44,11 @@ public enum CloudsYAML {
             throw .configuration("no cloud chosen: set OS_CLOUD or pass a cloud name (or set OS_AUTH_URL and the other OS_* variables)", at: nil, file: configFile)
         }
         guard let configFile else {
-            throw .configuration("cloud \"\(name)\" asked for, but no clouds.yaml was found (looked in \(folders.joined(separator: ", ")))", at: nil, file: nil)
+            let ignored = !trustsWorkingDirectory && firstFile(named: "clouds", in: [currentDirectory]) != nil
+                ? "; the working directory's clouds.yaml is read only with \(allowWorkingDirectoryVariable)=1" : ""
+            throw .configuration(
+                "cloud \"\(name)\" asked for, but no clouds.yaml was found (looked in \(folders.joined(separator: ", ")))\(ignored)", at: nil, file: nil
+            )
         }
         let clouds = try read(file: configFile)
         guard var fields = clouds[name]?.fields, let location = clouds[name]?.location else {
@@ -47,7 +58,8 @@ public enum CloudsYAML {
                 at: nil, file: configFile
             )
         }
-        let secureFile = environment["OS_SECURE_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? firstFile(named: "secure", in: folders)
+        let configFolder = (configFile as NSString).deletingLastPathComponent
+        let secureFile = environment["OS_SECURE_FILE"].flatMap { $0.isEmpty ? nil : $0 } ?? firstFile(named: "secure", in: [configFolder])
         if let secureFile, FileManager.default.fileExists(atPath: secureFile), let secure = try read(file: secureFile)[name] {
             fields.merge(secure.fields) { _, secret in secret }
         }

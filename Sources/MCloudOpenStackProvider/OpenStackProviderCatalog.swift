@@ -6,8 +6,8 @@ public import MCloudHTTP
 import MCloudOpenStack
 
 /// OpenStack providers for the clouds whose catalog entry names an `endpoints.openstack.cloud`: that cloud of
-/// clouds.yaml (found as openstacksdk finds it: `OS_CLIENT_CONFIG_FILE`, `./clouds.yaml`,
-/// `~/.config/openstack/clouds.yaml`, `/etc/openstack/clouds.yaml`). Backup buckets go to
+/// clouds.yaml (found as `CloudsYAML` finds it: `OS_CLIENT_CONFIG_FILE`, `~/.config/openstack/clouds.yaml`,
+/// `/etc/openstack/clouds.yaml`; `./clouds.yaml` only when the operator allows it). Backup buckets go to
 /// `endpoints.objectStorage.url` with the AWS credential chain, using the profile named after the catalog cloud
 /// when one exists; a database VM's keys for its DR bucket come from the same chain (`BackupUpload`). Only the
 /// catalog entry is checked here; files are read on first use.

@@ -62,7 +62,7 @@ import Testing
             pricing: .init(currency: "EUR", vcpuHour: 0, memoryGiBHour: 0), latencyMs: [:],
             endpoints: .init(cdnURL: "http://127.0.0.1:9/cdn", cdnTokenEnv: "LAB_CDN_TOKEN"), location: SourceLocation(file: "lab.yaml", line: 1, column: 1)
         )
-        let provider = try CDNProviderCatalog(environment: [:]).provider(named: "cdn", for: cloud)
+        let provider = try CDNProviderCatalog(environment: ["MCLOUD_ALLOWED_TOKEN_ENV": "LAB_CDN_TOKEN"]).provider(named: "cdn", for: cloud)
         await #expect {
             _ = try await provider.refresh(application: "shop", desired: [], recorded: [])
         } throws: { error in

@@ -55,7 +55,7 @@ import Testing
             _ = try await transport.send(HTTPRequest(method: .DELETE, url: control))
             let rule = JSONValue.object([("match", .string("")), ("corrupt", .string(item.mode))])
             _ = try await transport.send(HTTPRequest(method: .POST, url: control, body: Array(rule.serialized(pretty: false).utf8)))
-            let run = await workspace.run("apply", ["--auto-approve"], environment: Self.limits)
+            let run = await workspace.run("apply", ["--auto-approve"], environment: Self.limits.merging(["MCLOUD_ALLOWED_KUBECONFIGS": kubeconfig]) { $1 })
             let output = run.stdout + run.stderr
             #expect(!output.contains(token), "\(item.mode): the token leaked")
             if item.mayPass, run.exitCode == 0 { continue }

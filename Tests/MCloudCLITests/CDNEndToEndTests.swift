@@ -47,7 +47,7 @@ extension CDNEndToEndTests {
         let workspace = try EngineWorkspace(fixture: "engine-cdn")
         let server = try CDNTestServer(token: CDNWorkspace.token)
         try workspace.editCatalog("CDN_URL", "\(server.url)/cdn")
-        let environment = ["LAB_CDN_TOKEN": CDNWorkspace.token, "MCLOUD_CDN_POLL_SECONDS": "0.05"]
+        let environment = ["LAB_CDN_TOKEN": CDNWorkspace.token, "MCLOUD_ALLOWED_TOKEN_ENV": "LAB_CDN_TOKEN", "MCLOUD_CDN_POLL_SECONDS": "0.05"]
         let applied = await workspace.run("apply", ["--auto-approve"], environment: environment)
         #expect(applied.exitCode == 0, "\(applied.stdout)\(applied.stderr)")
         #expect(applied.stdout.contains("cdn.lab.CDNResource.\(workspace.application).assets: Creation complete"))
@@ -70,9 +70,10 @@ final class CDNWorkspace {
     let application: String
     let server: CDNTestServer
     let serverURL: String
+    let kubeconfig: String
 
     init() throws {
-        let kubeconfig = try EngineWorkspace.kubernetesBed()["MCLOUD_TEST_KUBECONFIG"]
+        kubeconfig = try EngineWorkspace.kubernetesBed()["MCLOUD_TEST_KUBECONFIG"]
         application = "rb-\(UUID().uuidString.prefix(6).lowercased())"
         folder = NSTemporaryDirectory() + "mcloud-cdn-\(application)"
         let manager = FileManager.default
@@ -109,6 +110,7 @@ final class CDNWorkspace {
         let options = ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", "file://\(folder)/state.json", "--target", "cdn."]
         let environment = [
             "NO_COLOR": "1", "GCORE_API_TOKEN": Self.token, "SELECTEL_CDN_TOKEN": Self.token, "VK_CDN_TOKEN": Self.token, "MCLOUD_CDN_POLL_SECONDS": "0.05",
+            "MCLOUD_ALLOWED_TOKEN_ENV": "GCORE_API_TOKEN,SELECTEL_CDN_TOKEN,VK_CDN_TOKEN", "MCLOUD_ALLOWED_KUBECONFIGS": kubeconfig,
         ]
         return await mcloudRun([command] + options + arguments, environment: environment)
     }

@@ -57,7 +57,9 @@ struct EngineWorkspace {
 
     func run(_ command: String, _ arguments: [String] = [], input: [String] = [], environment: [String: String] = [:]) async -> Run {
         let options = command == "state" ? ["--state", "file://\(statePath)"] : common
-        return await mcloudRun([command] + options + arguments, environment: environment.merging(["NO_COLOR": "1"]) { $1 }, input: input)
+        // The bed's kubeconfig, which the fixture catalogs name, is the operator's to allow (docs/security.md, H3).
+        let base = ["MCLOUD_ALLOWED_KUBECONFIGS": kubeconfig, "NO_COLOR": "1"]
+        return await mcloudRun([command] + options + arguments, environment: base.merging(environment) { $1 }, input: input)
     }
 
     /// Changes the catalog's text (to fill in a test server's address).

@@ -152,7 +152,7 @@ struct LedgerBed {
     /// The bed's clouds.yaml, moto's keys (the DR buckets' and the VMs'), and a HOME without AWS profiles.
     var environment: [String: String] {
         [
-            "NO_COLOR": "1", "HOME": folder, "OS_CLIENT_CONFIG_FILE": openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"],
+            "NO_COLOR": "1", "HOME": folder, "OS_CLIENT_CONFIG_FILE": openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"], "MCLOUD_ALLOWED_KUBECONFIGS": kubeconfig,
             "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"],
         ]
     }

@@ -34,10 +34,10 @@ struct CloudsYAMLTests {
 
     """
 
-    @Test("a cloud named by OS_CLOUD is read from ./clouds.yaml with secure.yaml's password merged in")
+    @Test("a cloud named by OS_CLOUD is read from an allowed ./clouds.yaml with secure.yaml's password merged in")
     func passwordCloud() throws {
         let folder = try Self.folder(["clouds.yaml": Self.clouds, "secure.yaml": "clouds:\n  lab:\n    auth:\n      password: 12345\n"])
-        let cloud = try CloudsYAML.load(environment: ["OS_CLOUD": "lab"], currentDirectory: folder)
+        let cloud = try CloudsYAML.load(environment: ["OS_CLOUD": "lab", CloudsYAML.allowWorkingDirectoryVariable: "1"], currentDirectory: folder)
         #expect(cloud.authURL == "https://keystone.example:5000")
         #expect(cloud.auth == .password(
             user: .init(name: "alice", domainName: "Default"), password: "12345", project: .init(name: "web", domainID: "default")
@@ -82,7 +82,7 @@ struct CloudsYAMLTests {
     func errors(text: String, cloud: String, expected: String) throws {
         let folder = try Self.folder(["clouds.yaml": text])
         #expect {
-            try CloudsYAML.load(cloud: cloud, environment: [:], currentDirectory: folder)
+            try CloudsYAML.load(cloud: cloud, environment: [CloudsYAML.allowWorkingDirectoryVariable: "1"], currentDirectory: folder)
         } throws: { error in
             let message = (error as? OpenStackError)?.description ?? ""
             return message.contains(expected) && message.contains(folder)
@@ -92,5 +92,51 @@ struct CloudsYAMLTests {
     @Test("no cloud chosen and no OS_AUTH_URL is an error that says how to choose")
     func noCloud() {
         #expect(throws: OpenStackError.self) { try CloudsYAML.load(environment: [:], currentDirectory: "/nonexistent") }
+    }
+
+    /// What a checkout's `./clouds.yaml` may do when the operator keeps the real one in `~/.config/openstack`.
+    struct WorkingDirectoryCase: Sendable, CustomTestStringConvertible {
+        var behaviour: String
+        var allowed: Bool
+        var operatorHasClouds: Bool
+        /// The Keystone URL loaded, or a part of the error.
+        var loaded: String?
+        var error: String?
+        var testDescription: String { behaviour }
+    }
+
+    static let hostile = "clouds:\n  lab:\n    auth:\n      auth_url: http://127.0.0.1:9/evil\n      username: alice\n      user_domain_name: Default\n"
+    static let operatorClouds = "clouds:\n  lab:\n    auth:\n      auth_url: https://keystone.example:5000\n      username: alice\n      user_domain_name: Default\n"
+
+    @Test(arguments: [
+        WorkingDirectoryCase(
+            behaviour: "a checkout's clouds.yaml is ignored by default and the operator's is read", allowed: false, operatorHasClouds: true,
+            loaded: "https://keystone.example:5000"
+        ),
+        WorkingDirectoryCase(
+            behaviour: "with no other clouds.yaml the error names the variable that allows the checkout's", allowed: false, operatorHasClouds: false,
+            error: "read only with MCLOUD_ALLOW_CWD_CLOUDS_YAML=1"
+        ),
+        WorkingDirectoryCase(
+            behaviour: "an allowed checkout's clouds.yaml never gets the operator's secure.yaml password", allowed: true, operatorHasClouds: true,
+            error: "auth.password (OS_PASSWORD, or in secure.yaml) is missing"
+        ),
+    ])
+    func aWorkingDirectoryCloudsYAMLNeverReceivesTheOperatorsPassword(_ test: WorkingDirectoryCase) throws {
+        let checkout = try Self.folder(["clouds.yaml": Self.hostile])
+        let home = try Self.folder([:])
+        let openstack = "\(home)/.config/openstack"
+        try FileManager.default.createDirectory(atPath: openstack, withIntermediateDirectories: true)
+        try "clouds:\n  lab:\n    auth:\n      password: operator-secret\n".write(toFile: "\(openstack)/secure.yaml", atomically: true, encoding: .utf8)
+        if test.operatorHasClouds { try Self.operatorClouds.write(toFile: "\(openstack)/clouds.yaml", atomically: true, encoding: .utf8) }
+        var environment = ["OS_CLOUD": "lab", "HOME": home]
+        if test.allowed { environment[CloudsYAML.allowWorkingDirectoryVariable] = "1" }
+        do throws(OpenStackError) {
+            let cloud = try CloudsYAML.load(environment: environment, currentDirectory: checkout)
+            #expect(cloud.authURL == test.loaded)
+            #expect(test.error == nil)
+        } catch {
+            #expect(test.error.map(error.description.contains) == true, "\(error)")
+        }
     }
 }

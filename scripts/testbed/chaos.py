@@ -108,6 +108,8 @@ class Harness:
             "AWS_ACCESS_KEY_ID": key, "AWS_SECRET_ACCESS_KEY": secret, "AWS_ENDPOINT_URL": s3,
             "GCORE_API_TOKEN": self.cdn_token, "SELECTEL_CDN_TOKEN": self.cdn_token, "VK_CDN_TOKEN": self.cdn_token,
             "MCLOUD_CDN_POLL_SECONDS": "0.2", "MCLOUD_PROGRESS_INTERVAL": "5",
+            # The operator's allowances for what the catalog names (docs/security.md, H3).
+            "MCLOUD_ALLOWED_KUBECONFIGS": self.workspace.kubeconfig, "MCLOUD_ALLOWED_TOKEN_ENV": "GCORE_API_TOKEN,SELECTEL_CDN_TOKEN,VK_CDN_TOKEN",
         }
         environment.update(self.limits)
         self.runs = Runs(self.options.mcloud, self.workspace, environment, self.started + self.options.minutes * 60)
