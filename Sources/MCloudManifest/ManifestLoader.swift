@@ -68,7 +68,7 @@ public enum ManifestLoader {
         }
         var checker = ModelChecker(
             manifests: manifests, sourceMap: decoder.sourceMap, seen: decoder.documentsSeen, rejectedRates: decoder.rejectedRates,
-            complete: complete, decodedCleanly: !decoder.diagnostics.hasErrors
+            complete: complete
         )
         let model = checker.check()
         diagnostics += decoder.diagnostics + checker.diagnostics

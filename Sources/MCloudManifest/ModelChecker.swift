@@ -10,17 +10,14 @@ struct ModelChecker {
     /// False when a file stopped reading at a YAML error: what it would have defined after the error is unknown, so
     /// a name that seems missing is no error of its own.
     let complete: Bool
-    /// False when some document had errors of its own: a value it dropped (a bad tag) must not look absent.
-    let decodedCleanly: Bool
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(manifests: [Manifest], sourceMap: SourceMap, seen: [DocumentSeen], rejectedRates: Set<String>, complete: Bool = true, decodedCleanly: Bool = true) {
+    init(manifests: [Manifest], sourceMap: SourceMap, seen: [DocumentSeen], rejectedRates: Set<String>, complete: Bool = true) {
         self.manifests = manifests
         self.sourceMap = sourceMap
         self.seen = seen
         self.rejectedRates = rejectedRates
         self.complete = complete
-        self.decodedCleanly = decodedCleanly
     }
 
     /// Names of documents of these kinds that exist but did not decode: a reference to one is not dangling.
@@ -81,7 +78,6 @@ struct ModelChecker {
             checkApplication(application, clouds: clouds)
             checkDataClasses(application, services: services, databases: databases)
             checkSpread(services, application: application)
-            checkResidencyTags(application, clouds: clouds)
             checkDatabases(databases, application: application)
             checkDelivery(databases, clouds: clouds, application: application)
             checkLatencyKeys(clouds, application: application)
@@ -181,21 +177,6 @@ struct ModelChecker {
         let own = key == "minClouds" ? service.availability?.minClouds != nil : service.availability?.maxShare != nil
         if own { return "spec.availability.\(key) at \(place("Service/\(service.name)", "spec.availability.\(key)", service.location))" }
         return "spec.availability.\(key) of Application \"\(application.name)\" at \(place("Application/\(application.name)", "spec.availability.\(key)", application.location))"
-    }
-
-    /// A tag no cloud carries admits nothing; with every Cloud decoded, it is most likely misspelt.
-    private mutating func checkResidencyTags(_ application: Application, clouds: [Cloud]) {
-        guard decodedCleanly, !clouds.isEmpty, seen.filter({ $0.kind == .Cloud }).count == clouds.count else { return }
-        let tags = Set(clouds.flatMap(\.jurisdiction))
-        for (index, rule) in application.residency.enumerated() {
-            for (position, tag) in rule.allowed.enumerated() where !tags.contains(tag) {
-                let path = "spec.residency[\(index)].allowed[\(position)]"
-                diagnostics.append(.warning(
-                    place("Application/\(application.name)", path, application.location),
-                    "\(path): no cloud in the catalog has the jurisdiction tag \"\(tag)\", so it admits none" + Suggestion.didYouMean(tag, in: tags.sorted())
-                ))
-            }
-        }
     }
 
     /// A rule naming a cloud or an audience that does not exist would never fire: a guard that silently guards nothing.

@@ -390,9 +390,6 @@ extension MalformedCase {
         MalformedCase("maxShare of replicas rounding down to none", .extra(Template.service, adding: "  availability: { minClouds: 1, maxShare: 0.3 }\n"), [
             "extra.yaml:6:13: error: spec.replicas: maxShare 0.3 of 2 replicas rounds down to 0 per cloud (spec.availability.maxShare at extra.yaml:9:43), so no cloud may run one; raise replicas or maxShare",
         ]),
-        MalformedCase("a residency tag no cloud has", .app("audience: eu, allowed: [EU]", "audience: eu, allowed: [EU, UZ]"), [
-            #"app.yaml:12:53: warning: spec.residency[1].allowed[1]: no cloud in the catalog has the jurisdiction tag "UZ", so it admits none"#,
-        ]),
     ]
 
     // MARK: YAML hints
