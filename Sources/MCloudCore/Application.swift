@@ -41,22 +41,35 @@ public struct Application: Hashable, Sendable {
     public var exchangeRates: [String: Double]
     public var audiences: [Audience]
     public var residency: [ResidencyRule]
+    /// Data classes declared free of any residency rule; nil when the manifest does not say (docs/manifests.md,
+    /// "Data classes"), so a manifest from before declarations existed can be told what to add.
+    public var unrestrictedData: [String]?
     public var availability: Availability
     public var portability: Portability
     public var location: SourceLocation
 
     public init(
         name: String, currency: String, exchangeRates: [String: Double], audiences: [Audience], residency: [ResidencyRule],
-        availability: Availability, portability: Portability, location: SourceLocation
+        availability: Availability, portability: Portability, location: SourceLocation, unrestrictedData: [String]? = nil
     ) {
         self.name = name
         self.currency = currency
         self.exchangeRates = exchangeRates
         self.audiences = audiences
         self.residency = residency
+        self.unrestrictedData = unrestrictedData
         self.availability = availability
         self.portability = portability
         self.location = location
+    }
+
+    /// Every data class the application declares: those a residency rule governs, then the unrestricted ones.
+    public var dataClasses: [String] {
+        var classes: [String] = []
+        for name in residency.map(\.data) + (unrestrictedData ?? []) where !classes.contains(name) {
+            classes.append(name)
+        }
+        return classes
     }
 
     /// The rate that turns an amount in `code` into the application's currency.

@@ -3,7 +3,7 @@ import MCloudYAML
 
 extension Decoder {
     func application(_ spec: YAMLNode, _ metadata: Metadata) -> Application? {
-        let keys = ["currency", "exchangeRates", "audiences", "residency", "availability", "portability"]
+        let keys = ["currency", "exchangeRates", "audiences", "residency", "unrestrictedData", "availability", "portability"]
         guard let fields = mapping(spec, "spec", keys: keys, required: ["currency", "audiences"]) else { return nil }
         let currency = fields["currency"].flatMap { self.currency($0, "spec.currency") }
         var rates: [String: Double] = [:]
@@ -20,12 +20,13 @@ extension Decoder {
         }
         let audiences = fields["audiences"].flatMap { self.audiences($0) }
         let residency = fields["residency"].map { self.residency($0) } ?? []
+        let unrestricted = fields["unrestrictedData"].map { names($0, "spec.unrestrictedData") }
         let availability = fields["availability"].map { self.availability($0, "spec.availability") } ?? Availability()
         let portability = fields["portability"].map { choice($0, "spec.portability", as: Application.Portability.self) } ?? .any
-        guard let currency, let audiences, let residency, let availability, let portability else { return nil }
+        guard let currency, let audiences, let residency, unrestricted != .some(nil), let availability, let portability else { return nil }
         return Application(
             name: metadata.name, currency: currency, exchangeRates: rates, audiences: audiences, residency: residency,
-            availability: availability, portability: portability, location: metadata.location
+            availability: availability, portability: portability, location: metadata.location, unrestrictedData: unrestricted ?? nil
         )
     }
 

@@ -72,6 +72,11 @@ extension Decoder {
             error(node.location, "spec.resources.memory must be more than 0")
             return nil
         }
+        // A bare number is bytes, as in Kubernetes; below a mebibyte no container starts, so the unit was forgotten.
+        if memory.bytes < 1_048_576, let node = fields["memory"], let text = node.scalar?.value, text.allSatisfy(\.isNumber) {
+            error(node.location, "spec.resources.memory: \(text) is \(text) bytes, too little for any container; write \(text)Mi for mebibytes")
+            return nil
+        }
         return Service.Resources(cpu: cpu, memory: memory, limitCPU: limitCPU, limitMemory: limitMemory)
     }
 

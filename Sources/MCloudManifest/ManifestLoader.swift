@@ -54,9 +54,11 @@ public enum ManifestLoader {
         var manifests: [Manifest] = []
         var diagnostics: [Diagnostic] = []
         var documentCount = 0
+        var complete = true
         for source in sources {
             let read = YAMLReader.read(source.bytes, file: source.file)
             diagnostics += read.diagnostics
+            complete = complete && !read.diagnostics.hasErrors
             let documents = read.documents.compactMap(\.root)
             if documents.isEmpty, !read.diagnostics.hasErrors {
                 diagnostics.append(.error(SourceLocation(file: source.file, line: 1, column: 1), "the file holds no manifest"))
@@ -64,7 +66,10 @@ public enum ManifestLoader {
             documentCount += documents.count
             manifests += documents.compactMap { decoder.manifest($0) }
         }
-        var checker = ModelChecker(manifests: manifests, sourceMap: decoder.sourceMap, seen: decoder.documentsSeen, rejectedRates: decoder.rejectedRates)
+        var checker = ModelChecker(
+            manifests: manifests, sourceMap: decoder.sourceMap, seen: decoder.documentsSeen, rejectedRates: decoder.rejectedRates,
+            complete: complete
+        )
         let model = checker.check()
         diagnostics += decoder.diagnostics + checker.diagnostics
         let sorted = Array(Set(diagnostics)).sorted()

@@ -7,13 +7,17 @@ struct ModelChecker {
     /// Every document written, including those that failed to decode (they have their own errors).
     let seen: [DocumentSeen]
     let rejectedRates: Set<String>
+    /// False when a file stopped reading at a YAML error: what it would have defined after the error is unknown, so
+    /// a name that seems missing is no error of its own.
+    let complete: Bool
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(manifests: [Manifest], sourceMap: SourceMap, seen: [DocumentSeen], rejectedRates: Set<String>) {
+    init(manifests: [Manifest], sourceMap: SourceMap, seen: [DocumentSeen], rejectedRates: Set<String>, complete: Bool = true) {
         self.manifests = manifests
         self.sourceMap = sourceMap
         self.seen = seen
         self.rejectedRates = rejectedRates
+        self.complete = complete
     }
 
     /// Names of documents of these kinds that exist but did not decode: a reference to one is not dangling.
@@ -58,19 +62,22 @@ struct ModelChecker {
                 error(extra.location, "metadata.name: a second Application\(name); a plan has exactly one, and \(firstName) at \(first.location); point -f at one application's folder")
             }
         }
-        if !seen.contains(where: { $0.kind == .Cloud }) {
+        if complete, !seen.contains(where: { $0.kind == .Cloud }) {
             diagnostics.append(Diagnostic(.error, file: nil, "no Cloud manifests found; pass --providers DIR pointing at the cloud catalog"))
         }
-        if applicationDocuments.isEmpty {
+        if complete, applicationDocuments.isEmpty {
             diagnostics.append(Diagnostic(.error, file: nil, "no Application manifest found; exactly one is required"))
         }
-        // Only the first Application counts; checks that need it wait until it decodes, the others run anyway.
-        let application = applications.first { $0.location == applicationDocuments.first?.location }
+        // Checks that need the Application wait until exactly one decodes: against the first of two, the second's
+        // workloads would get errors (unknown audiences, undeclared classes) that only the second Application explains.
+        let application = applicationDocuments.count == 1 ? applications.first { $0.location == applicationDocuments.first?.location } : nil
         checkServices(services, databases: databases, cdns: cdns, application: application)
         checkCDNs(cdns, services: services, databases: databases, application: application)
         checkPolicies(policies, clouds: clouds, application: application)
         if let application {
             checkApplication(application, clouds: clouds)
+            checkDataClasses(application, services: services, databases: databases)
+            checkSpread(services, application: application)
             checkDatabases(databases, application: application)
             checkDelivery(databases, clouds: clouds, application: application)
             checkLatencyKeys(clouds, application: application)
@@ -110,6 +117,68 @@ struct ModelChecker {
         }
     }
 
+    /// Residency matches on class names, so a class no declaration knows (a typo, most often) would escape every
+    /// rule: each use must name a declared class. A manifest that declares none gets one error listing what to add.
+    private mutating func checkDataClasses(_ application: Application, services: [Service], databases: [Database]) {
+        let document = "Application/\(application.name)"
+        let governed = application.residency.map(\.data)
+        for (index, name) in (application.unrestrictedData ?? []).enumerated() {
+            guard let rule = governed.firstIndex(of: name) else { continue }
+            error(
+                place(document, "spec.unrestrictedData[\(index)]", application.location),
+                "spec.unrestrictedData[\(index)]: \"\(name)\" is governed by spec.residency[\(rule)]; a data class is either under residency rules or unrestricted, not both"
+            )
+        }
+        let declared = application.dataClasses
+        let uses = services.map { (document: "Service/\($0.name)", data: $0.data, location: $0.location) }
+            + databases.map { (document: "Database/\($0.name)", data: $0.data, location: $0.location) }
+        var undeclared: Set<String> = []
+        for use in uses.sorted(by: { $0.location < $1.location }) {
+            for (index, name) in use.data.enumerated() where !declared.contains(name) {
+                let meant = Suggestion.closest(to: name, in: declared)
+                guard application.unrestrictedData != nil || meant != nil else {
+                    undeclared.insert(name)
+                    continue
+                }
+                let hint = meant.map { "; did you mean \"\($0)\"?" }
+                    ?? "; declare it in spec.unrestrictedData or a spec.residency rule of Application \"\(application.name)\" (\(application.location))"
+                error(
+                    place(use.document, "spec.data[\(index)]", use.location),
+                    "spec.data[\(index)]: no data class named \"\(name)\" is declared\(hint)"
+                )
+            }
+        }
+        guard !undeclared.isEmpty else { return }
+        let list = undeclared.sorted().joined(separator: ", ")
+        error(
+            place(document, "spec", application.location),
+            "spec: workloads use data classes that Application \"\(application.name)\" does not declare (\(list)); add unrestrictedData: [\(list)] to its spec, or a residency rule for each class a law binds"
+        )
+    }
+
+    /// A cell whose replicas cannot meet its spread has no placement; said here, at the numbers, and not as a
+    /// planner failure about clouds.
+    private mutating func checkSpread(_ services: [Service], application: Application) {
+        for service in services {
+            let document = "Service/\(service.name)"
+            let spread = application.availability.overridden(by: service.availability)
+            let replicas = place(document, "spec.replicas", service.location)
+            if let minClouds = spread.minClouds, minClouds > service.replicas {
+                error(replicas, "spec.replicas: \(service.replicas) replica\(service.replicas == 1 ? "" : "s") cannot run on minClouds \(minClouds) clouds (\(source(of: "minClouds", service, application))); raise replicas to \(minClouds) or lower minClouds")
+            }
+            if let share = spread.maxShare, share.numerator * service.replicas / share.denominator == 0 {
+                error(replicas, "spec.replicas: maxShare \(share) of \(service.replicas) replica\(service.replicas == 1 ? "" : "s") rounds down to 0 per cloud (\(source(of: "maxShare", service, application))), so no cloud may run one; raise replicas or maxShare")
+            }
+        }
+    }
+
+    /// Where an availability key of a service came from: its own override, or the Application's default.
+    private func source(of key: String, _ service: Service, _ application: Application) -> String {
+        let own = key == "minClouds" ? service.availability?.minClouds != nil : service.availability?.maxShare != nil
+        if own { return "spec.availability.\(key) at \(place("Service/\(service.name)", "spec.availability.\(key)", service.location))" }
+        return "spec.availability.\(key) of Application \"\(application.name)\" at \(place("Application/\(application.name)", "spec.availability.\(key)", application.location))"
+    }
+
     /// A rule naming a cloud or an audience that does not exist would never fire: a guard that silently guards nothing.
     private mutating func checkPolicies(_ policies: [Policy], clouds: [Cloud], application: Application?) {
         let cloudNames = clouds.map(\.name)
@@ -120,11 +189,16 @@ struct ModelChecker {
             for (index, entry) in policy.rules.enumerated() {
                 switch entry.rule {
                 case .denyMove(let from):
-                    for (position, cloud) in from.enumerated() where !cloudNames.contains(cloud) && !broken.contains(cloud) {
+                    for (position, cloud) in from.enumerated() where complete && !cloudNames.contains(cloud) && !broken.contains(cloud) {
                         let path = "spec.rules[\(index)].denyMove.from[\(position)]"
                         error(place(document, path, entry.location), "\(path): no Cloud named \"\(cloud)\"" + Suggestion.didYouMean(cloud, in: cloudNames))
                     }
-                case .requireResidency(_, let audience, _):
+                case .requireResidency(let data, let audience, _):
+                    // A misspelt class would match no cell and pass, the silent guard the Application's declarations prevent.
+                    if let classes = application?.dataClasses, !classes.contains(data) {
+                        let path = "spec.rules[\(index)].requireResidency.data"
+                        error(place(document, path, entry.location), "\(path): no data class named \"\(data)\" is declared" + Suggestion.didYouMean(data, in: classes))
+                    }
                     guard let audiences, !audiences.contains(audience) else { continue }
                     let path = "spec.rules[\(index)].requireResidency.audience"
                     error(place(document, path, entry.location), "\(path): no audience named \"\(audience)\"" + Suggestion.didYouMean(audience, in: audiences))
@@ -157,13 +231,29 @@ struct ModelChecker {
                             "\(path): \"\(database.name)\" stores \(leaking.joined(separator: ", ")) data under a residency rule, but this service does not list it in spec.data, so its replicas are not held to that rule"
                         ))
                     }
-                } else if workloads.contains(dependency.name) || broken.contains(dependency.name) {
+                } else if workloads.contains(dependency.name) || broken.contains(dependency.name) || !complete {
                     continue
                 } else if cdnNames.contains(dependency.name) {
                     error(location, "\(path): \"\(dependency.name)\" is a CDN; dependsOn names Services and Databases")
                 } else {
                     error(location, "\(path): no Service or Database named \"\(dependency.name)\"" + Suggestion.didYouMean(dependency.name, in: workloads.sorted()))
                 }
+            }
+            checkDataReachesDatabases(service, databases: service.dependsOn.compactMap { databasesByName[$0.name] }, governed: governed)
+        }
+    }
+
+    /// The reverse of the warning above: governed data a service holds may land in a database it uses, and one
+    /// that does not list the class is placed without the rule. A database whose classes are all unrestricted has
+    /// said what it stores, so only one that lists nothing or other governed classes is in doubt.
+    private mutating func checkDataReachesDatabases(_ service: Service, databases: [Database], governed: Set<String>) {
+        for database in databases where database.data.isEmpty || database.data.contains(where: governed.contains) {
+            for (index, name) in service.data.enumerated() where governed.contains(name) && !database.data.contains(name) {
+                let path = "spec.data[\(index)]"
+                diagnostics.append(.warning(
+                    place("Service/\(service.name)", path, service.location),
+                    "\(path): \"\(service.name)\" holds \(name) data under a residency rule and depends on \"\(database.name)\", which does not list it in spec.data, so that database is not held to the rule"
+                ))
             }
         }
     }
@@ -195,7 +285,7 @@ struct ModelChecker {
         let databaseNames = Set(databases.map(\.name))
         for cdn in cdns {
             let document = "CDN/\(cdn.name)"
-            for (index, origin) in cdn.origins.enumerated() where !broken.contains(origin) {
+            for (index, origin) in cdn.origins.enumerated() where !broken.contains(origin) && (complete || byName[origin] != nil) {
                 let location = place(document, "spec.origins[\(index)]", cdn.location)
                 guard let service = byName[origin] else {
                     let hint = databaseNames.contains(origin) ? "; it is a Database, and a CDN fronts public Services"

@@ -156,6 +156,7 @@ public struct SyntheticInstance: Sendable {
             - { data: personal, audience: ru, allowed: [RU], law: "152-FZ" }
             - { data: personal, audience: eu, allowed: [EU], law: GDPR }
             - { data: personal, audience: kz, allowed: [KZ, RU], law: "KZ-94-V" }
+          unrestrictedData: [catalog, operational]
           availability: { minClouds: 2, maxShare: 0.67 }
           portability: strict
         """

@@ -207,8 +207,16 @@ private final class DocumentBuilder {
         let mark = failure.mark ?? ParserEvent.Mark(index: 0, line: 0, column: 0)
         var message = failure.problem
         if let context = failure.context { message += " (\(context))" }
-        if let offset = byteOffset(line: mark.line, column: mark.column), offset < bytes.count, bytes[offset] == UInt8(ascii: "\t") {
+        let offset = byteOffset(line: mark.line, column: mark.column).flatMap { $0 < bytes.count ? $0 : nil }
+        if let offset, bytes[offset] == UInt8(ascii: "\t") {
             message += "; YAML does not allow tabs for indentation, use spaces"
+        } else if let offset, bytes[offset] == UInt8(ascii: "@") || bytes[offset] == UInt8(ascii: "`") {
+            let word = bytes[offset...].prefix { !" \t\r\n,]}#".utf8.contains($0) }
+            message += "; YAML reserves \(String(decoding: [bytes[offset]], as: UTF8.self)) at the start of a value, so quote it: \"\(String(decoding: word, as: UTF8.self))\""
+        } else if failure.problem == "mapping values are not allowed in this context" {
+            message += "; a key is indented deeper than the keys beside it, or a value holding \": \" needs quotes"
+        } else if failure.problem == "did not find expected key" {
+            message += "; the keys of one mapping must start in the same column"
         }
         return Failure(location: location(mark), message: message)
     }

@@ -100,7 +100,7 @@ import Testing
         let ledger = try LedgerWorkspace()
         defer { ledger.remove() }
         if let allowed = example.residency {
-            try ledger.edit("    - { name: eu, jurisdiction: EU }\n", "    - { name: eu, jurisdiction: EU }\n  residency:\n    - { data: personal, audience: eu, allowed: \(allowed) }\n")
+            try ledger.edit("  unrestrictedData: [personal]\n", "  residency:\n    - { data: personal, audience: eu, allowed: \(allowed) }\n")
         }
         try Self.policy(example.rule, level: level).write(toFile: ledger.app + "/policy.yaml", atomically: true, encoding: .utf8)
         var state = "file://\(ledger.folder)/none.json"

@@ -72,6 +72,21 @@ import Testing
         #expect(run.stderr.contains("point -f at one application's folder"))
     }
 
+    /// Regression: two applications as two -f paths were each valid to validate, and plan then refused them with
+    /// errors about one application's audiences and data classes checked against the other.
+    @Test func twoApplicationsAsTwoPathsAreRefusedAsPlanRefusesThem() async {
+        let arguments = ["-f", "\(repositoryRoot)/Manifests/shop", "-f", "\(repositoryRoot)/Manifests/telemed", "--providers", "\(repositoryRoot)/Providers"]
+        let validate = await mcloudRun(["validate"] + arguments)
+        let plan = await mcloudRun(["plan"] + arguments)
+        let refusal = "\(repositoryRoot)/Manifests/telemed/application.yaml:21:9: error: metadata.name: a second Application \"telemed\"; a plan has exactly one, and \"shop\" is defined at \(repositoryRoot)/Manifests/shop/application.yaml:17:9; point -f at one application's folder"
+        #expect(validate.exitCode == 1)
+        #expect(validate.stdout == "")
+        #expect(validate.stderr == refusal + "\nvalidate: 1 error, 0 warnings\n")
+        #expect(plan.exitCode == 1)
+        #expect(plan.stderr.hasPrefix(refusal + "\n"))
+        #expect(plan.stderr.components(separatedBy: "\n").filter { $0.contains(": error: ") } == [refusal])
+    }
+
     @Test func aMissingPathIsAnErrorNamingIt() async {
         let run = await mcloudRun(["validate", "-f", "/nonexistent/manifests", "--providers", "\(repositoryRoot)/Providers"])
         #expect(run.exitCode == 1)

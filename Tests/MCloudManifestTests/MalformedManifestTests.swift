@@ -47,7 +47,7 @@ extension MalformedCase {
     typealias Change = ManifestInput.Change
 
     static let all: [MalformedCase] = wrongTypes + missingKeys + badNames + badQuantities + unknownKeys + references
-        + documents + rules + yaml + policies
+        + documents + rules + yaml + policies + dataClasses + numericTraps + yamlHints
 
     // MARK: Wrong types
 
@@ -360,6 +360,59 @@ extension MalformedCase {
     ]
 
     // MARK: References between documents
+
+    // MARK: Data classes
+
+    static let dataClasses: [MalformedCase] = [
+        MalformedCase("a misspelt data class fails at its position with a suggestion", .app("data: [personal]\n  dependsOn", "data: [personnal]\n  dependsOn"), [
+            #"app.yaml:25:10: error: spec.data[0]: no data class named "personnal" is declared; did you mean "personal"?"#,
+            #"app.yaml:27:15: warning: spec.dependsOn[0].name: "accounts-db" stores personal data under a residency rule, but this service does not list it in spec.data, so its replicas are not held to that rule"#,
+        ]),
+        MalformedCase("a manifest that declares no data classes gets one error saying what to add", .extra(Template.service, adding: "  data: [telemetry, audit]\n"), [
+            #"app.yaml:5:3: error: spec: workloads use data classes that Application "retail-bank" does not declare (audit, telemetry); add unrestrictedData: [audit, telemetry] to its spec, or a residency rule for each class a law binds"#,
+        ]),
+        MalformedCase("an undeclared data class beside unrestrictedData says where to declare it", .app("portability: strict", "portability: strict\n  unrestrictedData: [telemetry]") + .extra(Template.service, adding: "  data: [audit]\n"), [
+            #"extra.yaml:9:10: error: spec.data[0]: no data class named "audit" is declared; declare it in spec.unrestrictedData or a spec.residency rule of Application "retail-bank" (app.yaml:3:19)"#,
+        ]),
+        MalformedCase("a data class both governed and unrestricted", .app("portability: strict", "portability: strict\n  unrestrictedData: [personal]"), [
+            #"app.yaml:15:22: error: spec.unrestrictedData[0]: "personal" is governed by spec.residency[0]; a data class is either under residency rules or unrestricted, not both"#,
+        ]),
+        MalformedCase("a service with governed data that depends on a database listing none", .app("data: [personal]\n  standbys", "data: []\n  standbys"), [
+            #"app.yaml:25:10: warning: spec.data[0]: "payments-api" holds personal data under a residency rule and depends on "accounts-db", which does not list it in spec.data, so that database is not held to the rule"#,
+        ]),
+        MalformedCase("a service's data under unrestrictedData is accepted", .app("portability: strict", "portability: strict\n  unrestrictedData: [telemetry]") + .extra(Template.service, adding: "  data: [telemetry]\n"), []),
+    ]
+
+    // MARK: Numeric traps
+
+    static let numericTraps: [MalformedCase] = [
+        MalformedCase("memory without a unit is bytes", .extra(Template.service, "memory: 256Mi", "memory: 256"), [
+            "extra.yaml:7:35: error: spec.resources.memory: 256 is 256 bytes, too little for any container; write 256Mi for mebibytes",
+        ]),
+        MalformedCase("minClouds above replicas", .extra(Template.service, "replicas: 2", "replicas: 1\n  availability: { maxShare: 1 }"), [
+            #"extra.yaml:6:13: error: spec.replicas: 1 replica cannot run on minClouds 2 clouds (spec.availability.minClouds of Application "retail-bank" at app.yaml:13:30); raise replicas to 2 or lower minClouds"#,
+        ]),
+        MalformedCase("maxShare of replicas rounding down to none", .extra(Template.service, adding: "  availability: { minClouds: 1, maxShare: 0.3 }\n"), [
+            "extra.yaml:6:13: error: spec.replicas: maxShare 0.3 of 2 replicas rounds down to 0 per cloud (spec.availability.maxShare at extra.yaml:9:43), so no cloud may run one; raise replicas or maxShare",
+        ]),
+    ]
+
+    // MARK: YAML hints
+
+    static let yamlHints: [MalformedCase] = [
+        MalformedCase("an unquoted @daily is told to be quoted", .extra(Template.database, #"schedule: "0 3 * * *""#, "schedule: @daily"), [
+            #"extra.yaml:9:15: error: found character that cannot start any token (while scanning for the next token); YAML reserves @ at the start of a value, so quote it: "@daily""#,
+        ]),
+        MalformedCase("a key indented too deep", .extra(Template.service, "  replicas: 2", "   replicas: 2"), [
+            #"extra.yaml:6:12: error: mapping values are not allowed in this context; a key is indented deeper than the keys beside it, or a value holding ": " needs quotes"#,
+        ]),
+        MalformedCase("a key indented too little", .extra(Template.service, "  replicas: 2", " replicas: 2"), [
+            "extra.yaml:6:2: error: did not find expected key (while parsing a block mapping); the keys of one mapping must start in the same column",
+        ]),
+        MalformedCase("names after a YAML error are not reported missing", .extra(Template.service + "---\n" + Template.database, "  replicas: 2", "   replicas: 2") + .app("name: accounts-db, trafficGiBMonth", "name: ledger-db, trafficGiBMonth"), [
+            #"extra.yaml:6:12: error: mapping values are not allowed in this context; a key is indented deeper than the keys beside it, or a value holding ": " needs quotes"#,
+        ]),
+    ]
 
     static let references: [MalformedCase] = [
         MalformedCase("dependsOn an unknown name gets a suggestion", .app("name: accounts-db, trafficGiBMonth", "name: acounts-db, trafficGiBMonth"), [
@@ -863,6 +916,9 @@ extension MalformedCase {
         ]),
         MalformedCase("requireResidency for an audience that does not exist", .extra(Template.policy, "maxMonthlyCost: 250000", "requireResidency: { data: personal, audience: rus, allowed: [RU] }"), [
             #"extra.yaml:6:55: error: spec.rules[0].requireResidency.audience: no audience named "rus"; did you mean "ru"?"#,
+        ]),
+        MalformedCase("requireResidency for a misspelt data class", .extra(Template.policy, "maxMonthlyCost: 250000", "requireResidency: { data: personnal, audience: ru, allowed: [RU] }"), [
+            #"extra.yaml:6:35: error: spec.rules[0].requireResidency.data: no data class named "personnal" is declared; did you mean "personal"?"#,
         ]),
         MalformedCase("requireResidency without allowed", .extra(Template.policy, "maxMonthlyCost: 250000", "requireResidency: { data: personal, audience: ru }"), [
             #"extra.yaml:6:27: error: spec.rules[0].requireResidency: missing required key "allowed""#,

@@ -140,6 +140,7 @@ struct TinyInstance {
               currency: USD
               audiences:
                 - { name: ru, jurisdiction: RU, latencyMs: 50 }
+              unrestrictedData: [catalog]
               availability: { minClouds: \(minClouds), maxShare: \(maxShare) }
             """
         let clouds = self.clouds.enumerated().map { index, cloud in

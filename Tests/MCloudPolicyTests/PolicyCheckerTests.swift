@@ -5,6 +5,7 @@ import MCloudPlanner
 @testable import MCloudPolicy
 import MCloudProvider
 import MCloudRender
+@testable import MCloudViews
 import Testing
 
 /// The parts of the policy checks that the command-line table (MCloudCLITests/PolicyCommandTests) does not pin
@@ -62,5 +63,21 @@ import Testing
             }
             #expect(PolicyChecker.Context.workloadKind(change) == expected, "\(resource.address)")
         }
+    }
+
+    /// A service cell holding a governed class is checked like a database: moved abroad, the rule names it.
+    @Test func requireResidencyCatchesAServiceCellHoldingTheClassPlacedAbroad() throws {
+        let model = try #require(ManifestLoader.load(paths: ["\(Self.root)/Manifests/retail-bank"], providers: "\(Self.root)/Providers").model)
+        let plan = try Planner.plan(model, options: Planner.Options(explanations: false)).get()
+        var document = PlanDocument(placementOnly: PlacementReport(plan), application: model.application.name, note: "")
+        var placement = try #require(document.placement)
+        let web = try #require(placement.cells.firstIndex { $0.name == "web@ru" })
+        placement.cells[web].site = .replicas([.init(cloud: "aws-fra", count: 3)])
+        document.placement = placement
+        let report = PolicyChecker.check(model, document: document, recorded: nil)
+        let ru = try #require(report.verdicts.first { $0.rule == "requireResidency" && $0.message.contains("audience ru") })
+        #expect(!ru.passed)
+        #expect(ru.offenders.map(\.name) == ["web@ru"])
+        #expect(ru.offenders.first?.detail == "3 replicas on aws-fra, which is [DE, EU]")
     }
 }

@@ -6,7 +6,7 @@ struct ValidateCommand: Command {
     static let spec = CommandSpec(
         name: "validate",
         abstract: "Check manifests and the cloud catalog, reporting every problem as FILE:LINE:COL.",
-        discussion: "Reads every *.yaml and *.yml file under the given paths in sorted order. A folder holding several applications, each in a folder of its own (as Manifests/ holds the examples), has each validated on its own with the catalog. Exits 0 when the input is valid (warnings are printed but allowed), 1 when there is any error.",
+        discussion: "Reads every *.yaml and *.yml file under the given paths in sorted order. A folder holding several applications, each in a folder of its own (as Manifests/ holds the examples), has each validated on its own with the catalog; several -f paths are one input, as plan reads them. Exits 0 when the input is valid (warnings are printed but allowed), 1 when there is any error.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
@@ -20,7 +20,8 @@ struct ValidateCommand: Command {
     }
 
     func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
-        guard let applications = ApplicationFolders.split(paths: manifests.paths) else {
+        // Only one folder is split: two -f paths are one input, as a plan reads them, so validate refuses what plan refuses.
+        guard manifests.paths.count == 1, let applications = ApplicationFolders.split(paths: manifests.paths) else {
             return check(ManifestLoader.load(paths: manifests.paths, providers: manifests.providers), label: "", context) ? .success : .failure
         }
         var valid = true
