@@ -71,10 +71,11 @@ import Testing
         }
 
         _ = try await transport.send(HTTPRequest(method: .DELETE, url: control))
-        let repaired = await workspace.run("apply", ["--auto-approve"], environment: Self.limits)
+        let allowed = ["MCLOUD_ALLOWED_KUBECONFIGS": kubeconfig]
+        let repaired = await workspace.run("apply", ["--auto-approve"], environment: Self.limits.merging(allowed) { $1 })
         #expect(repaired.exitCode == 0, "\(repaired.stdout)\(repaired.stderr)")
-        #expect(await workspace.run("plan", ["--detailed-exitcode"]).exitCode == 0)
-        #expect(await workspace.run("destroy", ["--auto-approve"]).exitCode == 0)
+        #expect(await workspace.run("plan", ["--detailed-exitcode"], environment: allowed).exitCode == 0)
+        #expect(await workspace.run("destroy", ["--auto-approve"], environment: allowed).exitCode == 0)
         _ = proxy
     }
 

@@ -304,7 +304,7 @@ import Testing
         let process = Process()
         process.executableURL = try #require(Bundle.main.executableURL).deletingLastPathComponent().appendingPathComponent("mcloud")
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = operatorAllowingTheBeds(ProcessInfo.processInfo.environment.merging(environment) { $1 })
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

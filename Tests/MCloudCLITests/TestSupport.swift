@@ -18,9 +18,17 @@ func mcloudRun(_ arguments: [String], environment: [String: String] = [:], input
     let stdout = BufferedOutput()
     let stderr = BufferedOutput()
     let lines = LineQueue(input)
-    let context = CommandContext(stdout: stdout, stderr: stderr, environment: environment, readLine: { lines.next() })
+    let context = CommandContext(stdout: stdout, stderr: stderr, environment: operatorAllowingTheBeds(environment), readLine: { lines.next() })
     let code = await MCloud.main(arguments, context: context)
     return Run(exitCode: code.rawValue, stdout: stdout.text, stderr: stderr.text)
+}
+
+/// The tests run mcloud as an operator who allows the Kubernetes bed's kubeconfig, which the fixture catalogs name
+/// (docs/security.md, H3), unless a test says otherwise.
+func operatorAllowingTheBeds(_ environment: [String: String]) -> [String: String] {
+    guard environment["MCLOUD_ALLOWED_KUBECONFIGS"] == nil else { return environment }
+    let bed = ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes"
+    return environment.merging(["MCLOUD_ALLOWED_KUBECONFIGS": bed + "/kubeconfig:" + bed + "/kubeconfig-files"]) { first, _ in first }
 }
 
 /// Standard input for an in-process run, one line per read.
