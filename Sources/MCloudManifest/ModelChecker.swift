@@ -118,7 +118,7 @@ struct ModelChecker {
     }
 
     /// Residency matches on class names, so a class no declaration knows (a typo, most often) would escape every
-    /// rule: each use must name a declared class. A manifest that declares none gets one error listing what to add.
+    /// rule: each use must name a declared class. A manifest that declares none gets one warning listing what to add.
     private mutating func checkDataClasses(_ application: Application, services: [Service], databases: [Database]) {
         let document = "Application/\(application.name)"
         let governed = application.residency.map(\.data)
@@ -150,10 +150,11 @@ struct ModelChecker {
         }
         guard !undeclared.isEmpty else { return }
         let list = undeclared.sorted().joined(separator: ", ")
-        error(
+        // A warning, not an error: manifests written before the declarations (the shared bench's among them) still plan.
+        diagnostics.append(.warning(
             place(document, "spec", application.location),
-            "spec: workloads use data classes that Application \"\(application.name)\" does not declare (\(list)); add unrestrictedData: [\(list)] to its spec, or a residency rule for each class a law binds"
-        )
+            "spec: workloads use data classes that Application \"\(application.name)\" does not declare (\(list)), which are treated as unrestricted; add unrestrictedData: [\(list)] to its spec, or a residency rule for each class a law binds"
+        ))
     }
 
     /// A cell whose replicas cannot meet its spread has no placement; said here, at the numbers, and not as a

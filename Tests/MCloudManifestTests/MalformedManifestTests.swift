@@ -368,8 +368,8 @@ extension MalformedCase {
             #"app.yaml:25:10: error: spec.data[0]: no data class named "personnal" is declared; did you mean "personal"?"#,
             #"app.yaml:27:15: warning: spec.dependsOn[0].name: "accounts-db" stores personal data under a residency rule, but this service does not list it in spec.data, so its replicas are not held to that rule"#,
         ]),
-        MalformedCase("a manifest that declares no data classes gets one error saying what to add", .extra(Template.service, adding: "  data: [telemetry, audit]\n"), [
-            #"app.yaml:5:3: error: spec: workloads use data classes that Application "retail-bank" does not declare (audit, telemetry); add unrestrictedData: [audit, telemetry] to its spec, or a residency rule for each class a law binds"#,
+        MalformedCase("a manifest that declares no data classes gets one warning saying what to add", .extra(Template.service, adding: "  data: [telemetry, audit]\n"), [
+            #"app.yaml:5:3: warning: spec: workloads use data classes that Application "retail-bank" does not declare (audit, telemetry), which are treated as unrestricted; add unrestrictedData: [audit, telemetry] to its spec, or a residency rule for each class a law binds"#,
         ]),
         MalformedCase("an undeclared data class beside unrestrictedData says where to declare it", .app("portability: strict", "portability: strict\n  unrestrictedData: [telemetry]") + .extra(Template.service, adding: "  data: [audit]\n"), [
             #"extra.yaml:9:10: error: spec.data[0]: no data class named "audit" is declared; declare it in spec.unrestrictedData or a spec.residency rule of Application "retail-bank" (app.yaml:3:19)"#,
