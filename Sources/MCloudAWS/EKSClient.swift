@@ -20,8 +20,10 @@ public struct EKSClient: Sendable {
     }
 
     /// `k8s-aws-v1.` + base64url (no padding) of a presigned STS GetCallerIdentity URL that names the cluster in the
-    /// signed `x-k8s-aws-id` header, valid 60 s. The API server's authenticator replays it to STS.
-    public func token(clusterName: String, at date: Date? = nil) -> String {
+    /// signed `x-k8s-aws-id` header, valid 60 s. The API server's authenticator replays it to STS. The region is
+    /// checked as for every request, since the token names STS's host and is handed to whoever holds it.
+    public func token(clusterName: String, at date: Date? = nil) throws(AWSError) -> String {
+        if !client.configuration.isCustomEndpoint(.sts) { try AWSClient.checkRegion(client.configuration.region) }
         let url = client.endpoint(for: .sts) + "/?Action=GetCallerIdentity&Version=2011-06-15"
         let request = HTTPRequest(method: .GET, url: url, headers: [("x-k8s-aws-id", clusterName)])
         let presigned = client.signer(for: .sts).presign(request, at: date ?? client.now, expires: 60).request.url

@@ -103,7 +103,7 @@ struct AWSClientTests {
     @Test("the EKS token is a 60 s presigned STS GetCallerIdentity URL naming the cluster, base64url without padding")
     func eksToken() throws {
         let client = TestConfiguration.client(ScriptedTransport([]), region: "eu-west-1")
-        let token = EKSClient(client: client).token(clusterName: "prod-1", at: TestConfiguration.date)
+        let token = try EKSClient(client: client).token(clusterName: "prod-1", at: TestConfiguration.date)
         #expect(token.hasPrefix("k8s-aws-v1."))
         let encoded = String(token.dropFirst("k8s-aws-v1.".count))
         #expect(!encoded.contains("=") && !encoded.contains("+") && !encoded.contains("/"))
@@ -113,7 +113,7 @@ struct AWSClientTests {
         #expect(url.hasPrefix("https://sts.eu-west-1.amazonaws.com/?Action=GetCallerIdentity&Version=2011-06-15&X-Amz-Algorithm=AWS4-HMAC-SHA256"))
         #expect(url.contains("X-Amz-Credential=AKIDEXAMPLE%2F20150830%2Feu-west-1%2Fsts%2Faws4_request"))
         #expect(url.contains("X-Amz-SignedHeaders=host%3Bx-k8s-aws-id&X-Amz-Expires=60&X-Amz-Signature="))
-        let other = EKSClient(client: client).token(clusterName: "prod-2", at: TestConfiguration.date)
+        let other = try EKSClient(client: client).token(clusterName: "prod-2", at: TestConfiguration.date)
         #expect(other != token)
     }
 

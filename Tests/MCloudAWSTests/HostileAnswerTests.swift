@@ -133,6 +133,13 @@ final class GeneratedTransport: HTTPTransport {
         #expect(transport.sent.isEmpty)
     }
 
+    @Test(arguments: ["x@127.0.0.1:18082/", "eu-west-1.evil.example/", "EU-WEST-1"])
+    func anEKSTokenIsNeverMadeForAHostBuiltFromARegionThatIsNoRegionName(region: String) {
+        #expect { try EKSClient(client: Self.client(ScriptedTransport([]), region: region)).token(clusterName: "prod-1") } throws: { error in
+            Self.message(error).contains("is not an AWS region name")
+        }
+    }
+
     @Test(arguments: ["us-east-1", "eu-central-2", "us-gov-west-1", "cn-north-1", "ap-southeast-4"])
     func realRegionNamesPass(region: String) throws {
         try AWSClient.checkRegion(region)
