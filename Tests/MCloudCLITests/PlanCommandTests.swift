@@ -44,7 +44,42 @@ import Testing
     @Test func explainingAnUnknownCellSuggestsTheNearestName() async {
         let run = await mcloudRun(["explain", "payment-api@ru", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", Self.providers])
         #expect(run.exitCode == 1)
-        #expect(run.stderr == "error: no cell named 'payment-api@ru'; did you mean 'payments-api@ru'?\n")
+        #expect(run.stderr == "error: no cell or CDN named 'payment-api@ru'; did you mean 'payments-api@ru'?\n")
+    }
+
+    /// A CDN is placed on a cloud with a PoP in each jurisdiction it reaches: those clouds with its cost on each, and
+    /// why every other cloud cannot serve it (issue 33, finding 9).
+    @Test func explainShowsACDNWithTheCloudsThatHavePoPsForIt() async throws {
+        let run = await mcloudRun(["explain", "static-ru", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", Self.providers])
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        try Golden.check(run.stdout, named: "explain-static-ru.txt")
+    }
+
+    static let unplaceable = ["-f", "\(fixtures)/unplaceable/Manifests", "--providers", "\(fixtures)/unplaceable/Providers"]
+
+    /// A plan that fails prints, with --explain, every cloud's reasons under each cell that cannot be placed, after its
+    /// summary and the hints checked to place it (Fixtures/unplaceable: no cloud in Uzbekistan).
+    @Test func aFailedPlanWithExplainGivesEveryCloudsReasonsAndCheckedHints() async throws {
+        let run = await mcloudRun(["plan", "--placement-only", "--explain"] + Self.unplaceable)
+        #expect(run.exitCode == 1)
+        #expect(run.stdout == "")
+        try Golden.check(run.stderr, named: "plan-explain-unplaceable.txt")
+    }
+
+    /// `explain` on a cell no placement fits: every cloud and the filter that rejected it, and the checked hints.
+    @Test(arguments: ["customers-db@uz", "storefront@uz", "static"])
+    func explainShowsACellThatCannotBePlaced(_ cell: String) async throws {
+        let run = await mcloudRun(["explain", cell] + Self.unplaceable)
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        try Golden.check(run.stdout, named: "explain-unplaceable-\(cell.replacingOccurrences(of: "@", with: "-")).txt")
+    }
+
+    /// A cell that fits while others cannot is explained in the placement of the rest, with a note naming them.
+    @Test func explainShowsAPlaceableCellWhileOthersCannotBePlaced() async throws {
+        let run = await mcloudRun(["explain", "storefront@ru"] + Self.unplaceable)
+        #expect(run.exitCode == 0)
+        #expect(run.stdout.hasPrefix("storefront@ru (Service)\n  placement: ru-msk 2\n"))
+        #expect(run.stderr.hasSuffix("note: customers-db@uz, static, storefront@uz cannot be placed (mcloud explain customers-db@uz); storefront@ru is explained in the placement of the rest\n"))
     }
 
     @Test func anInfeasiblePlanExitsOneWithTheSummaryAndAHint() async throws {

@@ -32,7 +32,7 @@ enum WhatIfRunner {
         let whatIf: WhatIf
         switch WhatIf.plan(model, losing: lost) {
         case .success(let made): whatIf = made
-        case .failure(let failure): throw PlacementLoader.failed(failure)
+        case .failure(let failure): throw PlacementLoader.failed(failure, explain: request.explain)
         }
         let report = WhatIfReport(whatIf)
         context.stdout.write(request.json ? report.json.serialized() + "\n" : WhatIfView.render(report, explain: request.explain))
