@@ -1,4 +1,5 @@
 import MCloudCore
+import MCloudDatabaseEngines
 
 /// The changes that might let a failed cell be placed, one or more for every filter that rejected a cloud: the
 /// smallest relaxation of the rule that binds, or a cloud like an existing one with what is missing, named after what
@@ -26,6 +27,7 @@ struct HintFinder {
             }
             hints += residency(data: cell.database.data, audiences: cell.audiences)
             hints += hosting(cell.database)
+            hints += engine(cell.database)
             hints += disasterRecovery(cell)
             hints += capacity(name: cell.cell.name, needs: cell.demand, allowed: cell.allowedPrimaries, or: "lower its size or standbys")
         } else if let cell = problem.cdns.first(where: { $0.cdn.name == failed.cell }) {
@@ -206,6 +208,25 @@ struct HintFinder {
         return [.database(database.name, "set hosting: any (hosting: \(database.hosting.rawValue) rules out \(Self.names(passing(except: [.capability, .dr]).isEmpty ? model.clouds : passing(except: [.capability, .dr]))))") {
             $0.hosting = .any
         }]
+    }
+
+    /// No cloud that meets every other rule can run the engine's version: a version its VM image has a recipe for, or a
+    /// cloud like it that sells the engine managed.
+    private func engine(_ database: Database) -> [Hint] {
+        guard failedBy(.capability), database.hosting == .any else { return [] }
+        let others = passing(except: [.capability, .dr])
+        guard let template = others.first, !others.contains(where: { Deliverability.passes(database, $0) }) else { return [] }
+        var hints: [Hint] = []
+        let images = others.filter(\.offers.vm).compactMap { cloud in ImageFamily(rawValue: cloud.vmImage.family).map { (cloud: cloud, family: $0) } }
+        if let image = images.first, let series = EngineCatalog.series(engine: database.engine, family: image.family).last {
+            hints.append(.database(database.name, "set version: \"\(series)\": \(image.cloud.name)'s VM image \(image.family.rawValue) has a \(database.engine) recipe for it, none for \(database.version)") {
+                $0.version = series
+            })
+        }
+        hints.append(.newCloud(like: template, "add a cloud like \(template.name) that sells \(database.engine) managed (offers.dbaas): no cloud that meets every other rule (\(Self.names(others))) can run \(database.engine) \(database.version)") { cloud in
+            cloud.offers.dbaas.append(database.engine)
+        })
+        return hints
     }
 
     /// The CDN's audiences narrowed to those one cloud's PoPs cover, naming the PoPs that exist.

@@ -195,6 +195,24 @@ import Testing
             hints: [("set hosting: any (hosting: managed rules out eu-1)", replacing("hosting: managed", with: "hosting: any"))]
         ),
         Case(
+            name: "an engine version the VM image of the only cloud the law allows has no recipe for",
+            documents: [
+                Rule.application(), DeliverabilityTests.noble("ru-1"), Rule.cloud("eu-1", jurisdiction: "[EU]"),
+                DeliverabilityTests.mongo.replacingOccurrences(of: "scope: global", with: "scope: perAudience\n  data: [personal]"),
+            ],
+            cell: "events@ru",
+            hints: [
+                (
+                    #"set version: "8.0": ru-1's VM image ubuntu-24.04 has a mongodb recipe for it, none for 7.0"#,
+                    replacing(#"version: "7.0""#, with: #"version: "8.0""#)
+                ),
+                (
+                    "add a cloud like ru-1 that sells mongodb managed (offers.dbaas): no cloud that meets every other rule (ru-1) can run mongodb 7.0",
+                    adding(DeliverabilityTests.noble("ru-2", dbaas: ", dbaas: [mongodb]"))
+                ),
+            ]
+        ),
+        Case(
             name: "a database no cloud has room for",
             documents: [
                 Rule.application(), Rule.cloud("a", capacity: "{ vcpu: 1, memoryGiB: 64, storageGiB: 1000 }"),
