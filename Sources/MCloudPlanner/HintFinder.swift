@@ -205,9 +205,9 @@ struct HintFinder {
     /// A hosting that rules out how the clouds that meet every other rule could run it.
     private func hosting(_ database: Database) -> [Hint] {
         guard failedBy(.capability), database.hosting != .any else { return [] }
-        return [.database(database.name, "set hosting: any (hosting: \(database.hosting.rawValue) rules out \(Self.names(passing(except: [.capability, .dr]).isEmpty ? model.clouds : passing(except: [.capability, .dr]))))") {
-            $0.hosting = .any
-        }]
+        let others = passing(except: [.capability, .dr])
+        let ruled = Self.names(others.isEmpty ? model.clouds : others)
+        return [.database(database.name, "set hosting: any (hosting: \(database.hosting.rawValue) rules out \(ruled))") { $0.hosting = .any }]
     }
 
     /// No cloud that meets every other rule can run the engine's version: a version its VM image has a recipe for, or a
