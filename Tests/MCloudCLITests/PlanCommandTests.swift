@@ -131,6 +131,15 @@ import Testing
             """)
     }
 
+    /// A what-if previews a failover: a cell whose primary would move onto a managed engine, with a leg failover is to
+    /// restore from, is warned about (Fixtures/restore), though the what-if itself succeeds.
+    @Test func aWhatIfWarnsWhereAFailoverCouldNotRestore() async {
+        let run = await mcloudRun(["plan", "--lose", "ru-vm", "-f", "\(fixtures)/restore/Manifests", "--providers", "\(fixtures)/restore/Providers"])
+        #expect(run.exitCode == 0)
+        #expect(run.stdout.contains("  ledger-db  Database  primary ru-vm, backup ru-leg  primary ru-managed, backup ru-leg "))
+        #expect(run.stderr == "warning: without ru-vm, ledger-db: its DR leg cannot be restored: the primary on ru-managed would be the cloud's managed postgresql (hosting: any); a failover would refuse it\n")
+    }
+
     @Test func jsonAndExplainTogetherAreAUsageError() async {
         let run = await mcloudRun(["plan", "--json", "--explain"])
         #expect(run.exitCode == 1)
