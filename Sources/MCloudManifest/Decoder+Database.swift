@@ -4,7 +4,7 @@ import MCloudYAML
 
 extension Decoder {
     func database(_ spec: YAMLNode, _ metadata: Metadata) -> Database? {
-        let keys = ["engine", "version", "scope", "size", "data", "standbys", "backup"]
+        let keys = ["engine", "version", "scope", "size", "data", "standbys", "backup", "hosting"]
         guard let fields = mapping(spec, "spec", keys: keys, required: ["engine", "version", "size"]) else { return nil }
         // `mariadb` is the `mysql` engine (docs/databases.md).
         let engine = fields["engine"].flatMap { name($0, "spec.engine") }.map(Engine.canonicalName)
@@ -14,10 +14,20 @@ extension Decoder {
         let data = fields["data"].map { names($0, "spec.data") } ?? []
         let standbys = fields["standbys"].map { int($0, "spec.standbys", max: 8) } ?? 0
         let backup = fields["backup"].map { self.backup($0) }
-        guard let engine, let version, let scope, let size, let data, let standbys, backup != .some(nil) else { return nil }
+        let hosting = fields["hosting"].map { choice($0, "spec.hosting", as: Database.Hosting.self) } ?? .any
+        guard let engine, let version, let scope, let size, let data, let standbys, backup != .some(nil), let hosting else { return nil }
+        // A managed engine's backups stay in its cloud, so failover has nothing to restore it from (docs/dr.md).
+        if hosting == .managed, let recovery = fields["backup"]?.mapping?.first(where: { $0.key.scalar?.value == "disasterRecovery" }),
+           backup??.disasterRecovery?.restore == .failover {
+            error(
+                recovery.key.location,
+                "spec.backup.disasterRecovery: failover cannot restore a managed engine (hosting: managed) from its DR leg; set hosting: vm, or disasterRecovery.restore: manual to restore it by hand"
+            )
+            return nil
+        }
         return Database(
             name: metadata.name, labels: metadata.labels, engine: engine, version: version, scope: scope, size: size,
-            data: data, standbys: standbys, backup: backup ?? nil, location: metadata.location
+            data: data, standbys: standbys, backup: backup ?? nil, hosting: hosting, location: metadata.location
         )
     }
 
@@ -55,13 +65,14 @@ extension Decoder {
         let retention = fields["retentionDays"].flatMap { int($0, "spec.backup.retentionDays", min: 1, max: 3650) }
         var recovery: Database.DisasterRecovery??
         if let node = fields["disasterRecovery"] {
-            let keys = ["differentVendor", "changeGiBDay"]
+            let keys = ["differentVendor", "changeGiBDay", "restore"]
             // `disasterRecovery: {}` still asks for a backup leg (docs/planner.md, precise semantics 8).
             if let dr = mapping(node, "spec.backup.disasterRecovery", keys: keys) {
                 let vendor = dr["differentVendor"].map { bool($0, dr.path("differentVendor")) } ?? false
                 let change = dr["changeGiBDay"].map { number($0, dr.path("changeGiBDay")) } ?? 0
-                if let vendor, let change {
-                    recovery = .some(Database.DisasterRecovery(differentVendor: vendor, changeGiBDay: change))
+                let restore = dr["restore"].map { choice($0, dr.path("restore"), as: Database.DisasterRecovery.Restore.self) } ?? .failover
+                if let vendor, let change, let restore {
+                    recovery = .some(Database.DisasterRecovery(differentVendor: vendor, changeGiBDay: change, restore: restore))
                 } else {
                     recovery = .some(nil)
                 }

@@ -68,7 +68,7 @@ public enum ManifestLoader {
         }
         var checker = ModelChecker(
             manifests: manifests, sourceMap: decoder.sourceMap, seen: decoder.documentsSeen, rejectedRates: decoder.rejectedRates,
-            complete: complete
+            complete: complete, decodedCleanly: !decoder.diagnostics.hasErrors
         )
         let model = checker.check()
         diagnostics += decoder.diagnostics + checker.diagnostics

@@ -10,14 +10,17 @@ struct ModelChecker {
     /// False when a file stopped reading at a YAML error: what it would have defined after the error is unknown, so
     /// a name that seems missing is no error of its own.
     let complete: Bool
+    /// False when some document had errors of its own: a value it dropped (a bad tag) must not look absent.
+    let decodedCleanly: Bool
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(manifests: [Manifest], sourceMap: SourceMap, seen: [DocumentSeen], rejectedRates: Set<String>, complete: Bool = true) {
+    init(manifests: [Manifest], sourceMap: SourceMap, seen: [DocumentSeen], rejectedRates: Set<String>, complete: Bool = true, decodedCleanly: Bool = true) {
         self.manifests = manifests
         self.sourceMap = sourceMap
         self.seen = seen
         self.rejectedRates = rejectedRates
         self.complete = complete
+        self.decodedCleanly = decodedCleanly
     }
 
     /// Names of documents of these kinds that exist but did not decode: a reference to one is not dangling.
@@ -78,6 +81,7 @@ struct ModelChecker {
             checkApplication(application, clouds: clouds)
             checkDataClasses(application, services: services, databases: databases)
             checkSpread(services, application: application)
+            checkResidencyTags(application, clouds: clouds, workloads: services.map { ($0.name, $0.scope, $0.data) } + databases.map { ($0.name, $0.scope, $0.data) })
             checkDatabases(databases, application: application)
             checkDelivery(databases, clouds: clouds, application: application)
             checkLatencyKeys(clouds, application: application)
@@ -155,6 +159,27 @@ struct ModelChecker {
             place(document, "spec", application.location),
             "spec: workloads use data classes that Application \"\(application.name)\" does not declare (\(list)), which are treated as unrestricted; add unrestrictedData: [\(list)] to its spec, or a residency rule for each class a law binds"
         ))
+    }
+
+    /// A residency tag no cloud carries admits nothing, so it is most likely misspelt; warned about only where a cell
+    /// falls under its rule, since a catalog may well carry rules for data or audiences this application never places.
+    private mutating func checkResidencyTags(_ application: Application, clouds: [Cloud], workloads: [(name: String, scope: Scope, data: [String])]) {
+        guard decodedCleanly, !clouds.isEmpty, seen.filter({ $0.kind == .Cloud }).count == clouds.count else { return }
+        let tags = Set(clouds.flatMap(\.jurisdiction))
+        for (index, rule) in application.residency.enumerated() {
+            let cells = workloads.filter { $0.data.contains(rule.data) }.map { $0.scope == .global ? $0.name : "\($0.name)@\(rule.audience)" }
+            guard !cells.isEmpty else { continue }
+            let named = cells.count > 3 ? cells.prefix(3).joined(separator: ", ") + " and \(cells.count - 3) more" : cells.joined(separator: ", ")
+            for (position, tag) in rule.allowed.enumerated() where !tags.contains(tag) {
+                let path = "spec.residency[\(index)].allowed[\(position)]"
+                diagnostics.append(.warning(
+                    place("Application/\(application.name)", path, application.location),
+                    "\(path): no cloud in the catalog has the jurisdiction tag \"\(tag)\", so it admits none of the cells under this rule (\(named))"
+                        // Two letters are a country code, which is one edit from most others: a guess would mislead.
+                        + (tag.count > 2 ? Suggestion.didYouMean(tag, in: tags.sorted()) : "")
+                ))
+            }
+        }
     }
 
     /// A cell whose replicas cannot meet its spread has no placement; said here, at the numbers, and not as a

@@ -1,12 +1,13 @@
 import MCloudCore
 import MCloudDatabaseEngines
 
-/// Whether a cloud can deliver a database primary: the cloud's managed engine (`offers.dbaas`), or its VMs when the
-/// engine catalog has a recipe for the engine and version on the cloud's VM image family. A placement the providers
-/// could not carry out is never planned.
+/// Whether a cloud can deliver a database primary the way its `hosting` allows: the cloud's managed engine
+/// (`offers.dbaas`; not with `hosting: vm`), or its VMs when the engine catalog has a recipe for the engine and version
+/// on the cloud's VM image family (not with `hosting: managed`). A placement the providers could not carry out is
+/// never planned.
 enum Deliverability {
     static func passes(_ database: Database, _ cloud: Cloud) -> Bool {
-        cloud.offers.dbaas.contains(database.engine) || runsOnVM(database, cloud)
+        database.runsManaged(on: cloud) || (database.hosting != .managed && runsOnVM(database, cloud))
     }
 
     static func runsOnVM(_ database: Database, _ cloud: Cloud) -> Bool {
@@ -17,10 +18,21 @@ enum Deliverability {
     /// Why the cloud cannot deliver it; nil when it can.
     static func reason(_ database: Database, _ cloud: Cloud) -> Reason? {
         guard !passes(database, cloud) else { return nil }
-        guard cloud.offers.vm else { return Reason(.capability, "no VMs and no managed \(database.engine)") }
-        let family = cloud.vmImage.family
-        let series = ImageFamily(rawValue: family).map { EngineCatalog.series(engine: database.engine, family: $0) } ?? []
-        let known = series.isEmpty ? "none" : series.joined(separator: ", ")
-        return Reason(.capability, "no managed \(database.engine), and no \(database.engine) \(database.version) recipe for its VM image \(family) (recipes: \(known))")
+        let engine = database.engine
+        switch database.hosting {
+        case .managed:
+            return Reason(.capability, "hosting: managed, and no managed \(engine) (offers.dbaas)")
+        case .vm, .any:
+            let managed = database.hosting == .vm
+                ? (cloud.offers.dbaas.contains(engine) ? "hosting: vm, so not its managed \(engine)" : "hosting: vm")
+                : "no managed \(engine)"
+            guard cloud.offers.vm else {
+                return Reason(.capability, database.hosting == .any ? "no VMs and no managed \(engine)" : "\(managed), and no VMs")
+            }
+            let family = cloud.vmImage.family
+            let series = ImageFamily(rawValue: family).map { EngineCatalog.series(engine: engine, family: $0) } ?? []
+            let known = series.isEmpty ? "none" : series.joined(separator: ", ")
+            return Reason(.capability, "\(managed), and no \(engine) \(database.version) recipe for its VM image \(family) (recipes: \(known))")
+        }
     }
 }

@@ -1,7 +1,8 @@
 import MCloudCore
 
 /// Finds cells no placement can satisfy and says why in the words of a Kubernetes scheduler:
-/// `payments-api@ru: 0/7 clouds fit: 4 residency (152-FZ), 2 latency, 1 capacity`.
+/// `payments-api@ru: 0/7 clouds fit: 4 residency (152-FZ), 2 latency, 1 capacity`. The hints come after, from
+/// `HintFinder`, checked by `HintCheck`.
 enum Feasibility {
     static func staticFailures(_ problem: PlanningProblem) -> [PlacementFailure.InfeasibleCell] {
         var failures: [PlacementFailure.InfeasibleCell] = []
@@ -15,9 +16,7 @@ enum Feasibility {
             if let spreadProblem {
                 for cloud in cell.allowed { rejected[cloud].reasons.append(Reason(.spread, spreadProblem)) }
             }
-            var infeasible = failure(cell.cell.name, rejected: rejected)
-            infeasible.hints = lostHint(rejected) + serviceHints(cell, problem)
-            failures.append(infeasible)
+            failures.append(failure(cell.cell.name, rejected: rejected))
         }
         for cell in problem.databases where cell.allowedPrimaries.isEmpty {
             let rejected = problem.clouds.indices.map { index in
@@ -28,82 +27,13 @@ enum Feasibility {
                 }
                 return (cloud: cloud.cloud.name, reasons: reasons)
             }
-            var infeasible = failure(cell.cell.name, rejected: rejected)
-            infeasible.hints = lostHint(rejected) + databaseHints(cell, rejected: rejected, problem)
-            failures.append(infeasible)
+            failures.append(failure(cell.cell.name, rejected: rejected))
         }
         for cell in problem.cdns where cell.allowed.isEmpty {
             let rejected = problem.clouds.map { (cloud: $0.cloud.name, reasons: filters.cdnReasons(cell.cdn, $0)) }
             failures.append(failure(cell.cdn.name, rejected: rejected))
         }
         return failures.sorted { $0.cell < $1.cell }
-    }
-
-    /// Lost clouds that fail nothing else: the cell had a home, and only the loss took it.
-    static func lostHint(_ rejected: [(cloud: String, reasons: [Reason])]) -> [String] {
-        let homes = rejected.filter { $0.reasons.allSatisfy { $0.filter == .lost } && !$0.reasons.isEmpty }.map(\.cloud)
-        guard !homes.isEmpty else { return [] }
-        let clouds = homes.count == 1 ? "cloud \(homes[0]) passes" : "clouds \(homes.joined(separator: ", ")) pass"
-        return ["only the lost \(clouds) the other filters: add a cloud where the cell may run under the same rules, or relax the rule that binds it"]
-    }
-
-    /// What would make an infeasible service cell fit: the rule to relax and by how much.
-    static func serviceHints(_ cell: PlanningProblem.ServiceCell, _ problem: PlanningProblem) -> [String] {
-        let filters = problem.filters
-        let rules = problem.model.application.residency.filter { cell.service.data.contains($0.data) && cell.audiences.contains($0.audience) }
-        var hints: [String] = []
-        if let conflict = residencyConflict(rules, workload: cell.service.name, isGlobal: cell.cell.audience == nil) {
-            return [conflict]
-        }
-        let passing = problem.clouds.filter { cloud in
-            !filters.serviceReasons(cell.service, audiences: cell.audiences, cloud).contains { $0.filter != .latency }
-        }
-        if cell.allowed.isEmpty, !passing.isEmpty {
-            for audience in cell.audiences {
-                let nearest = passing.compactMap { cloud in cloud.cloud.latencyMs[audience].map { (cloud.cloud.name, $0) } }
-                    .min { ($0.1, $0.0) < ($1.1, $1.0) }
-                if let nearest {
-                    hints.append("raise audience \(audience)'s latencyMs to \(NumberText.format(nearest.1)): the nearest cloud that meets every other rule is \(nearest.0) at \(NumberText.format(nearest.1)) ms")
-                }
-            }
-        }
-        if !cell.allowed.isEmpty, spreadProblem(cell) != nil {
-            let usable = cell.allowed.count
-            let share = (cell.replicas + usable - 1) / usable
-            let clouds = usable == 1 ? "1 cloud" : "\(usable) clouds"
-            if cell.minClouds > usable { hints.append("lower minClouds to \(usable): only \(clouds) \(usable == 1 ? "meets" : "meet") every other rule") }
-            if share > cell.maxPerCloud {
-                let needed = Double(share) / Double(cell.replicas)
-                hints.append("raise maxShare to \(Money.decimals((needed * 100).rounded(.up) / 100, places: 2)) so \(clouds) can hold \(cell.replicas) replicas, or add clouds that meet every rule")
-            }
-        }
-        return hints
-    }
-
-    static func databaseHints(_ cell: PlanningProblem.DatabaseCell, rejected: [(cloud: String, reasons: [Reason])], _ problem: PlanningProblem) -> [String] {
-        let rules = problem.model.application.residency.filter { cell.database.data.contains($0.data) && cell.audiences.contains($0.audience) }
-        if let conflict = residencyConflict(rules, workload: cell.database.name, isGlobal: cell.cell.audience == nil) {
-            return [conflict]
-        }
-        if rejected.contains(where: { $0.reasons.first?.filter == .dr }) {
-            if cell.database.backup?.disasterRecovery?.differentVendor == true {
-                return ["no cloud of another vendor can take the backup leg under the same rules: set differentVendor: false, or add object storage from another vendor where the data may live"]
-            }
-            return ["no second cloud can take the backup leg under the same rules: add object storage in another cloud where the data may live"]
-        }
-        return []
-    }
-
-    /// A global cell bound by rules whose allowed jurisdictions do not overlap can never be placed.
-    static func residencyConflict(_ rules: [Application.ResidencyRule], workload: String, isGlobal: Bool) -> String? {
-        guard isGlobal, rules.count > 1 else { return nil }
-        var common = Set(rules[0].allowed)
-        for rule in rules.dropFirst() { common.formIntersection(rule.allowed) }
-        guard common.isEmpty else { return nil }
-        let data = Set(rules.map(\.data)).sorted().joined(separator: ", ")
-        let audiences = rules.map(\.audience).joined(separator: " and ")
-        let laws = rules.map { $0.law ?? "[\($0.allowed.joined(separator: ", "))]" }.joined(separator: " and ")
-        return "a global cell handling \(data) data of \(audiences) can never satisfy both \(laws): make \(workload) perAudience"
     }
 
     /// Why spread cannot be met with the clouds that pass every other rule, or nil when it can.
@@ -128,16 +58,16 @@ enum Feasibility {
         let problem = optimizer.problem
         let filters = problem.filters
         return items.map { item -> PlacementFailure.InfeasibleCell in
-            let name: String, needs: ResourceVector, unit: String, hint: String
+            let name: String, needs: ResourceVector, unit: String
             let reasons: (PlanningProblem.CloudInfo) -> [Reason]
             switch item {
             case .service(let index):
                 let cell = problem.services[index]
-                (name, needs, unit, hint) = (cell.cell.name, cell.perReplica, "per replica", "lower its replicas or resources")
+                (name, needs, unit) = (cell.cell.name, cell.perReplica, "per replica")
                 reasons = { filters.serviceReasons(cell.service, audiences: cell.audiences, $0) }
             case .database(let index):
                 let cell = problem.databases[index]
-                (name, needs, unit, hint) = (cell.cell.name, cell.demand, "with its standbys", "lower its size or standbys")
+                (name, needs, unit) = (cell.cell.name, cell.demand, "with its standbys")
                 reasons = { filters.primaryReasons(cell.database, audiences: cell.audiences, $0) }
             }
             let rejected = problem.clouds.indices.map { cloud in
@@ -145,9 +75,7 @@ enum Feasibility {
                 if found.isEmpty { found.append(capacityReason(needs: needs, unit: unit, free: free(cloud, optimizer))) }
                 return (cloud: problem.clouds[cloud].cloud.name, reasons: found)
             }
-            var infeasible = failure(name, rejected: rejected)
-            infeasible.hints = lostHint(rejected) + ["add capacity where \(name) may run, or \(hint)"]
-            return infeasible
+            return failure(name, rejected: rejected)
         }.sorted { $0.cell < $1.cell }
     }
 

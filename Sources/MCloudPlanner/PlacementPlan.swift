@@ -70,7 +70,7 @@ public struct PlacementFailure: Error, Sendable, CustomStringConvertible {
         /// `payments-api@ru: 0/7 clouds fit: 4 residency (152-FZ), 2 latency, 1 capacity`
         public var summary: String
         public var rejected: [(cloud: String, reasons: [Reason])]
-        /// The smallest changes that would let the cell fit, where mcloud can tell.
+        /// Changes that let the cell fit, each checked by placing the cell again with it applied (`HintCheck`).
         public var hints: [String] = []
     }
 

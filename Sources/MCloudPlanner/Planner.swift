@@ -23,7 +23,23 @@ public enum Planner {
         }
     }
 
+    /// The placement, or the cells that cannot be placed, each with the hints that were checked to place it.
     public static func plan(_ model: Model, options: Options = Options()) -> Result<PlacementPlan, PlacementFailure> {
+        place(model, options: options).mapError { HintCheck(model: model, options: options).verified($0) }
+    }
+
+    /// The cells that cannot be placed, by name: the static filters, then the construction with capacity. No search,
+    /// no explanations, no hints: what `HintCheck` asks of every hint.
+    static func unplaceable(_ model: Model, lost: Set<String>, leftOut: Set<String>) -> [String] {
+        let problem = PlanningProblem(model: model, lost: lost, leftOut: leftOut)
+        let failures = Feasibility.staticFailures(problem)
+        guard failures.isEmpty else { return failures.map(\.cell) }
+        var optimizer = Optimizer(problem: problem, budget: 0, seed: 0)
+        let stuck = optimizer.construct(order: optimizer.initialOrder(), rounds: 25)
+        return Feasibility.capacityFailures(stuck, optimizer: optimizer).map(\.cell)
+    }
+
+    private static func place(_ model: Model, options: Options) -> Result<PlacementPlan, PlacementFailure> {
         let problem = PlanningProblem(model: model, lost: options.lost, leftOut: options.leftOut)
         let failures = Feasibility.staticFailures(problem)
         guard failures.isEmpty else { return .failure(PlacementFailure(cells: failures)) }

@@ -2,7 +2,8 @@ import MCloudCore
 import MCloudProvider
 
 /// What a database cell needs outside Kubernetes. In the primary's cloud: the cloud's managed engine where it sells
-/// one (it handles standbys, volumes and failover itself), else one VM and volume per copy, the primary first and
+/// one and the database's `hosting` is not `vm` (it handles standbys, volumes and failover itself), else one VM and
+/// volume per copy, the primary first and
 /// each standby in the next zone; a security group open to the clusters of the services that use it; the backup
 /// schedule. In the backup cloud: the bucket the DR copies go to.
 struct DatabaseInfrastructure {
@@ -27,7 +28,7 @@ struct DatabaseInfrastructure {
         base = "\(cell.namespace).\(cell.database.name)"
         labels = CellLabels(cell: cell.cell, application: topology.application, workloadLabels: cell.database.labels)
         port = DatabaseEndpoint.port(cell)
-        managed = cloud.offers.dbaas.contains(cell.database.engine)
+        managed = cell.database.runsManaged(on: cloud)
     }
 
     var resources: [InfrastructureResource] {

@@ -165,8 +165,10 @@ public struct SyntheticInstance: Sendable {
     static func database(_ index: Int, _ random: inout Generator) -> String {
         let vcpu = random.pick([2, 4, 4, 8, 8, 16])
         let memory = vcpu * random.pick([4, 4, 8])
+        // Restored by hand: the catalog sells postgresql and redis managed, which failover cannot restore from a leg
+        // (docs/dr.md), and the instance is a placement problem, not a deployment.
         let recovery = random.int(0...2) == 0
-            ? "\n    disasterRecovery: { differentVendor: \(random.int(0...1) == 0), changeGiBDay: \(random.int(1...20)) }" : ""
+            ? "\n    disasterRecovery: { differentVendor: \(random.int(0...1) == 0), changeGiBDay: \(random.int(1...20)), restore: manual }" : ""
         return """
             apiVersion: mcloud/v1
             kind: Database

@@ -79,6 +79,14 @@ public struct PlacementReport: Sendable, Hashable {
     /// document writes them.
     public var considered: [ConsideredClouds] = []
 
+    /// `14 cells on 5 clouds`: the cells (services and databases; CDNs aside) and the clouds the placement uses, a
+    /// cloud being used when anything placed there costs something (a replica, a primary, a backup leg, a CDN).
+    /// `plan` and `report` both say it so, so their counts agree.
+    public var cellsOnClouds: String {
+        let clouds = Set(cost.byCloud.filter { $0.amount > 0 }.map(\.name)).count
+        return "\(cells.count) cell\(cells.count == 1 ? "" : "s") on \(clouds) cloud\(clouds == 1 ? "" : "s")"
+    }
+
     /// As the document writes it: six decimals, so float noise never reaches it.
     static func rounded(_ value: Double) -> Double {
         JSONValue.rounded(value).doubleValue ?? value

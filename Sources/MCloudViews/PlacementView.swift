@@ -5,7 +5,7 @@ import MCloudCore
 public enum PlacementView {
     public static func render(_ report: PlacementReport, application: String, explain: Bool) -> String {
         let cost = report.cost
-        var text = "Placement of \(application) (\(report.cells.count) cells on \(cost.byCloud.count) clouds)\n\n"
+        var text = "Placement of \(application) (\(report.cellsOnClouds))\n\n"
 
         var rows = [["CELL", "KIND", "PLACEMENT", "MONTHLY"]]
         for cell in report.cells {

@@ -68,7 +68,10 @@ import Testing
         #expect(planned.exitCode == 0)
         let reported = await mcloudRun(["report"] + manifests + ["--plan", plan, "--out", page])
         #expect(reported.exitCode == 0, "\(reported.stderr)")
-        #expect(reported.stdout.hasPrefix("Wrote \(page): 24 cells on 9 clouds, "))
+        // The same count as plan's (issue 33, finding 9: the report counted the catalog's clouds).
+        #expect(reported.stdout.hasPrefix("Wrote \(page): 24 cells on 6 clouds of the catalog's 9, "))
+        let human = await mcloudRun(["plan", "--placement-only"] + manifests)
+        #expect(human.stdout.hasPrefix("Placement of retail-bank (24 cells on 6 clouds)\n"))
 
         let opened = try await Self.open(page, screenshot: "\(Self.artifacts)/retail-bank.png", element: ("#map", "\(Self.artifacts)/retail-bank-map.png"))
         let (cells, _) = try Self.names(planned.stdout)

@@ -9,8 +9,10 @@ import Testing
 @Suite struct DeliveryCheckTests {
     typealias Change = ManifestInput.Change
 
-    static func database(engine: String, version: String) -> Change {
-        .add("extra.yaml", Template.database.replacingOccurrences(of: "engine: postgresql\n  version: \"16\"", with: "engine: \(engine)\n  version: \"\(version)\""))
+    /// With `hosting`, on line 11.
+    static func database(engine: String, version: String, hosting: String? = nil) -> Change {
+        .add("extra.yaml", Template.database.replacingOccurrences(of: "engine: postgresql\n  version: \"16\"", with: "engine: \(engine)\n  version: \"\(version)\"")
+            + (hosting.map { "  hosting: \($0)\n" } ?? ""))
     }
 
     /// The base Application keeps engines portable; these cases are about engines outside that list too.
@@ -48,6 +50,12 @@ import Testing
             .replace(in: "clouds.yaml", "  offers: { kubernetes: true, vm: true, objectStorage: true }", with: "  offers: { kubernetes: true, vm: false, objectStorage: true }"),
         ], [
             "extra.yaml:5:11: error: spec.engine: no cloud of the catalog offers VMs (offers.vm) or managed clickhouse (offers.dbaas)",
+        ]),
+        MalformedCase("a managed hosting where no cloud sells the engine managed", [database(engine: "mongodb", version: "7.0", hosting: "managed")], [
+            "extra.yaml:11:12: error: spec.hosting: managed, and no cloud of the catalog lists mongodb in offers.dbaas; set hosting: any to run it on VMs",
+        ]),
+        MalformedCase("a VM hosting for a version only a managed offer runs", [database(engine: "redis", version: "5.0", hosting: "vm")], [
+            #"extra.yaml:6:12: error: spec.version: redis "5.0" has no recipe for the VM images of the catalog (debian-12) and hosting: vm leaves out the managed redis of vk-msk; supported: 7.0, 7.2, 7.4 on debian-12"#,
         ]),
         MalformedCase("an image family the engine catalog does not know", [
             .replace(in: "clouds.yaml", "  capacity: { vcpu: 512", with: "  vm: { image: { family: centos-9, id: img-1 } }\n  capacity: { vcpu: 512"),

@@ -47,7 +47,7 @@ extension MalformedCase {
     typealias Change = ManifestInput.Change
 
     static let all: [MalformedCase] = wrongTypes + missingKeys + badNames + badQuantities + unknownKeys + references
-        + documents + rules + yaml + policies + dataClasses + numericTraps + yamlHints
+        + documents + rules + yaml + policies + dataClasses + numericTraps + yamlHints + hosting
 
     // MARK: Wrong types
 
@@ -384,6 +384,28 @@ extension MalformedCase {
     ]
 
     // MARK: Numeric traps
+
+    // MARK: Hosting and the DR leg's restore
+
+    static let hosting: [MalformedCase] = [
+        MalformedCase("a misspelt hosting", [.replace(in: "app.yaml", "  data: [personal]\n  standbys: 1", with: "  data: [personal]\n  standbys: 1\n  hosting: managd")], [
+            #"app.yaml:42:12: error: spec.hosting: "managd" is not allowed; did you mean "managed"?"#,
+        ]),
+        MalformedCase("a misspelt restore", [.replace(in: "app.yaml", "changeGiBDay: 20 }", with: "changeGiBDay: 20, restore: manul }")], [
+            #"app.yaml:45:75: error: spec.backup.disasterRecovery.restore: "manul" is not allowed; did you mean "manual"?"#,
+        ]),
+        MalformedCase("a residency tag no cloud has, under a rule cells fall under", [.replace(in: "app.yaml", "audience: eu, allowed: [EU]", with: "audience: eu, allowed: [EU, UZ]")], [
+            #"app.yaml:12:53: warning: spec.residency[1].allowed[1]: no cloud in the catalog has the jurisdiction tag "UZ", so it admits none of the cells under this rule (payments-api@eu, accounts-db@eu)"#,
+        ]),
+        MalformedCase("a residency tag no cloud has, under a rule no cell falls under", [
+            .replace(in: "app.yaml", "allowed: [EU], law: GDPR }", with: "allowed: [EU], law: GDPR }\n    - { data: health, audience: eu, allowed: [UZ] }"),
+        ], []),
+        MalformedCase("a managed primary whose DR leg failover is to restore", [
+            .replace(in: "app.yaml", "  data: [personal]\n  standbys: 1", with: "  data: [personal]\n  standbys: 1\n  hosting: managed"),
+        ], [
+            "app.yaml:46:5: error: spec.backup.disasterRecovery: failover cannot restore a managed engine (hosting: managed) from its DR leg; set hosting: vm, or disasterRecovery.restore: manual to restore it by hand",
+        ]),
+    ]
 
     static let numericTraps: [MalformedCase] = [
         MalformedCase("memory without a unit is bytes", .extra(Template.service, "memory: 256Mi", "memory: 256"), [

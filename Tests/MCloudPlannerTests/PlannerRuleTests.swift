@@ -214,7 +214,7 @@ import Testing
         }
         #expect(failure.cells.first { $0.cell == "web@ru" }?.summary == "web@ru: 0/2 clouds fit: 1 residency (152-FZ), 1 latency")
         #expect(failure.cells.first { $0.cell == "web@ru" }?.hints == [
-            "raise audience ru's latencyMs to 90: the nearest cloud that meets every other rule is far at 90 ms",
+            "raise audience ru's latencyMs from 50 to 90: the nearest cloud that meets every other rule is far at 90 ms",
         ])
     }
 
@@ -248,9 +248,10 @@ import Testing
             "api@eu: 0/2 clouds fit: 1 residency, 1 spread",
             "api@ru: 0/2 clouds fit: 1 residency (152-FZ), 1 spread",
         ])
+        // Neither key relaxed alone places the cell (1 cloud with minClouds 2; 2 replicas a cloud with maxShare 0.5),
+        // so only the two together are offered.
         #expect(failure.cells.first?.hints == [
-            "lower minClouds to 1: only 1 cloud meets every other rule",
-            "raise maxShare to 1.00 so 1 cloud can hold 4 replicas, or add clouds that meet every rule",
+            "lower minClouds to 1 and raise maxShare to 1.00 so 1 cloud can hold 4 replicas, or add clouds that meet every rule",
         ])
     }
 
@@ -280,6 +281,6 @@ import Testing
             "a: capacity: needs 8 vCPU, 16 GiB memory, 100 GiB storage with its standbys, 4 vCPU, 64 GiB memory, 1000 GiB storage free",
             "b: capacity: needs 8 vCPU, 16 GiB memory, 100 GiB storage with its standbys, 6 vCPU, 64 GiB memory, 1000 GiB storage free",
         ])
-        #expect(failure.cells.first?.hints == ["add capacity where db may run, or lower its size or standbys"])
+        #expect(failure.cells.first?.hints == ["add 8 vCPU, 16 GiB memory, 100 GiB storage to a's capacity, which passes every rule for db; or lower its size or standbys"])
     }
 }

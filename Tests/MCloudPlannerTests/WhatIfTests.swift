@@ -55,6 +55,7 @@ import Testing
         ])
         #expect(whatIf.unplaceable.first?.hints == [
             "only the lost cloud ru-1 passes the other filters: add a cloud where the cell may run under the same rules, or relax the rule that binds it",
+            "no cloud that meets the other rules is where 152-FZ allows [RU]: they are tagged DE (eu-1), EU (eu-1, eu-2), IE (eu-2); add a cloud in RU like eu-1",
         ])
         // (2 x 0.01 + 8 x 0.001) x 730 + 100 x 0.1 = 30.44 a cell.
         #expect(abs(whatIf.current.cost.monthly - 60.88) < 1e-9)

@@ -81,12 +81,12 @@ struct PlanCommand: Command {
     func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
         if !whatIf.isEmpty { return try WhatIfRunner.run(whatIf, manifests: manifests, context) }
         if placementOnly {
-            let (model, plan) = try PlacementLoader.plan(manifests, context)
+            let (model, plan) = try PlacementLoader.plan(manifests, explain: explain, context)
             try output(PlanDocument(placementOnly: PlacementReport(plan), application: model.application.name, note: PlacementOnly.requested), context)
             return .success
         }
         let stored = try StateOptions.read(try state.backend())
-        let inputs = try DeploymentInputs.load(manifests, lost: Set(stored?.lost ?? []), context)
+        let inputs = try DeploymentInputs.load(manifests, lost: Set(stored?.lost ?? []), explain: explain, context)
         // A what-if on a catalog of price lists: nothing to refresh and nowhere to connect, so the placement is the
         // answer. Not when the caller asked for what only a deployment plan has.
         let bare = inputs.cloudsWithoutEndpoints

@@ -54,8 +54,8 @@ struct ReportCommand: Command {
             return .success
         }
         guard AtomicFile.write(Data(page.utf8), to: out, what: "the report", context) else { throw .reported }
-        let cells = document.placement?.cells.count ?? 0
-        context.stdout.write("Wrote \(out): \(cells) cell\(cells == 1 ? "" : "s") on \(model.clouds.count) clouds, \(page.utf8.count / 1024) KiB. Open it in a browser; it needs no network.\n")
+        let placed = document.placement.map { "\($0.cellsOnClouds) of the catalog's \(model.clouds.count)" } ?? "no cells"
+        context.stdout.write("Wrote \(out): \(placed), \(page.utf8.count / 1024) KiB. Open it in a browser; it needs no network.\n")
         return .success
     }
 }

@@ -14,9 +14,10 @@ struct DeploymentInputs {
     var desired: [DesiredResource]
     var inputDigest: String
 
-    /// Reads and places the manifests without the `lost` clouds; warnings on stderr, errors thrown.
-    static func load(_ manifests: ManifestOptions, lost: Set<String> = [], _ context: CommandContext) throws(CommandFailure) -> DeploymentInputs {
-        let (model, plan) = try PlacementLoader.plan(manifests, lost: lost, context)
+    /// Reads and places the manifests without the `lost` clouds; warnings on stderr, errors thrown (with `explain`, a
+    /// failed placement with every rejected cloud's reasons).
+    static func load(_ manifests: ManifestOptions, lost: Set<String> = [], explain: Bool = false, _ context: CommandContext) throws(CommandFailure) -> DeploymentInputs {
+        let (model, plan) = try PlacementLoader.plan(manifests, lost: lost, explain: explain, context)
         let rendering = Rendering(model: model, placement: Placement(plan))
         return DeploymentInputs(
             model: model, placementPlan: plan, desired: DesiredResources.from(rendering), inputDigest: digest(manifests)

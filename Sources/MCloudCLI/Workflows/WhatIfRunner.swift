@@ -32,7 +32,13 @@ enum WhatIfRunner {
         let whatIf: WhatIf
         switch WhatIf.plan(model, losing: lost) {
         case .success(let made): whatIf = made
-        case .failure(let failure): throw PlacementLoader.failed(failure)
+        case .failure(let failure): throw PlacementLoader.failed(failure, explain: request.explain)
+        }
+        // The placement with every cloud is refused as plan refuses it; the one without says where a failover would
+        // refuse to restore, since that is what this what-if previews (docs/dr.md).
+        if let failure = RestorableLegs.failure(model, whatIf.current) { throw PlacementLoader.failed(failure, explain: request.explain) }
+        for cell in RestorableLegs.failure(model, whatIf.after, options: Planner.Options(lost: lost))?.cells ?? [] {
+            context.stderr.write("warning: without \(whatIf.lost.joined(separator: ", ")), \(cell.summary); a failover would refuse it\n")
         }
         let report = WhatIfReport(whatIf)
         context.stdout.write(request.json ? report.json.serialized() + "\n" : WhatIfView.render(report, explain: request.explain))
