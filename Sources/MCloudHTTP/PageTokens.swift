@@ -3,7 +3,7 @@
 /// grows in memory until the process is killed, holding the state lock.
 public struct PageTokens: Sendable {
     /// More pages than this is taken for an endless listing (docs/security.md, M2, gives the reasoning).
-    public static let defaultMaxPages = 10_000
+    public static let defaultMaxPages = 1_000
 
     public let operation: String
     public let maxPages: Int

@@ -28,12 +28,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chaos_beds as beds_module  # noqa: E402
 from chaos_beds import ROOT, Beds, Inventory, Postgres, Proxy, Runs, Script, Workspace, http, keystone_catalog, make_tls, origin  # noqa: E402
 
+# deep-xml, same-token and new-token are the hostile XML depth and endless pagination of docs/security.md (M1, M2).
 MODES = ["truncate", "stall", "retype", "drop-field", "invalid-utf8", "huge-length", "endless", "html-200", "content-type",
-         "empty", "deep-nesting", "status-500"]
-# Hostile XML depth and endless pagination (docs/security.md, M1 and M2): the fault proxy serves them, but in the
-# rotation one faulty plan ran past the hang limit (over 7 minutes, 2026-12-05), so they join it only with --hostile
-# until that is understood.
-HOSTILE_MODES = ["deep-xml", "same-token", "new-token"]
+         "empty", "deep-nesting", "status-500", "deep-xml", "same-token", "new-token"]
 # A word that names what mcloud was doing, in an error line.
 OPERATION = re.compile(
     r"\b(discover|discovery|apply|get|list|delete|create|update|read|find|wait|waiting|authenticate|refresh|refreshing|poll|"
@@ -323,7 +320,7 @@ class Harness:
         def faulty(command, extra=(), rate=None):
             for name, proxy in self.proxies.items():
                 chance = min(0.9, (rate or self.options.rate) * weights[name])
-                proxy.set([{"match": "", "rate": chance, "corrupt": MODES + (HOSTILE_MODES if self.options.hostile else [])}])
+                proxy.set([{"match": "", "rate": chance, "corrupt": MODES}])
             record = self.mcloud(command, state, extra, limit=self.hang_limit())
             injections = self.clear_all()
             result["runs"] += 1
@@ -682,7 +679,6 @@ def main():
     parser.add_argument("--quick", action="store_true", help="CI's small counts: phases kills,corrupt,secrets (no baseline: --apply-seconds 80), 1 kill, 100 answers, 1 corrupt cycle")
     parser.add_argument("--work", help="folder for the run (default /tmp/mcloud-chaos-<application>)")
     parser.add_argument("--mcloud", default=os.path.join(ROOT, ".build", "debug", "mcloud"), help="the mcloud binary")
-    parser.add_argument("--hostile", action="store_true", help="add deep XML and endless listings to the corrupt modes (docs/security.md, M1 and M2)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (it is kept anyway when a check fails)")
     options = parser.parse_args()
     if options.quick:
