@@ -16,7 +16,7 @@ enum Feasibility {
                 for cloud in cell.allowed { rejected[cloud].reasons.append(Reason(.spread, spreadProblem)) }
             }
             var infeasible = failure(cell.cell.name, rejected: rejected)
-            infeasible.hints = lostHint(rejected) + serviceHints(cell, problem)
+            infeasible.hints = lostHint(rejected) + (problem.localityHints[cell.cell.name] ?? []) + serviceHints(cell, problem)
             failures.append(infeasible)
         }
         for cell in problem.databases where cell.allowedPrimaries.isEmpty {
@@ -29,7 +29,7 @@ enum Feasibility {
                 return (cloud: cloud.cloud.name, reasons: reasons)
             }
             var infeasible = failure(cell.cell.name, rejected: rejected)
-            infeasible.hints = lostHint(rejected) + databaseHints(cell, rejected: rejected, problem)
+            infeasible.hints = lostHint(rejected) + (problem.localityHints[cell.cell.name] ?? []) + databaseHints(cell, rejected: rejected, problem)
             failures.append(infeasible)
         }
         for cell in problem.cdns where cell.allowed.isEmpty {

@@ -24,7 +24,50 @@ public enum Planner {
     }
 
     public static func plan(_ model: Model, options: Options = Options()) -> Result<PlacementPlan, PlacementFailure> {
-        let problem = PlanningProblem(model: model, lost: options.lost, leftOut: options.leftOut)
+        let unrestricted = PlanningProblem(model: model, lost: options.lost, leftOut: options.leftOut)
+        let locality = Locality(unrestricted)
+        var problem = unrestricted
+        problem.restrictLocality(locality)
+        var plan: PlacementPlan
+        switch place(problem, model, options: options) {
+        case .success(let placed): plan = placed
+        case .failure(let failure): return .failure(failure)
+        }
+        // The first bound is of the problem with only the clouds every placement meeting the rules leaves out: the
+        // pairwise rules dropped, a relaxation, so a bound of every placement that meets them. The problems placed
+        // after it keep some cells where they are, which any placement need not, so their bounds are not.
+        let lowerBound = plan.cost.lowerBound
+        var exclusions: [Locality.Exclusion] = []
+        while let broken = locality.broken(plan) {
+            // Each way keeps one end of the broken pair and rules out the cloud of the other that broke it, so every
+            // round leaves fewer clouds and the rounds end. The cheaper way that places is kept.
+            var next: (plan: PlacementPlan, problem: PlanningProblem, exclusions: [Locality.Exclusion])?
+            var firstFailure: PlacementFailure?
+            for separation in locality.separations(broken.edge, plan, problem) {
+                var separated = unrestricted
+                separated.restrictLocality(locality, exclusions: exclusions + separation)
+                switch place(separated, model, options: options) {
+                case .success(let placed):
+                    if next.map({ placed.cost.monthly < $0.plan.cost.monthly - Optimizer.tolerance($0.plan.cost.monthly) }) ?? true {
+                        next = (placed, separated, exclusions + separation)
+                    }
+                case .failure(let failure):
+                    firstFailure = firstFailure ?? failure
+                }
+            }
+            guard let next else {
+                return .failure(firstFailure ?? PlacementFailure(cells: [locality.unmet(broken.edge, from: broken.from, to: broken.to, ms: broken.ms)]))
+            }
+            (plan, problem, exclusions) = next
+        }
+        plan.cost.lowerBound = min(lowerBound, plan.cost.monthly)
+        plan.cost.gap = plan.cost.monthly > 0 ? max(0, (plan.cost.monthly - plan.cost.lowerBound) / plan.cost.monthly) : 0
+        plan.warnings = locality.warnings(plan)
+        return .success(plan)
+    }
+
+    /// One placement of a problem whose clouds are already restricted: search, bound and explanations.
+    private static func place(_ problem: PlanningProblem, _ model: Model, options: Options) -> Result<PlacementPlan, PlacementFailure> {
         let failures = Feasibility.staticFailures(problem)
         guard failures.isEmpty else { return .failure(PlacementFailure(cells: failures)) }
 

@@ -85,6 +85,8 @@ struct PlanningProblem {
     var databases: [DatabaseCell]
     var cdns: [CDNCell]
     var filters: Filters
+    /// For cells `maxLatencyMs` left with no cloud, by name: the edge and the nearest pair of clouds its ends could use.
+    var localityHints: [String: [String]] = [:]
 
     static let hoursPerMonth = 730.0
 
