@@ -39,8 +39,8 @@ public enum Planner {
         let lowerBound = plan.cost.lowerBound
         var exclusions: [Locality.Exclusion] = []
         while let broken = locality.broken(plan) {
-            // Each way keeps one end of the broken pair and rules out the cloud of the other that broke it, so every
-            // round leaves fewer clouds and the rounds end. The cheaper way that places is kept.
+            // Every way rules out a cloud of the broken pair, so each round leaves fewer clouds and the rounds end.
+            // The cheapest way that places is kept.
             var next: (plan: PlacementPlan, problem: PlanningProblem, exclusions: [Locality.Exclusion])?
             var firstFailure: PlacementFailure?
             for separation in locality.separations(broken.edge, plan, problem) {
@@ -55,8 +55,11 @@ public enum Planner {
                     firstFailure = firstFailure ?? failure
                 }
             }
+            // No cloud alone rules the edge out, so this is the search's limit, said first; what each way then
+            // failed on follows.
             guard let next else {
-                return .failure(firstFailure ?? PlacementFailure(cells: [locality.unmet(broken.edge, from: broken.from, to: broken.to, ms: broken.ms)]))
+                let unmet = locality.unmet(broken.edge, from: broken.from, to: broken.to, ms: broken.ms)
+                return .failure(PlacementFailure(cells: [unmet] + (firstFailure?.cells ?? [])))
             }
             (plan, problem, exclusions) = next
         }
