@@ -5,7 +5,8 @@ import MCloudCore
 /// rule: each cloud of the dependent cell within the limit of each cloud of the cell it uses. The rule is pairwise, so
 /// it enters the search as clouds ruled out: first those that no cloud the other end may use is near (implied by the
 /// rule, so the bound stays a bound), then, where a placement still breaks it, one end kept where it is and the other
-/// kept near it, each way placed again and the cheaper kept. An edge without a rule only warns.
+/// kept near it, or both moved into a group of clouds near each other, each way placed again and the cheapest kept.
+/// An edge without a rule only warns.
 struct Locality {
     struct Edge: Hashable {
         /// A service cell, and the cell (service or database) it uses, by name.
@@ -132,9 +133,9 @@ struct Locality {
 
     // MARK: Keeping a broken rule's cells together
 
-    /// Up to three ways to rule out clouds so the next placement meets `edge`: the cell it uses kept on its clouds
-    /// and the dependent kept within the limit of all of them; the other way round; and both moved together. A way is
-    /// left out where it leaves a cell too few clouds for its spread.
+    /// The ways to rule out clouds so the next placement meets `edge`: the cell it uses kept on its clouds and the
+    /// dependent kept within the limit of all of them; the other way round; and both moved together into a group. A
+    /// way is left out where it leaves a cell too few clouds for its spread.
     func separations(_ edge: Edge, _ plan: PlacementPlan, _ problem: PlanningProblem) -> [[Exclusion]] {
         guard let limit = edge.limit else { return [] }
         let sites = sites(plan)
@@ -157,35 +158,42 @@ struct Locality {
                 )))
             }
             return exclusions
-        } + [together(edge, limit, problem)].compactMap { $0 }
+        } + together(edge, limit, problem)
     }
 
+    /// The groups tried by the third way, cheapest first by the cells' own prices: more cost a placement each.
+    static let groupsTried = 4
+
     /// The third way, for when neither end can stay where it is: both ends moved into one group of clouds all within
-    /// the limit of each other, grown from the cloud whose group gives the two the cheapest layout by their own costs
-    /// (capacity and egress aside), so any placement inside it meets the rule.
-    func together(_ edge: Edge, _ limit: Double, _ problem: PlanningProblem) -> [Exclusion]? {
+    /// the limit of each other, so any placement inside it meets the rule. A group grows from each cloud either end
+    /// may use, nearest first; the distinct groups where both cells can spread are tried cheapest first by the two
+    /// cells' own layouts there (capacity and egress aside, so the cheapest may not fit).
+    func together(_ edge: Edge, _ limit: Double, _ problem: PlanningProblem) -> [[Exclusion]] {
         let ends = [edge.dependent, edge.dependency]
         let allowed = ends.map { Set(problem.allowedClouds($0)) }
         let candidates = allowed[0].union(allowed[1]).sorted()
-        var best: (cost: Double, group: [Int])?
+        var groups: [(cost: Double, group: [Int])] = []
         for seed in candidates {
             var group = [seed]
             for cloud in candidates.sorted(by: { (latency[seed][$0], $0) < (latency[seed][$1], $1) }) where cloud != seed {
                 if group.allSatisfy({ latency[cloud][$0] <= limit }) { group.append(cloud) }
             }
+            group.sort()
             let costs = ends.indices.map { problem.cheapestLayout(ends[$0], over: group.filter(allowed[$0].contains)) }
-            guard let first = costs[0], let second = costs[1], best.map({ first + second < $0.cost }) ?? true else { continue }
-            best = (first + second, group.sorted())
+            guard let first = costs[0], let second = costs[1], !groups.contains(where: { $0.group == group }) else { continue }
+            groups.append((first + second, group))
         }
-        guard let group = best?.group else { return nil }
-        let text = group.map(name).joined(separator: ", ")
-        return ends.indices.flatMap { end in
-            allowed[end].sorted().filter { !group.contains($0) }.map { cloud in
-                Exclusion(cell: ends[end], cloud: cloud, reason: Reason(
-                    .locality, "\(edge.dependent) and \(edge.dependency) are kept together on \(text), within \(ms(limit)) of each other (dependsOn \(edge.workload))"
-                ))
+        return groups.sorted { $0.cost != $1.cost ? $0.cost < $1.cost : $0.group.lexicographicallyPrecedes($1.group) }
+            .prefix(Self.groupsTried).map { _, group in
+                let text = group.map(name).joined(separator: ", ")
+                return ends.indices.flatMap { end in
+                    allowed[end].sorted().filter { !group.contains($0) }.map { cloud in
+                        Exclusion(cell: ends[end], cloud: cloud, reason: Reason(
+                            .locality, "\(edge.dependent) and \(edge.dependency) are kept together on \(text), within \(ms(limit)) of each other (dependsOn \(edge.workload))"
+                        ))
+                    }
+                }
             }
-        }
     }
 
     /// A rule the search could not meet, though no single cloud rules it out: the plan fails and says so.

@@ -96,6 +96,23 @@ import Testing
         ])
     }
 
+    /// Tiny random instances with latencies between their three clouds and a limit on every edge, against the
+    /// optimum found by trying every placement: a plan never breaks a rule, never costs less than the optimum nor
+    /// more than 1% above it, its bound (which drops the pairwise rule) is never above it, and a plan fails only
+    /// where no placement exists (15 of the 48 seeds; the 33 others placed at the optimum when written).
+    @Test(arguments: 1...48)
+    func aPlanMeetsEveryRuleAndItsBoundStaysBelowTheOptimum(_ seed: Int) throws {
+        let instance = TinyInstance(seed: UInt64(seed), locality: true)
+        // The ways of bringing a pair together are a heuristic; on these instances they find the optimum.
+        guard let plan = try instance.planAgainstOptimum(seed: seed) else { return }
+        let limit = try #require(instance.limit)
+        for (index, service) in instance.services.enumerated() {
+            let primary = try #require(plan.databases.first { $0.cell == "db-\(service.database)@ru" }?.primary.split(separator: "-").last.flatMap { Int($0) })
+            let clouds = plan.services.first { $0.cell == "svc-\(index)@ru" }?.replicas.compactMap { Int($0.cloud.split(separator: "-").last ?? "") } ?? []
+            #expect(!clouds.isEmpty && clouds.allSatisfy { instance.latency[$0][primary] <= limit }, "seed \(seed): svc-\(index) on \(clouds), db on \(primary)")
+        }
+    }
+
     @Test func aPlanWithRulesIsTheSameEveryTime() throws {
         let documents = [Rules.application()] + Self.clouds() + [Self.cart(isPublic: false, limit: 20), Self.cache]
         let first = try Rules.plan(documents).get()
