@@ -111,6 +111,9 @@ public struct Cloud: Hashable, Sendable {
     public var pricing: Pricing
     /// Round-trip time to each audience, by audience name.
     public var latencyMs: [String: Double]
+    /// Round-trip time to other clouds, by cloud name, as written on this cloud (`spec.cloudLatencyMs`); a pair
+    /// written on either side counts both ways, and `CloudLatency` fills in the pairs nobody wrote.
+    public var cloudLatencyMs: [String: Double]
     public var endpoints: Endpoints
     /// What its database VMs boot (`spec.vm.image`).
     public var vmImage: VMImage
@@ -118,7 +121,8 @@ public struct Cloud: Hashable, Sendable {
 
     public init(
         name: String, vendor: String, api: API, jurisdiction: [String], region: String, zones: [String], offers: Offers,
-        capacity: Capacity, pricing: Pricing, latencyMs: [String: Double], endpoints: Endpoints, vmImage: VMImage? = nil, location: SourceLocation
+        capacity: Capacity, pricing: Pricing, latencyMs: [String: Double], cloudLatencyMs: [String: Double] = [:], endpoints: Endpoints,
+        vmImage: VMImage? = nil, location: SourceLocation
     ) {
         self.name = name
         self.vendor = vendor
@@ -130,6 +134,7 @@ public struct Cloud: Hashable, Sendable {
         self.capacity = capacity
         self.pricing = pricing
         self.latencyMs = latencyMs
+        self.cloudLatencyMs = cloudLatencyMs
         self.endpoints = endpoints
         self.vmImage = vmImage ?? .standard(for: api)
         self.location = location

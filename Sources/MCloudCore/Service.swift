@@ -35,10 +35,14 @@ public struct Service: Hashable, Sendable {
     public struct Dependency: Hashable, Sendable {
         public var name: String
         public var trafficGiBMonth: Double
+        /// The most round-trip time allowed between a cell of the service and the cell it uses (`maxLatencyMs`): a
+        /// hard rule of the planner; nil sets none.
+        public var maxLatencyMs: Double?
 
-        public init(name: String, trafficGiBMonth: Double) {
+        public init(name: String, trafficGiBMonth: Double, maxLatencyMs: Double? = nil) {
             self.name = name
             self.trafficGiBMonth = trafficGiBMonth
+            self.maxLatencyMs = maxLatencyMs
         }
     }
 

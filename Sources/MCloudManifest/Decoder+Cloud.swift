@@ -4,7 +4,7 @@ import MCloudYAML
 
 extension Decoder {
     func cloud(_ spec: YAMLNode, _ metadata: Metadata) -> Cloud? {
-        let keys = ["vendor", "api", "jurisdiction", "region", "zones", "offers", "capacity", "pricing", "latencyMs", "endpoints", "vm"]
+        let keys = ["vendor", "api", "jurisdiction", "region", "zones", "offers", "capacity", "pricing", "latencyMs", "cloudLatencyMs", "endpoints", "vm"]
         let required = ["vendor", "api", "jurisdiction", "region", "offers", "capacity", "pricing"]
         guard let fields = mapping(spec, "spec", keys: keys, required: required) else { return nil }
         let vendor = fields["vendor"].flatMap { name($0, "spec.vendor") }
@@ -23,12 +23,22 @@ extension Decoder {
                 latency[entry.key] = value
             }
         }
+        var cloudLatency: [String: Double] = [:]
+        for entry in fields["cloudLatencyMs"].flatMap({ dictionary($0, "spec.cloudLatencyMs") }) ?? [] {
+            if let problem = Names.dnsLabelProblem(entry.key) {
+                error(entry.keyNode.location, "spec.cloudLatencyMs: \"\(entry.key)\" is not a cloud name: \(problem)")
+            } else if entry.key == metadata.name {
+                error(entry.keyNode.location, "spec.cloudLatencyMs: \"\(entry.key)\" is this cloud; its latency to itself is 0")
+            } else if let value = number(entry.value, entry.path) {
+                cloudLatency[entry.key] = value
+            }
+        }
         let endpoints = fields["endpoints"].flatMap { self.endpoints($0) } ?? Cloud.Endpoints()
         let image = fields["vm"].map { self.vm($0, api: api) }
         guard let vendor, let api, let jurisdiction, let region, let zones, let offers, let capacity, let pricing, image != .some(nil) else { return nil }
         return Cloud(
             name: metadata.name, vendor: vendor, api: api, jurisdiction: jurisdiction, region: region, zones: zones,
-            offers: offers, capacity: capacity, pricing: pricing, latencyMs: latency, endpoints: endpoints, vmImage: image ?? nil,
+            offers: offers, capacity: capacity, pricing: pricing, latencyMs: latency, cloudLatencyMs: cloudLatency, endpoints: endpoints, vmImage: image ?? nil,
             location: metadata.location
         )
     }

@@ -128,13 +128,14 @@ extension Decoder {
         var seen: [String: SourceLocation] = [:]
         var valid = true
         for item in items {
-            guard let fields = mapping(item.node, item.path, keys: ["name", "trafficGiBMonth"], required: ["name"]) else {
+            guard let fields = mapping(item.node, item.path, keys: ["name", "trafficGiBMonth", "maxLatencyMs"], required: ["name"]) else {
                 valid = false
                 continue
             }
             let name = fields["name"].flatMap { self.name($0, fields.path("name")) }
             let traffic = fields["trafficGiBMonth"].map { number($0, fields.path("trafficGiBMonth")) } ?? 0
-            guard let name, let traffic else {
+            let limit = fields["maxLatencyMs"].map { number($0, fields.path("maxLatencyMs"), positive: true) }
+            guard let name, let traffic, limit != .some(nil) else {
                 valid = false
                 continue
             }
@@ -144,7 +145,7 @@ extension Decoder {
                 continue
             }
             seen[name] = fields["name"]?.location
-            dependencies.append(Service.Dependency(name: name, trafficGiBMonth: traffic))
+            dependencies.append(Service.Dependency(name: name, trafficGiBMonth: traffic, maxLatencyMs: limit ?? nil))
         }
         return valid ? dependencies : nil
     }

@@ -77,6 +77,7 @@ struct ModelChecker {
         checkServices(services, databases: databases, cdns: cdns, application: application)
         checkCDNs(cdns, services: services, databases: databases, application: application)
         checkPolicies(policies, clouds: clouds, application: application)
+        checkCloudLatency(clouds)
         if let application {
             checkApplication(application, clouds: clouds)
             checkDataClasses(application, services: services, databases: databases)
@@ -345,6 +346,29 @@ struct ModelChecker {
                     place("Cloud/\(cloud.name)", "spec.latencyMs.\(key)", cloud.location),
                     "spec.latencyMs: \"\(key)\" is no audience of Application \"\(application.name)\"; did you mean \"\(meant)\"? Without an entry for \"\(meant)\", public services serving it cannot use this cloud"
                 ))
+            }
+        }
+    }
+
+    /// `cloudLatencyMs` names clouds of this catalog, and a pair written on both sides says the same both times: the
+    /// figure counts both ways (`CloudLatency`), so two figures would leave the planner to pick one.
+    private mutating func checkCloudLatency(_ clouds: [Cloud]) {
+        let byName = Dictionary(clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let broken = brokenNames([.Cloud], decoded: Set(byName.keys))
+        for cloud in clouds.sorted(by: { $0.location < $1.location }) {
+            for (other, value) in cloud.cloudLatencyMs.sorted(by: { $0.key < $1.key }) {
+                let location = place("Cloud/\(cloud.name)", "spec.cloudLatencyMs.\(other)", cloud.location)
+                guard let target = byName[other] else {
+                    guard complete, !broken.contains(other) else { continue }
+                    error(location, "spec.cloudLatencyMs: no Cloud named \"\(other)\"" + Suggestion.didYouMean(other, in: byName.keys.sorted()))
+                    continue
+                }
+                // Reported once, on the side written later.
+                guard let written = target.cloudLatencyMs[cloud.name], written != value, target.location < cloud.location else { continue }
+                error(
+                    location,
+                    "spec.cloudLatencyMs.\(other): \(NumberText.format(value)) ms, but Cloud \"\(other)\" gives \(NumberText.format(written)) ms to \"\(cloud.name)\" at \(place("Cloud/\(other)", "spec.cloudLatencyMs.\(cloud.name)", target.location)); a pair has one latency, give it on one side"
+                )
             }
         }
     }

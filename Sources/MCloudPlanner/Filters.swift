@@ -7,6 +7,9 @@ struct Filters {
     let application: Application
     /// The clouds taken as gone, by name.
     let lost: Set<String>
+    /// What `dependsOn[].maxLatencyMs` rules out, by cell name and cloud name (`PlanningProblem.restrictLocality`);
+    /// empty until the planner restricts the problem, so restore drills, which bind no edge, never see it.
+    var locality: [String: [String: [Reason]]] = [:]
     private let audiences: [String: Application.Audience]
 
     init(model: Model, lost: Set<String> = []) {
@@ -20,7 +23,8 @@ struct Filters {
 
     func servicePasses(_ service: Service, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
         guard !lost.contains(cloud.cloud.name), cloud.cloud.offers.kubernetes, cloud.vcpuMonth != nil, cloud.memoryGiBMonth != nil,
-              residencyPasses(data: service.data, audiences: cellAudiences, cloud.cloud) else { return false }
+              residencyPasses(data: service.data, audiences: cellAudiences, cloud.cloud),
+              localityReasons(service.name, service.scope, cellAudiences, cloud.cloud).isEmpty else { return false }
         guard service.isPublic else { return true }
         for name in cellAudiences {
             guard let limit = audiences[name]?.latencyMs else { continue }
@@ -32,6 +36,7 @@ struct Filters {
     func primaryPasses(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
         !lost.contains(cloud.cloud.name) && Deliverability.passes(database, cloud.cloud) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
             && cloud.storageGiBMonth != nil && residencyPasses(data: database.data, audiences: cellAudiences, cloud.cloud)
+            && localityReasons(database.name, database.scope, cellAudiences, cloud.cloud).isEmpty
     }
 
     func backupPasses(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
@@ -50,6 +55,13 @@ struct Filters {
         application.residency.allSatisfy { rule in
             !data.contains(rule.data) || !cellAudiences.contains(rule.audience) || rule.allowed.contains(where: cloud.jurisdiction.contains)
         }
+    }
+
+    /// The locality reasons of the cell of `workload` serving `cellAudiences` (a perAudience cell serves one).
+    func localityReasons(_ workload: String, _ scope: Scope, _ cellAudiences: [String], _ cloud: Cloud) -> [Reason] {
+        guard !locality.isEmpty else { return [] }
+        let cell = scope == .perAudience ? cellAudiences.first.map { "\(workload)@\($0)" } ?? workload : workload
+        return locality[cell]?[cloud.name] ?? []
     }
 
     // MARK: Reasons
@@ -79,7 +91,7 @@ struct Filters {
                 }
             }
         }
-        return reasons
+        return reasons + localityReasons(service.name, service.scope, cellAudiences, cloud.cloud)
     }
 
     func primaryReasons(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
@@ -90,7 +102,7 @@ struct Filters {
             reasons.append(Reason(.capability, "no vcpuHour, memoryGiBHour and storageGiBMonth prices"))
         }
         reasons += residencyReasons(data: database.data, audiences: cellAudiences, cloud.cloud)
-        return reasons
+        return reasons + localityReasons(database.name, database.scope, cellAudiences, cloud.cloud)
     }
 
     /// The filters a backup cloud passes whatever the primary: object storage and residency.

@@ -10,7 +10,7 @@ struct HintCheck {
 
     /// The failure with each cell's verified hints, in the order found.
     func verified(_ failure: PlacementFailure) -> PlacementFailure {
-        let problem = PlanningProblem(model: model, lost: options.lost, leftOut: options.leftOut)
+        let problem = Planner.restricted(model, lost: options.lost, leftOut: options.leftOut)
         let failing = Set(failure.cells.map(\.cell))
         var checked = failure
         for index in checked.cells.indices {
@@ -31,8 +31,10 @@ struct HintCheck {
             application: edited.application, clouds: edited.clouds, services: edited.services, databases: edited.databases, cdns: edited.cdns,
             policies: edited.policies
         )
-        let workload = cell.split(separator: "@").first.map(String.init) ?? cell
-        func isMine(_ name: String) -> Bool { name == cell || name == workload || name.hasPrefix("\(workload)@") }
+        // A global cell's hint may split it into a cell per audience, which are then its own; a cell of one
+        // audience answers only for itself, not for its siblings failing on their own rules.
+        let isGlobal = !cell.contains("@")
+        func isMine(_ name: String) -> Bool { name == cell || (isGlobal && name.hasPrefix("\(cell)@")) }
         var leftOut = options.leftOut.union(others.filter { !isMine($0) })
         // A cell the edit makes fail elsewhere is left out too, as a what-if does; each round leaves out one more.
         for _ in 0 ..< 4 {

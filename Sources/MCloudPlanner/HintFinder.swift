@@ -11,7 +11,7 @@ struct HintFinder {
     private var model: Model { problem.model }
 
     func candidates() -> [Hint] {
-        var hints = lost()
+        var hints = lost() + locality()
         if let cell = problem.services.first(where: { $0.cell.name == failed.cell }) {
             if let conflict = residencyConflict(cell.service.name, data: cell.service.data, audiences: cell.audiences, isGlobal: cell.cell.audience == nil) {
                 return hints + [conflict]
@@ -34,6 +34,17 @@ struct HintFinder {
             hints += pops(cell.cdn)
         }
         return hints
+    }
+
+    /// A `maxLatencyMs` that left the cell no cloud, raised to what the nearest clouds its two ends may use meet.
+    private func locality() -> [Hint] {
+        (problem.localityHints[failed.cell] ?? []).map { hint in
+            Hint.service(hint.service, hint.text) { service in
+                for index in service.dependsOn.indices where service.dependsOn[index].name == hint.dependency {
+                    service.dependsOn[index].maxLatencyMs = hint.neededMs
+                }
+            }
+        }
     }
 
     // MARK: What the rejections say

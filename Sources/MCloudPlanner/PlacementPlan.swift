@@ -49,6 +49,12 @@ public struct PlacementPlan: Sendable {
         public var rejected: [(cloud: String, reasons: [Reason])]
     }
 
+    /// Something the plan does that no rule forbids but a reader should know: a `dependsOn` edge across a border.
+    public struct Warning: Sendable, Hashable {
+        public var cell: String
+        public var message: String
+    }
+
     public var application: String
     /// Sorted by cell name.
     public var services: [ServicePlacement]
@@ -61,6 +67,8 @@ public struct PlacementPlan: Sendable {
     public var considered: [ConsideredClouds]
     /// Work the optimiser did, in cells placed.
     public var steps: Int
+    /// In the order of the cells' `dependsOn` edges.
+    public var warnings: [Warning] = []
 }
 
 /// Cells no placement can satisfy, each with a scheduler-style summary and every cloud's reasons.

@@ -222,39 +222,47 @@ struct ReasonCache {
     private let reasons: [String: [[Reason]]]
     private let free: [String]
     private let cloudIndex: [String: Int]
+    /// Cells with clouds ruled out by `maxLatencyMs`: their reasons are their own, not their rules'.
+    private let local: Set<String>
 
     init(problem: PlanningProblem, state: PlacementState) {
         var reasons: [String: [[Reason]]] = [:]
         func fill(_ key: String, _ make: (PlanningProblem.CloudInfo) -> [Reason]) {
             if reasons[key] == nil { reasons[key] = problem.clouds.map(make) }
         }
+        let local = Set(problem.filters.locality.keys)
         for cell in problem.services {
-            fill(Self.serviceKey(cell)) { problem.filters.serviceReasons(cell.service, audiences: cell.audiences, $0) }
+            fill(Self.serviceKey(cell, local)) { problem.filters.serviceReasons(cell.service, audiences: cell.audiences, $0) }
         }
         for cell in problem.databases {
-            fill(Self.primaryKey(cell)) { problem.filters.primaryReasons(cell.database, audiences: cell.audiences, $0) }
+            fill(Self.primaryKey(cell, local)) { problem.filters.primaryReasons(cell.database, audiences: cell.audiences, $0) }
             fill(Self.backupKey(cell)) { problem.filters.backupReasons(cell.database, audiences: cell.audiences, $0) }
         }
         self.reasons = reasons
+        self.local = local
         free = problem.clouds.indices.map { Feasibility.describe(problem.clouds[$0].capacity - state.usage[$0]) }
         cloudIndex = Dictionary(problem.clouds.indices.map { (problem.clouds[$0].cloud.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    private static func serviceKey(_ cell: PlanningProblem.ServiceCell) -> String {
-        "service|\(cell.service.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))|\(cell.service.isPublic)"
+    private static func serviceKey(_ cell: PlanningProblem.ServiceCell, _ local: Set<String>) -> String {
+        "service|\(cell.service.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))|\(cell.service.isPublic)" + own(cell.cell, local)
     }
 
-    private static func primaryKey(_ cell: PlanningProblem.DatabaseCell) -> String {
-        "primary|\(cell.database.engine)|\(cell.database.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))"
+    private static func primaryKey(_ cell: PlanningProblem.DatabaseCell, _ local: Set<String>) -> String {
+        "primary|\(cell.database.engine)|\(cell.database.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))" + own(cell.cell, local)
+    }
+
+    private static func own(_ cell: Cell, _ local: Set<String>) -> String {
+        local.contains(cell.name) ? "|\(cell.name)" : ""
     }
 
     private static func backupKey(_ cell: PlanningProblem.DatabaseCell) -> String {
         "backup|\(cell.database.data.joined(separator: ","))|\(cell.audiences.joined(separator: ","))"
     }
 
-    func serviceReasons(_ cell: PlanningProblem.ServiceCell) -> [[Reason]] { table(Self.serviceKey(cell)) }
+    func serviceReasons(_ cell: PlanningProblem.ServiceCell) -> [[Reason]] { table(Self.serviceKey(cell, local)) }
 
-    func primaryReasons(_ cell: PlanningProblem.DatabaseCell) -> [[Reason]] { table(Self.primaryKey(cell)) }
+    func primaryReasons(_ cell: PlanningProblem.DatabaseCell) -> [[Reason]] { table(Self.primaryKey(cell, local)) }
 
     func backupReasons(_ cell: PlanningProblem.DatabaseCell) -> [[Reason]] { table(Self.backupKey(cell)) }
 

@@ -25,13 +25,62 @@ public enum Planner {
 
     /// The placement, or the cells that cannot be placed, each with the hints that were checked to place it.
     public static func plan(_ model: Model, options: Options = Options()) -> Result<PlacementPlan, PlacementFailure> {
-        place(model, options: options).mapError { HintCheck(model: model, options: options).verified($0) }
+        let unrestricted = PlanningProblem(model: model, lost: options.lost, leftOut: options.leftOut)
+        let locality = Locality(unrestricted)
+        var problem = unrestricted
+        problem.restrictLocality(locality)
+        var plan: PlacementPlan
+        switch place(problem, model, options: options) {
+        case .success(let placed): plan = placed
+        case .failure(let failure): return .failure(HintCheck(model: model, options: options).verified(failure))
+        }
+        // The first bound is of the problem with only the clouds every placement meeting the rules leaves out: the
+        // pairwise rules dropped, a relaxation, so a bound of every placement that meets them. The problems placed
+        // after it keep some cells where they are, which any placement need not, so their bounds are not.
+        let lowerBound = plan.cost.lowerBound
+        var exclusions: [Locality.Exclusion] = []
+        while let broken = locality.broken(plan) {
+            // Every way rules out a cloud of the broken pair, so each round leaves fewer clouds and the rounds end.
+            // The cheapest way that places is kept.
+            var next: (plan: PlacementPlan, problem: PlanningProblem, exclusions: [Locality.Exclusion])?
+            var firstFailure: PlacementFailure?
+            for separation in locality.separations(broken.edge, plan, problem) {
+                var separated = unrestricted
+                separated.restrictLocality(locality, exclusions: exclusions + separation)
+                switch place(separated, model, options: options) {
+                case .success(let placed):
+                    if next.map({ placed.cost.monthly < $0.plan.cost.monthly - Optimizer.tolerance($0.plan.cost.monthly) }) ?? true {
+                        next = (placed, separated, exclusions + separation)
+                    }
+                case .failure(let failure):
+                    firstFailure = firstFailure ?? failure
+                }
+            }
+            // No cloud alone rules the edge out, so this is the search's limit, said first; what each way then
+            // failed on follows.
+            guard let next else {
+                let unmet = locality.unmet(broken.edge, from: broken.from, to: broken.to, ms: broken.ms)
+                return .failure(HintCheck(model: model, options: options).verified(PlacementFailure(cells: [unmet] + (firstFailure?.cells ?? []))))
+            }
+            (plan, problem, exclusions) = next
+        }
+        plan.cost.lowerBound = min(lowerBound, plan.cost.monthly)
+        plan.cost.gap = plan.cost.monthly > 0 ? max(0, (plan.cost.monthly - plan.cost.lowerBound) / plan.cost.monthly) : 0
+        plan.warnings = locality.warnings(plan)
+        return .success(plan)
     }
 
-    /// The cells that cannot be placed, by name: the static filters, then the construction with capacity. No search,
-    /// no explanations, no hints: what `HintCheck` asks of every hint.
+    /// The problem with the clouds `maxLatencyMs` rules out already taken away, and the hints for cells it strands.
+    static func restricted(_ model: Model, lost: Set<String>, leftOut: Set<String>) -> PlanningProblem {
+        var problem = PlanningProblem(model: model, lost: lost, leftOut: leftOut)
+        problem.restrictLocality(Locality(problem))
+        return problem
+    }
+
+    /// The cells that cannot be placed, by name: the static filters (with what the latency rules rule out), then the
+    /// construction with capacity. No search, no explanations, no hints: what `HintCheck` asks of every hint.
     static func unplaceable(_ model: Model, lost: Set<String>, leftOut: Set<String>) -> [String] {
-        let problem = PlanningProblem(model: model, lost: lost, leftOut: leftOut)
+        let problem = restricted(model, lost: lost, leftOut: leftOut)
         let failures = Feasibility.staticFailures(problem)
         guard failures.isEmpty else { return failures.map(\.cell) }
         var optimizer = Optimizer(problem: problem, budget: 0, seed: 0)
@@ -39,8 +88,8 @@ public enum Planner {
         return Feasibility.capacityFailures(stuck, optimizer: optimizer).map(\.cell)
     }
 
-    private static func place(_ model: Model, options: Options) -> Result<PlacementPlan, PlacementFailure> {
-        let problem = PlanningProblem(model: model, lost: options.lost, leftOut: options.leftOut)
+    /// One placement of a problem whose clouds are already restricted: search, bound and explanations.
+    private static func place(_ problem: PlanningProblem, _ model: Model, options: Options) -> Result<PlacementPlan, PlacementFailure> {
         let failures = Feasibility.staticFailures(problem)
         guard failures.isEmpty else { return .failure(PlacementFailure(cells: failures)) }
 

@@ -85,6 +85,17 @@ struct PlanningProblem {
     var databases: [DatabaseCell]
     var cdns: [CDNCell]
     var filters: Filters
+    /// For cells `maxLatencyMs` left with no cloud, by name: the edge and the nearest pair of clouds its ends could use.
+    var localityHints: [String: [LocalityHint]] = [:]
+
+    /// A `maxLatencyMs` that strands a cell, and the least limit the nearest clouds its two ends may use would meet.
+    struct LocalityHint: Hashable {
+        /// The dependent service and the `dependsOn` entry carrying the rule.
+        var service: String
+        var dependency: String
+        var text: String
+        var neededMs: Double
+    }
 
     static let hoursPerMonth = 730.0
 

@@ -6,6 +6,8 @@ public struct Reason: Hashable, Sendable, CustomStringConvertible {
         case capability
         case residency
         case latency
+        /// `dependsOn[].maxLatencyMs`: too far from where the other end of an edge may run, or runs.
+        case locality
         case spread
         case dr
         case capacity

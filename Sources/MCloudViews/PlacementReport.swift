@@ -101,6 +101,8 @@ extension PlacementReport {
         }
         cells += plan.databases.map { Cell(name: $0.cell, site: .database(primary: $0.primary, backup: $0.backup), why: why[$0.cell]) }
         cells.sort { $0.name < $1.name }
+        let warned = Dictionary(grouping: plan.warnings, by: \.cell)
+        for index in cells.indices { cells[index].warnings = warned[cells[index].name]?.map(\.message) ?? [] }
         let cost = plan.cost
         self.init(
             cells: cells, cdns: plan.cdns.map { CDN(name: $0.name, cloud: $0.cloud) },

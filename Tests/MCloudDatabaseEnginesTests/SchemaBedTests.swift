@@ -7,15 +7,25 @@ import Testing
 /// recipe, those the bed cannot boot included. Fails, never skips, without the bed.
 struct SchemaBedTests {
     @Test func cloudInitsSchemaAcceptsEveryRecipesUserData() async throws {
+        var documents: [(name: String, text: String)] = []
+        for recipe in EngineCatalog.recipes {
+            for bucket in [true, false] {
+                let name = "\(recipe.engine.rawValue)-\(recipe.series)-\(recipe.family.rawValue)\(bucket ? "-dr" : "")"
+                documents.append((name, DatabaseUserData.render(UserDataTests.vm(recipe, bucket: bucket))))
+            }
+        }
+        try await Self.expectValid(documents)
+    }
+
+    /// Writes each document to a file and expects cloud-init to call every one valid.
+    static func expectValid(_ documents: [(name: String, text: String)]) async throws {
         let bed = try ContainerBed.load()
         let folder = try UserDataTests.folder()
         var files: [String] = []
-        for recipe in EngineCatalog.recipes {
-            for bucket in [true, false] {
-                let path = "\(folder)/\(recipe.engine.rawValue)-\(recipe.series)-\(recipe.family.rawValue)\(bucket ? "-dr" : "").yaml"
-                try Data(DatabaseUserData.render(UserDataTests.vm(recipe, bucket: bucket)).utf8).write(to: URL(fileURLWithPath: path))
-                files.append(path)
-            }
+        for document in documents {
+            let path = "\(folder)/\(document.name).yaml"
+            try Data(document.text.utf8).write(to: URL(fileURLWithPath: path))
+            files.append(path)
         }
         let result = try await bed.schema(files)
         #expect(result.succeeded, "\(result.output.prefix(4000))")

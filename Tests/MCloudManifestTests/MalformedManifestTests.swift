@@ -47,7 +47,7 @@ extension MalformedCase {
     typealias Change = ManifestInput.Change
 
     static let all: [MalformedCase] = wrongTypes + missingKeys + badNames + badQuantities + unknownKeys + references
-        + documents + rules + yaml + policies + dataClasses + numericTraps + yamlHints + hosting
+        + documents + rules + yaml + policies + dataClasses + numericTraps + yamlHints + hosting + locality
 
     // MARK: Wrong types
 
@@ -416,6 +416,35 @@ extension MalformedCase {
         ]),
         MalformedCase("maxShare of replicas rounding down to none", .extra(Template.service, adding: "  availability: { minClouds: 1, maxShare: 0.3 }\n"), [
             "extra.yaml:6:13: error: spec.replicas: maxShare 0.3 of 2 replicas rounds down to 0 per cloud (spec.availability.maxShare at extra.yaml:9:43), so no cloud may run one; raise replicas or maxShare",
+        ]),
+    ]
+
+    // MARK: Latency between clouds and dependents
+
+    static let locality: [MalformedCase] = [
+        MalformedCase("a latency to a cloud the catalog lacks", .clouds("latencyMs: { ru: 12, eu: 55 }", "latencyMs: { ru: 12, eu: 55 }\n  cloudLatencyMs: { aws-fro: 40 }"), [
+            #"clouds.yaml:26:30: error: spec.cloudLatencyMs: no Cloud named "aws-fro"; did you mean "aws-fra"?"#,
+        ]),
+        MalformedCase("a negative latency between clouds", .clouds("latencyMs: { ru: 12, eu: 55 }", "latencyMs: { ru: 12, eu: 55 }\n  cloudLatencyMs: { aws-fra: -4 }"), [
+            "clouds.yaml:26:30: error: spec.cloudLatencyMs.aws-fra must not be negative, found -4",
+        ]),
+        MalformedCase("a latency from a cloud to itself", .clouds("latencyMs: { ru: 12, eu: 55 }", "latencyMs: { ru: 12, eu: 55 }\n  cloudLatencyMs: { vk-msk: 1 }"), [
+            #"clouds.yaml:26:21: error: spec.cloudLatencyMs: "vk-msk" is this cloud; its latency to itself is 0"#,
+        ]),
+        MalformedCase("a latency key that is no cloud name", .clouds("latencyMs: { ru: 12, eu: 55 }", "latencyMs: { ru: 12, eu: 55 }\n  cloudLatencyMs: { AWS_FRA: 40 }"), [
+            #"clouds.yaml:26:21: error: spec.cloudLatencyMs: "AWS_FRA" is not a cloud name: use only lower-case letters, digits and '-'"#,
+        ]),
+        MalformedCase("one pair of clouds given two latencies", [
+            .replace(in: "clouds.yaml", "latencyMs: { ru: 12, eu: 55 }", with: "latencyMs: { ru: 12, eu: 55 }\n  cloudLatencyMs: { aws-fra: 40 }"),
+            .replace(in: "clouds.yaml", "latencyMs: { ru: 50, eu: 10 }", with: "latencyMs: { ru: 50, eu: 10 }\n  cloudLatencyMs: { vk-msk: 45 }"),
+        ], [
+            #"clouds.yaml:43:29: error: spec.cloudLatencyMs.vk-msk: 45 ms, but Cloud "vk-msk" gives 40 ms to "aws-fra" at clouds.yaml:26:30; a pair has one latency, give it on one side"#,
+        ]),
+        MalformedCase("a maxLatencyMs of zero", .app("{ name: accounts-db, trafficGiBMonth: 200 }", "{ name: accounts-db, trafficGiBMonth: 200, maxLatencyMs: 0 }"), [
+            "app.yaml:27:64: error: spec.dependsOn[0].maxLatencyMs must be more than 0",
+        ]),
+        MalformedCase("a maxLatencyMs that is a word", .app("{ name: accounts-db, trafficGiBMonth: 200 }", "{ name: accounts-db, trafficGiBMonth: 200, maxLatencyMs: near }"), [
+            "app.yaml:27:64: error: spec.dependsOn[0].maxLatencyMs must be a number, found a string (near)",
         ]),
     ]
 

@@ -45,6 +45,28 @@ import Testing
         }
     }
 
+    /// With every edge held to 20 ms, the clouds `maxLatencyMs` rules out are refused by the predicates, given as
+    /// reasons, and missing from the cells' allowed clouds, all three alike.
+    @Test(arguments: inputs)
+    func localityRulesOutTheSameCloudsEverywhere(_ input: Input) throws {
+        var model = try #require(input.model())
+        for service in model.services.indices {
+            for dependency in model.services[service].dependsOn.indices { model.services[service].dependsOn[dependency].maxLatencyMs = 20 }
+        }
+        var problem = PlanningProblem(model: model)
+        problem.restrictLocality(Locality(problem))
+        // The shop's cells are global and each may use every cloud the cells it uses may, so there nothing is ruled
+        // out up front; everywhere else something is.
+        #expect(problem.filters.locality.isEmpty == (input.testDescription == "shop"))
+        try check(problem)
+        for cell in problem.services {
+            #expect(cell.allowed == problem.clouds.indices.filter { problem.filters.servicePasses(cell.service, audiences: cell.audiences, problem.clouds[$0]) })
+        }
+        for cell in problem.databases {
+            #expect(cell.allowedPrimaries.allSatisfy { problem.filters.primaryPasses(cell.database, audiences: cell.audiences, problem.clouds[$0]) })
+        }
+    }
+
     private func check(_ problem: PlanningProblem) throws {
         let filters = problem.filters
         for cloud in problem.clouds {

@@ -56,25 +56,13 @@ import Testing
     /// edge) whose optimum is found by trying every placement.
     @Test(arguments: 1...48)
     func theBoundIsNeverAboveTheOptimumFoundByEnumeration(_ seed: Int) throws {
-        let instance = TinyInstance(seed: UInt64(seed))
-        let set = ManifestLoader.load([ManifestLoader.Source(file: "tiny.yaml", bytes: Array(instance.documents.joined(separator: "\n---\n").utf8))])
-        let model = try #require(set.model, "\(set.diagnostics)")
-        let optimum = instance.optimum()
-        switch Planner.plan(model, options: Planner.Options(explanations: false)) {
-        case .success(let plan):
-            let best = try #require(optimum, "seed \(seed): the planner placed an instance enumeration finds infeasible")
-            let slack = 1e-7 * max(1, best)
-            #expect(plan.cost.lowerBound <= best + slack, "seed \(seed): bound \(plan.cost.lowerBound) above the optimum \(best)")
-            #expect(plan.cost.monthly >= best - slack, "seed \(seed): cost \(plan.cost.monthly) below the optimum \(best)")
-            #expect(plan.cost.monthly <= best * 1.01 + slack, "seed \(seed): cost \(plan.cost.monthly) more than 1% above the optimum \(best)")
-        case .failure:
-            #expect(optimum == nil, "seed \(seed): no placement, but enumeration finds one at \(optimum ?? 0)")
-        }
+        _ = try TinyInstance(seed: UInt64(seed)).planAgainstOptimum(seed: seed)
     }
 }
 
 /// A small instance drawn from a seed, with its own brute-force optimum per planner.md's cost (one audience, no
-/// residency, no latency limits, no DR legs: the parts the bound relaxes are capacity and co-location).
+/// residency, no latency limits, no DR legs: the parts the bound relaxes are capacity and co-location), and with
+/// `locality` a `maxLatencyMs` on every edge, which the bound relaxes too.
 struct TinyInstance {
     struct Cloud {
         var vcpu: Int
@@ -103,9 +91,12 @@ struct TinyInstance {
     var databases: [Database] = []
     var minClouds: Int
     var maxShare: Double
+    /// With `locality`: round-trip times between the clouds and every edge's `maxLatencyMs`.
+    var latency: [[Double]] = []
+    var limit: Double?
     static let storagePrice = 0.1
 
-    init(seed: UInt64) {
+    init(seed: UInt64, locality: Bool = false) {
         var random = SplitMix64(seed: seed)
         var databases: [Database] = []
         for _ in 0..<Self.pick([1, 2], &random) {
@@ -127,6 +118,16 @@ struct TinyInstance {
         let spread = Self.pick([1, 2, 3], &random)
         minClouds = spread == 1 ? 1 : 2
         maxShare = spread == 2 ? 0.67 : 1.0
+        // Drawn after everything else, so the instances without it stay as they were.
+        guard locality else { return }
+        latency = Array(repeating: Array(repeating: 0, count: clouds.count), count: clouds.count)
+        for a in clouds.indices {
+            for b in clouds.indices where a < b {
+                latency[a][b] = Self.pick([2, 15, 40], &random)
+                latency[b][a] = latency[a][b]
+            }
+        }
+        limit = Self.pick([10, 20], &random)
     }
 
     static func pick<T>(_ items: [T], _ random: inout SplitMix64) -> T { items[Int(random.next() % UInt64(items.count))] }
@@ -156,7 +157,7 @@ struct TinyInstance {
               offers: { kubernetes: true, vm: true, objectStorage: true }
               capacity: { vcpu: \(cloud.vcpu), memoryGiB: \(cloud.memory), storageGiB: 1000 }
               pricing: { currency: USD, vcpuHour: \(cloud.vcpuHour), memoryGiBHour: \(cloud.memoryHour), storageGiBMonth: \(Self.storagePrice), objectStorageGiBMonth: 0.02, egressGiB: \(cloud.egress) }
-              latencyMs: { ru: 10 }
+              latencyMs: { ru: 10 }\(latency.isEmpty ? "" : "\n  cloudLatencyMs: { " + self.clouds.indices.filter { $0 != index }.map { "cloud-\($0): \(latency[index][$0])" }.joined(separator: ", ") + " }")
             """
         }
         let databases = self.databases.enumerated().map { index, database in
@@ -182,10 +183,30 @@ struct TinyInstance {
               replicas: \(service.replicas)
               resources: { cpu: "\(service.cpu)", memory: \(service.memory)Gi }
               data: [catalog]
-              dependsOn: [{ name: db-\(service.database), trafficGiBMonth: \(service.traffic) }]
+              dependsOn: [{ name: db-\(service.database), trafficGiBMonth: \(service.traffic)\(limit.map { ", maxLatencyMs: \($0)" } ?? "") }]
             """
         }
         return [application] + clouds + databases + services
+    }
+
+    /// The instance planned against its optimum: a plan is never below it nor more than 1% above, its bound never
+    /// above it, and the planner fails only where enumeration finds no placement. The plan, when there is one.
+    func planAgainstOptimum(seed: Int) throws -> PlacementPlan? {
+        let set = ManifestLoader.load([ManifestLoader.Source(file: "tiny.yaml", bytes: Array(documents.joined(separator: "\n---\n").utf8))])
+        let model = try #require(set.model, "\(set.diagnostics)")
+        let optimum = optimum()
+        switch Planner.plan(model, options: Planner.Options(explanations: false)) {
+        case .success(let plan):
+            let best = try #require(optimum, "seed \(seed): the planner placed an instance enumeration finds infeasible")
+            let slack = 1e-7 * max(1, best)
+            #expect(plan.cost.lowerBound <= best + slack, "seed \(seed): bound \(plan.cost.lowerBound) above the optimum \(best)")
+            #expect(plan.cost.monthly >= best - slack, "seed \(seed): cost \(plan.cost.monthly) below the optimum \(best)")
+            #expect(plan.cost.monthly <= best * 1.01 + slack, "seed \(seed): cost \(plan.cost.monthly) more than 1% above the optimum \(best)")
+            return plan
+        case .failure(let failure):
+            #expect(optimum == nil, "seed \(seed): \(failure.cells.map(\.summary)), but enumeration finds a placement at \(optimum ?? 0)")
+            return nil
+        }
     }
 
     /// Every way to put `replicas` replicas into the clouds with spread met.
@@ -225,6 +246,7 @@ struct TinyInstance {
                 cost += (Double(database.vcpu) * cloud.vcpuHour + Double(database.memory) * cloud.memoryHour) * 730 + Double(database.storage) * Self.storagePrice
             }
             for (index, service) in services.enumerated() {
+                if let limit, allocation[index].indices.contains(where: { allocation[index][$0] > 0 && latency[$0][primaries[service.database]] > limit }) { return }
                 for (at, count) in allocation[index].enumerated() where count > 0 {
                     cpu[at] += count * service.cpu
                     memory[at] += count * service.memory
