@@ -143,7 +143,8 @@ struct Beds {
     let container: ContainerBed
     let provider: OpenStackResourceProvider
     let s3: S3Client
-    var secret: String { moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"] }
+    /// The secret of the backup identity the VMs get (the catalog's backup profile), not the deploying one.
+    var secret: String { moto.backupKeys.secret }
 
     init() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -152,8 +153,11 @@ struct Beds {
         container = try ContainerBed.load()
         let configFile = openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"], cloudName = openstack["MCLOUD_TEST_OS_CLOUD"]
         let keys = ["HOME": NSTemporaryDirectory(), "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"]]
+        // The VMs' keys come from the backup profile in this file, never from the deploying keys above.
+        let config = NSTemporaryDirectory() + "mcloud-bed-backup-\(UUID().uuidString.prefix(8)).config"
+        try moto.writeBackupProfile(to: config)
         provider = OpenStackResourceProvider(
-            cloud: "bed", environment: keys,
+            cloud: "bed", environment: keys.merging(["AWS_CONFIG_FILE": config]) { _, new in new },
             connect: { () throws(OpenStackError) -> OpenStackSession in
                 try OpenStackSession(cloud: try CloudsYAML.load(cloud: cloudName, environment: ["OS_CLIENT_CONFIG_FILE": configFile]))
             },
@@ -185,7 +189,7 @@ struct Beds {
         let backup: JSONValue = .object([
             // A schedule that does not fire while the test runs: the test runs the backup itself.
             ("schedule", .string("0 0 1 1 *")), ("retentionDays", .int(7)), ("cloud", .string("moto")), ("bucket", .string(bucket)),
-            ("region", .string("us-east-1")), ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])),
+            ("region", .string("us-east-1")), ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])), ("profile", .string(TestBedEnvironment.backupProfile)),
         ])
         let body: JSONValue = .object([
             ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")), ("metadata", Self.metadata(address.rawValue, name: name, kind: "db")),

@@ -4,8 +4,8 @@ import MCloudEngine
 import MCloudProvider
 
 /// Reads a failover's recovery points from the DR legs: the newest backup the lost server took, through the
-/// bucket's own provider, with the bucket's region, S3 endpoint and profile from the catalog (as rendering gives
-/// a server's `spec.backup`).
+/// bucket's own provider, with the bucket's region, S3 endpoint and backup profile from the catalog (as rendering
+/// gives a server's `spec.backup`).
 struct RecoveryPointReader {
     let clouds: [String: Cloud]
     let registry: any ProviderCatalog
@@ -39,12 +39,9 @@ struct RecoveryPointReader {
 
     /// The recovery point of `backup` in `leg`, for the server to be made at `server`.
     func point(leg: ResourceState, server: ResourceAddress, backup: BackupObject) -> RecoveryPoints.Point {
-        let cloud = clouds[leg.cloud]
         let bucket = ResourceBody(leg.attributes).string("bucketName") ?? leg.providerID
-        let location = BucketLocation(
-            cloud: leg.cloud, bucket: bucket, region: cloud?.region ?? "us-east-1", endpoint: cloud?.endpoints.objectStorageURL,
-            profile: cloud?.endpoints.awsProfile
-        )
+        let location = clouds[leg.cloud].map { BucketLocation(backupLeg: bucket, in: $0) }
+            ?? BucketLocation(cloud: leg.cloud, bucket: bucket, region: "us-east-1")
         return RecoveryPoints.Point(server: server, recoveryPoint: RecoveryPoint(location: location, object: backup.key, takenAt: BackupStatus.text(backup.time)))
     }
 }
