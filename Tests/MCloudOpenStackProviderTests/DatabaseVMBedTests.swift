@@ -12,8 +12,9 @@ import Testing
 /// Every engine Debian 12 ships, booted for real: the OpenStack provider creates the volume and the database server
 /// on the OpenStack bed, the test reads the user data back through Nova's API (what the provider sent) and boots it
 /// twice in the container bed with the moto bed's S3 reachable. The first instance must come up with the engine on
-/// the spec's port and its data on the second disk; known rows go in, one backup runs, and the object must reach
-/// the DR bucket with the size and SHA-256 the status object records. The second, fresh instance restores it with
+/// the spec's port, its data on the second disk and the metadata address refused to every user but root; known rows
+/// go in, one backup runs, and the object must reach the DR bucket with the size and SHA-256 the status object
+/// records. The second, fresh instance restores it with
 /// the catalog's restore command and must hold the same rows. The bucket's secret key may appear only in root-only
 /// files. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start).
 @Suite(.timeLimit(.minutes(30))) struct DatabaseVMBedTests {
@@ -64,6 +65,12 @@ import Testing
             let mount = try await beds.container.shell(first, "findmnt -n -o SOURCE,TARGET --target \(recipe.dataDirectory)").split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             #expect(mount.count == 2 && mount[0] != "overlay" && mount[1].trimmingCharacters(in: .whitespacesAndNewlines) == recipe.mountPoint, "\(mount)")
             #expect(try await beds.container.shell(first, "test -b \(mount.first ?? "/") && echo disk") == "disk\n")
+            // Once cloud-init has read the user data, the metadata address is refused to every user but root (docs/security.md,
+            // H2): the kernel answers a non-root connect with "Permission denied"; root gets the container's own answer.
+            let probe = "timeout 5 bash -c 'exec 3<>/dev/tcp/169.254.169.254/80' 2>&1 | sed 's/.*: //' || true"
+            let nobody = try await beds.container.shell(first, "runuser -u nobody -- bash -c \"\(probe)\"")
+            let root = try await beds.container.shell(first, probe)
+            #expect(nobody.contains("Permission denied") && !root.contains("Permission denied"), "nobody: \(nobody) root: \(root)")
 
             _ = try await beds.container.shell(first, test.write)
             let written = try await beds.container.shell(first, test.checksum)
