@@ -47,9 +47,8 @@ struct DrillWorkflow {
             throw CommandFailure("--cloud: no cloud named '\(name)'\(Suggestion.didYouMean(name, in: clouds.keys.sorted()).replacingQuotes)")
         }
         guard !recorded.lost.contains(name) else { throw CommandFailure("\(name) is recorded as lost; restore somewhere reachable (--cloud)") }
-        // The scratch VM reads the leg with the leg cloud's backup identity: without one it could only get mcloud's own keys.
-        if let legCloud = clouds[leg.cloud], legCloud.endpoints.objectStorageBackupProfile == nil {
-            throw CommandFailure("\(cell)'s DR leg \(leg.providerID) in \(leg.cloud) has no backup identity for the scratch server to read it with: set endpoints.objectStorage.backupProfile in \(leg.cloud)'s catalog entry (\(legCloud.location))")
+        if let problem = RecoveryPointReader.withoutBackupIdentity(leg, cell: cell, clouds: clouds, reader: "the scratch server") {
+            throw CommandFailure(problem)
         }
         let reasons = RestoreTarget.reasons(model, cell: cell, cloud: name, lost: Set(recorded.lost)) ?? []
         if let residency = reasons.first(where: { $0.filter == .residency }) {
