@@ -14,25 +14,29 @@ public struct BackupUpload: Sendable {
         self.credentials = credentials
     }
 
-    /// The keys for `target` from the AWS chain: the environment's keys, else the catalog's profile for the bucket,
-    /// else the profile named after the bucket's cloud when one exists, else `default`. The error names the bucket
-    /// and what was looked for, never a key.
+    /// The variables that say where the operator's AWS files are: the only part of mcloud's environment a backup
+    /// identity is read through.
+    static let fileLocations = ["HOME", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE"]
+
+    /// The keys for `target` from the profile the catalog names as the bucket's backup identity
+    /// (`endpoints.objectStorage.backupProfile`), in the operator's AWS files, and from nowhere else: never the
+    /// process environment's `AWS_ACCESS_KEY_ID` or `AWS_PROFILE`, which are mcloud's own identity, and never a
+    /// `default` profile. The error names the bucket, its cloud and the profile, never a key.
     public static func resolve(_ target: BucketLocation, environment: [String: String]) throws(AWSError) -> BackupUpload {
-        var settings = environment
-        if environment["AWS_ACCESS_KEY_ID"] == nil {
-            if let profile = target.profile {
-                settings["AWS_PROFILE"] = profile
-            } else if !target.cloud.isEmpty, AWSConfigurationLoader.hasProfile(target.cloud, environment: environment) {
-                settings["AWS_PROFILE"] = target.cloud
-            }
+        guard let profile = target.profile else {
+            throw .configuration(
+                "the backup bucket \(target.bucket) in cloud \(target.cloud) has no backup identity: set endpoints.objectStorage.backupProfile of \(target.cloud) in the catalog; a VM never gets mcloud's own keys"
+            )
         }
+        var settings = environment.filter { fileLocations.contains($0.key) }
+        settings["AWS_PROFILE"] = profile
         // Only the keys are used: the bucket's region comes from the spec.
         settings["AWS_REGION"] = target.region.isEmpty ? "us-east-1" : target.region
         let credentials: AWSCredentials
         do throws(AWSError) {
             credentials = try AWSConfigurationLoader.load(environment: settings).credentials
         } catch {
-            throw .configuration("no credentials for the backup job's bucket \(target.bucket) in cloud \(target.cloud): \(error.description)")
+            throw .configuration("no credentials for the backup job's bucket \(target.bucket) in cloud \(target.cloud) (backup profile \(profile)): \(error.description)")
         }
         let upload = BackupUpload(target: target, credentials: credentials)
         // A line break would end the value early in the user data's env file.

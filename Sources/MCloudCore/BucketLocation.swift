@@ -1,5 +1,5 @@
 /// Where a DR leg's bucket is and how a VM reaches it: the catalog cloud that holds it, the bucket's name and
-/// region, the S3 endpoint for clouds that are not AWS, and the AWS profile the catalog names for it. Nothing
+/// region, the S3 endpoint for clouds that are not AWS, and the backup profile the catalog names for it. Nothing
 /// secret: the keys are resolved when a VM is made and go only into its user data.
 public struct BucketLocation: Sendable, Hashable {
     public var cloud: String
@@ -14,6 +14,16 @@ public struct BucketLocation: Sendable, Hashable {
         self.region = region
         self.endpoint = endpoint
         self.profile = profile
+    }
+
+    /// The bucket `bucket` of a DR leg in `cloud`, as a database VM reaches it: the profile is the cloud's backup
+    /// identity (`endpoints.objectStorage.backupProfile`), never the one mcloud deploys with. Rendering, failover and
+    /// drill all spell a leg's location through this one place.
+    public init(backupLeg bucket: String, in cloud: Cloud) {
+        self.init(
+            cloud: cloud.name, bucket: bucket, region: cloud.region, endpoint: cloud.endpoints.objectStorageURL,
+            profile: cloud.endpoints.objectStorageBackupProfile
+        )
     }
 
     /// `s3://bucket/key`, as messages name an object.

@@ -78,13 +78,18 @@ public struct Cloud: Hashable, Sendable {
         public var cdnURL: String?
         public var cdnTokenEnv: String?
         public var objectStorageURL: String?
+        /// The profile of the operator's AWS files whose keys a database VM gets for a backup bucket in this cloud's
+        /// object storage (`endpoints.objectStorage.backupProfile`): never the identity mcloud deploys with.
+        public var objectStorageBackupProfile: String?
         public var awsProfile: String?
 
         public init(
             openstackCloud: String? = nil, kubernetesContext: String? = nil, kubeconfig: String? = nil, cdnURL: String? = nil,
             cdnTokenEnv: String? = nil, objectStorageURL: String? = nil, awsProfile: String? = nil, kubernetesEgressCIDRs: [String] = [],
-            kubernetesServer: String? = nil, argocdCluster: String? = nil, fluxKubeConfigSecret: String? = nil, fluxKubeConfigKey: String? = nil
+            kubernetesServer: String? = nil, argocdCluster: String? = nil, fluxKubeConfigSecret: String? = nil, fluxKubeConfigKey: String? = nil,
+            objectStorageBackupProfile: String? = nil
         ) {
+            self.objectStorageBackupProfile = objectStorageBackupProfile
             self.kubernetesEgressCIDRs = kubernetesEgressCIDRs
             self.kubernetesServer = kubernetesServer
             self.argocdCluster = argocdCluster
@@ -117,13 +122,17 @@ public struct Cloud: Hashable, Sendable {
     public var endpoints: Endpoints
     /// What its database VMs boot (`spec.vm.image`).
     public var vmImage: VMImage
+    /// The Cinder volume type its database VMs' volumes are made with (`spec.vm.encryptedVolumeType`): one the cloud
+    /// encrypts. Nil: the cloud's default type, encrypted or not. OpenStack only; AWS encrypts every EBS volume.
+    public var vmEncryptedVolumeType: String?
     public var location: SourceLocation
 
     public init(
         name: String, vendor: String, api: API, jurisdiction: [String], region: String, zones: [String], offers: Offers,
         capacity: Capacity, pricing: Pricing, latencyMs: [String: Double], cloudLatencyMs: [String: Double] = [:], endpoints: Endpoints,
-        vmImage: VMImage? = nil, location: SourceLocation
+        vmImage: VMImage? = nil, vmEncryptedVolumeType: String? = nil, location: SourceLocation
     ) {
+        self.vmEncryptedVolumeType = vmEncryptedVolumeType
         self.name = name
         self.vendor = vendor
         self.api = api

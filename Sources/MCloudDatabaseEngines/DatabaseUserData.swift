@@ -1,7 +1,7 @@
 /// The one renderer of a database VM's cloud-init user data, for every provider: a `#cloud-config` whose
 /// `write_files` put the settings (`/etc/mcloud/database.conf`), the bucket's keys (root-only
-/// `/etc/mcloud/backup.env`), a vendor repository's source and pin, and four scripts in place, and whose `runcmd`
-/// runs `mcloud-db-setup` once:
+/// `/etc/mcloud/backup.env`), a vendor repository's source and pin, and five scripts in place, and whose `runcmd`
+/// enables the metadata guard and runs `mcloud-db-setup` once:
 /// - `mcloud-engine prepare|configure|ready|dump|restore`: the recipe's steps, each in a shell of its own;
 /// - `mcloud-db-setup`: waits for the data disk under the names the provider gave, formats it if blank (label
 ///   `mcloud-data`), mounts it where the recipe says, installs the engine, configures it for the port, waits until
@@ -13,6 +13,8 @@
 ///   against its recorded SHA-256, loaded with the recipe's restore step; `mcloud-restore --recovery-point` loads
 ///   the VM's recovery point (a failover's or a drill's) from its own bucket with its own keys and reports the
 ///   outcome beside it, which `mcloud-db-setup` runs once, before the backup schedule is installed.
+/// - `mcloud-metadata-guard`, enabled as a systemd unit before the setup runs and at every boot: the metadata
+///   service, which serves this user data, closed to every user but root.
 /// Nothing reads the metadata service: the disk, the schedule and the bucket are all in the user data.
 public enum DatabaseUserData {
     public static let settingsPath = "/etc/mcloud/database.conf"
@@ -23,6 +25,9 @@ public enum DatabaseUserData {
     public static let setupScript = "/usr/local/sbin/mcloud-db-setup"
     public static let backupScript = "/usr/local/sbin/mcloud-backup"
     public static let restoreScript = "/usr/local/sbin/mcloud-restore"
+    public static let metadataGuardScript = "/usr/local/sbin/mcloud-metadata-guard"
+    public static let metadataGuardUnitName = "mcloud-metadata-guard.service"
+    public static let metadataGuardUnit = "/etc/systemd/system/\(metadataGuardUnitName)"
     /// The bucket object each server's backup job writes after every run.
     public static func statusKey(server: String) -> String { "\(server)/status.json" }
     /// The object a server that loaded a recovery point writes beside it: `RestoreReport`.
@@ -63,7 +68,8 @@ public enum DatabaseUserData {
             lines += ["  - path: \(CloudConfigText.scalar(file.path))", "    owner: root:root", "    permissions: \(CloudConfigText.doubleQuoted(file.permissions))"]
             lines += CloudConfigText.entry("content", file.content, indent: 4)
         }
-        lines += ["runcmd:", "  - [\(setupScript)]", ""]
+        // The guard first: cloud-init has read the user data by now, and nothing but root needs the metadata service again.
+        lines += ["runcmd:", "  - [systemctl, enable, --now, \(metadataGuardUnitName)]", "  - [\(setupScript)]", ""]
         return lines.joined(separator: "\n")
     }
 
@@ -81,6 +87,8 @@ public enum DatabaseUserData {
             if let preferences = repository.preferences { files.append(File(path: repository.preferencesPath, permissions: "0644", content: preferences)) }
         }
         files += [
+            File(path: metadataGuardScript, permissions: "0755", content: metadataGuard),
+            File(path: metadataGuardUnit, permissions: "0644", content: metadataGuardService),
             File(path: engineScript, permissions: "0755", content: engine(vm.recipe)),
             File(path: setupScript, permissions: "0755", content: setup),
             File(path: backupScript, permissions: "0755", content: backup),
@@ -203,6 +211,49 @@ public enum DatabaseUserData {
         echo "mcloud: $MCLOUD_ENGINE $MCLOUD_VERSION answers on port $PORT, its data on $disk at $MCLOUD_MOUNT"
 
         """#
+
+    /// The metadata service serves the user data, keys included, to any process on the VM that asks (IMDSv2 asks
+    /// for a token, which any process can get). Policy routing by the socket's owner closes it to every user but
+    /// root, so cloud-init and the backup job (root, reading an instance profile's keys) still reach it. `ip rule`
+    /// rather than nftables: iproute2 is in every Debian and Ubuntu image, nftables not in every one, and a guard
+    /// that first had to install a package would leave the address open while it did.
+    static let metadataGuard = #"""
+        #!/bin/bash
+        # Written by mcloud: once cloud-init has read the user data, only root reaches the metadata service, which
+        # serves that user data, its keys included, to whoever asks (docs/security.md, H2).
+        set -euo pipefail
+        PATH=/usr/sbin:/usr/bin:/sbin:/bin
+        # Every user but root; 4294967295 is no user.
+        users=1-4294967294
+        while ip rule del uidrange "$users" to 169.254.169.254 prohibit 2>/dev/null; do :; done
+        ip rule add uidrange "$users" to 169.254.169.254 prohibit
+        # AWS's IPv6 address of the service; a VM without IPv6 has nothing to close there.
+        if [ -e /proc/net/if_inet6 ]; then
+          while ip -6 rule del uidrange "$users" to fd00:ec2::254 prohibit 2>/dev/null; do :; done
+          ip -6 rule add uidrange "$users" to fd00:ec2::254 prohibit
+        fi
+        echo "mcloud: the metadata service answers root only"
+
+        """#
+
+    /// Runs the guard at every boot, before the network is up, as cloud-init's first run did with `--now`.
+    static let metadataGuardService = """
+        [Unit]
+        Description=mcloud: the metadata service answers root only
+        DefaultDependencies=no
+        After=local-fs.target
+        Before=network-pre.target
+        Wants=network-pre.target
+
+        [Service]
+        Type=oneshot
+        RemainAfterExit=yes
+        ExecStart=\(metadataGuardScript)
+
+        [Install]
+        WantedBy=sysinit.target
+
+        """
 
     static let s3Function = #"""
         s3() { aws ${MCLOUD_BACKUP_ENDPOINT:+--endpoint-url "$MCLOUD_BACKUP_ENDPOINT"} "$@"; }

@@ -34,12 +34,16 @@ extension Decoder {
             }
         }
         let endpoints = fields["endpoints"].flatMap { self.endpoints($0) } ?? Cloud.Endpoints()
-        let image = fields["vm"].map { self.vm($0, api: api) }
-        guard let vendor, let api, let jurisdiction, let region, let zones, let offers, let capacity, let pricing, image != .some(nil) else { return nil }
+        var vm: (image: VMImage?, encryptedVolumeType: String?) = (nil, nil)
+        var vmValid = true
+        if let node = fields["vm"] {
+            if let decoded = self.vm(node, api: api) { vm = decoded } else { vmValid = false }
+        }
+        guard let vendor, let api, let jurisdiction, let region, let zones, let offers, let capacity, let pricing, vmValid else { return nil }
         return Cloud(
             name: metadata.name, vendor: vendor, api: api, jurisdiction: jurisdiction, region: region, zones: zones,
-            offers: offers, capacity: capacity, pricing: pricing, latencyMs: latency, cloudLatencyMs: cloudLatency, endpoints: endpoints, vmImage: image ?? nil,
-            location: metadata.location
+            offers: offers, capacity: capacity, pricing: pricing, latencyMs: latency, cloudLatencyMs: cloudLatency, endpoints: endpoints,
+            vmImage: vm.image, vmEncryptedVolumeType: vm.encryptedVolumeType, location: metadata.location
         )
     }
 
@@ -77,12 +81,32 @@ extension Decoder {
         return valid ? offers : nil
     }
 
+    /// `spec.vm`: the image (nil: the API's standard one) and, on OpenStack, the encrypted Cinder volume type of the
+    /// database VMs' volumes (docs/security.md, M6).
+    private func vm(_ node: YAMLNode, api: Cloud.API?) -> (image: VMImage?, encryptedVolumeType: String?)? {
+        guard let vm = mapping(node, "spec.vm", keys: ["image", "encryptedVolumeType"]) else { return nil }
+        var valid = true
+        var volumeType: String?
+        if let typeNode = vm["encryptedVolumeType"] {
+            if let value = nonEmptyString(typeNode, vm.path("encryptedVolumeType")), api != .aws {
+                volumeType = value
+            } else {
+                if api == .aws {
+                    error(typeNode.location, "\(vm.path("encryptedVolumeType")): names a Cinder volume type, which only an OpenStack cloud has; an AWS cloud encrypts every EBS volume already")
+                }
+                valid = false
+            }
+        }
+        let image = vm["image"].map { self.image($0, api: api) }
+        guard valid, image != .some(nil) else { return nil }
+        return (image ?? nil, volumeType)
+    }
+
     /// `spec.vm.image`: the family the engine catalog has recipes for, and how the provider finds the image: `id`, or
     /// `name` (on AWS with `owner`), or on OpenStack Glance `properties` (with `owner`, the Glance project whose images
     /// count instead of public ones); without a way to find it, the API's standard one for Debian 12.
-    private func vm(_ node: YAMLNode, api: Cloud.API?) -> VMImage? {
-        guard let vm = mapping(node, "spec.vm", keys: ["image"], required: ["image"]), let imageNode = vm["image"],
-              let image = mapping(imageNode, "spec.vm.image", keys: ["family", "id", "name", "owner", "properties"], required: ["family"]) else { return nil }
+    private func image(_ imageNode: YAMLNode, api: Cloud.API?) -> VMImage? {
+        guard let image = mapping(imageNode, "spec.vm.image", keys: ["family", "id", "name", "owner", "properties"], required: ["family"]) else { return nil }
         var valid = true
         var family: String?
         if let node = image["family"], let value = string(node, image.path("family")) {
@@ -204,8 +228,9 @@ extension Decoder {
             endpoints.cdnURL = cdn["url"].flatMap { url($0, cdn.path("url")) }
             endpoints.cdnTokenEnv = cdn["tokenEnv"].flatMap { environmentName($0, cdn.path("tokenEnv")) }
         }
-        if let storage = entry("objectStorage", ["url"], required: ["url"]) {
+        if let storage = entry("objectStorage", ["url", "backupProfile"], required: ["url"]) {
             endpoints.objectStorageURL = storage["url"].flatMap { url($0, storage.path("url")) }
+            endpoints.objectStorageBackupProfile = storage["backupProfile"].flatMap { profileName($0, storage.path("backupProfile")) }
         }
         if let aws = entry("aws", ["profile"], required: ["profile"]) {
             endpoints.awsProfile = aws["profile"].flatMap { nonEmptyString($0, aws.path("profile")) }
@@ -268,6 +293,17 @@ extension Decoder {
             values.append(value)
         }
         return values.count == items.count ? values.sorted() : nil
+    }
+
+    /// A profile of the AWS files: a section name, so no brackets, no line breaks and no spaces at its ends.
+    func profileName(_ node: YAMLNode, _ path: String) -> String? {
+        guard let value = nonEmptyString(node, path) else { return nil }
+        let forbidden = value.unicodeScalars.contains { $0 == "[" || $0 == "]" || $0.properties.generalCategory == .control || $0.properties.isWhitespace && $0 != " " }
+        guard value == value.trimmingSpaces, !forbidden else {
+            error(node.location, "\(path): \"\(value)\" is not an AWS profile name (a section of the AWS config files: no brackets, line breaks or surrounding spaces)")
+            return nil
+        }
+        return value
     }
 
     func environmentName(_ node: YAMLNode, _ path: String) -> String? {

@@ -54,6 +54,9 @@ struct ModelChecker {
             }
         }
         checkUnique(clouds.map { ($0.name, $0.location, "Cloud") })
+        for (cloud, message) in BackupIdentityRule(clouds: clouds).problems() {
+            error(place("Cloud/\(cloud.name)", BackupIdentityRule.path, cloud.location), message)
+        }
         checkUnique(services.map { ($0.name, $0.location, "Service") } + databases.map { ($0.name, $0.location, "Database") })
         checkUnique(cdns.map { ($0.name, $0.location, "CDN") })
         checkUnique(policies.map { ($0.name, $0.location, "Policy") })

@@ -11,6 +11,8 @@ public struct Volume: Sendable, Hashable {
     public var metadata: [String: String]
     /// The servers it is attached to.
     public var serverIDs: [String]
+    /// Its Cinder volume type (`volume_type`), as the cloud reports it.
+    public var volumeType: String?
 
     static func decode(_ item: JSONValue) -> Volume? {
         guard let id = item["id"]?.stringValue else { return nil }
@@ -19,7 +21,7 @@ public struct Volume: Sendable, Hashable {
         return Volume(
             id: id, name: item["name"]?.stringValue ?? "", sizeGiB: item["size"]?.intValue ?? 0, status: item["status"]?.stringValue ?? "unknown",
             availabilityZone: item["availability_zone"]?.stringValue, metadata: metadata,
-            serverIDs: item["attachments"]?.arrayItems.compactMap { $0["server_id"]?.stringValue } ?? []
+            serverIDs: item["attachments"]?.arrayItems.compactMap { $0["server_id"]?.stringValue } ?? [], volumeType: item["volume_type"]?.stringValue
         )
     }
 }
@@ -38,15 +40,25 @@ public struct CinderClient: Sendable {
     }
 
     /// Quota exhaustion comes back as `OpenStackError.capacity` (Cinder answers 413 overLimit).
-    public func createVolume(name: String, sizeGiB: Int, marks: ResourceMarks, availabilityZone: String? = nil) async throws(OpenStackError) -> Volume {
+    /// `volumeType`: the Cinder volume type (an encrypted one, the catalog's `spec.vm.encryptedVolumeType`); nil for
+    /// the cloud's default.
+    public func createVolume(
+        name: String, sizeGiB: Int, marks: ResourceMarks, availabilityZone: String? = nil, volumeType: String? = nil
+    ) async throws(OpenStackError) -> Volume {
+        let body = Self.createBody(name: name, sizeGiB: sizeGiB, marks: marks, availabilityZone: availabilityZone, volumeType: volumeType)
+        let answer = try await session.json("block-storage", .POST, "/volumes", body: body, expect: [202], retryable: false, operation: "create volume \(name)")
+        guard let volume = answer["volume"].flatMap(Volume.decode) else { throw .invalidResponse("create volume \(name): no volume in the answer") }
+        return volume
+    }
+
+    /// The body of a volume create.
+    static func createBody(name: String, sizeGiB: Int, marks: ResourceMarks, availabilityZone: String?, volumeType: String?) -> JSONValue {
         var volume: [(String, JSONValue)] = [
             ("name", .string(name)), ("size", .int(sizeGiB)), ("metadata", .object(marks.metadata.map { ($0.key, .string($0.value)) })),
         ]
         if let availabilityZone { volume.append(("availability_zone", .string(availabilityZone))) }
-        let body: JSONValue = .object([("volume", .object(volume))])
-        let answer = try await session.json("block-storage", .POST, "/volumes", body: body, expect: [202], retryable: false, operation: "create volume \(name)")
-        guard let volume = answer["volume"].flatMap(Volume.decode) else { throw .invalidResponse("create volume \(name): no volume in the answer") }
-        return volume
+        if let volumeType { volume.append(("volume_type", .string(volumeType))) }
+        return .object([("volume", .object(volume))])
     }
 
     public func volume(_ id: String) async throws(OpenStackError) -> Volume {

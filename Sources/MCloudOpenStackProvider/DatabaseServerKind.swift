@@ -10,13 +10,13 @@ import MCloudProvider
 /// SecurityGroup given. The spec's engine, version,
 /// port, role, DNS name and the addresses of its volume and group go into the server's metadata, which the
 /// server's own scripts read too. Reads back the flavor's size, the attached volume and the group. With
-/// `spec.backup`, the keys for the DR bucket are resolved at creation and given to the VM in its user data only;
-/// with `spec.restore` (a failover's recovery point), those of the bucket it restores from.
+/// `spec.backup`, the keys of the DR bucket's backup profile are resolved at creation and given to the VM in its
+/// user data only; with `spec.restore` (a failover's recovery point), those of the bucket it restores from.
 struct DatabaseServerKind: Sendable {
     static let kind = ResourceKind.databaseServer
     let cloud: String
     let connection: OpenStackConnection
-    /// Where the AWS credential chain is read for the backup keys.
+    /// Where the operator's AWS files are found for the backup profile's keys; mcloud's own keys in it are never used.
     let environment: [String: String]
 
     /// Spec fields kept in the server's metadata, by metadata key.
@@ -80,7 +80,7 @@ struct DatabaseServerKind: Sendable {
         return ObservedResource(address: body.address, providerID: server.id, attributes: body.document)
     }
 
-    /// The keys of `target`'s bucket from the AWS credential chain, for the VM's user data.
+    /// The keys of `target`'s backup profile, for the VM's user data.
     private func keys(_ target: BucketLocation) throws(OpenStackError) -> [(name: String, value: String)] {
         do throws(AWSError) {
             return try BackupUpload.resolve(target, environment: environment).secrets

@@ -9,8 +9,9 @@ import MCloudOpenStack
 /// clouds.yaml (found as `CloudsYAML` finds it: `OS_CLIENT_CONFIG_FILE`, `~/.config/openstack/clouds.yaml`,
 /// `/etc/openstack/clouds.yaml`; `./clouds.yaml` only when the operator allows it). Backup buckets go to
 /// `endpoints.objectStorage.url` with the AWS credential chain, using the profile named after the catalog cloud
-/// when one exists; a database VM's keys for its DR bucket come from the same chain (`BackupUpload`). Only the
-/// catalog entry is checked here; files are read on first use.
+/// when one exists; a database VM's keys for its DR bucket come only from the backup profile the catalog names for
+/// the bucket's cloud (`BackupUpload`), never from this chain. Only the catalog entry is checked here; files are read
+/// on first use.
 public final class OpenStackProviderCatalog: ProviderCatalog {
     let environment: [String: String]
     let limits: HTTPLimits
@@ -31,7 +32,8 @@ public final class OpenStackProviderCatalog: ProviderCatalog {
             connect: { () throws(OpenStackError) -> OpenStackSession in
                 try OpenStackSession(cloud: try CloudsYAML.load(cloud: openstackCloud, environment: environment), retryPolicy: limits.retry, timeouts: limits.timeouts)
             },
-            objectStorage: { () throws(AWSError) -> S3Client in try Self.objectStorage(for: cloud, environment: environment, limits: limits) }
+            objectStorage: { () throws(AWSError) -> S3Client in try Self.objectStorage(for: cloud, environment: environment, limits: limits) },
+            encryptedVolumeType: cloud.vmEncryptedVolumeType
         )
     }
 

@@ -14,13 +14,17 @@ public struct OpenStackResourceProvider: ResourceProvider {
     private let poller: Poller
     private let storage: OnFirstUse<S3Client, AWSError>
     private let environment: [String: String]
+    private let encryptedVolumeType: String?
 
     /// `connect` opens the session on first use; `objectStorage` makes the S3 client on the first bucket operation;
-    /// `environment` is where the AWS credential chain is read for the keys a database VM's backup job gets.
+    /// `environment` is where the operator's AWS files are found for the backup profile a database VM's backup job
+    /// gets; `encryptedVolumeType` is the Cinder type of every volume made (the catalog's `spec.vm.encryptedVolumeType`).
     public init(
         cloud: String, environment: [String: String], poller: Poller = .openStack(timeout: 900),
-        connect: @escaping @Sendable () throws(OpenStackError) -> OpenStackSession, objectStorage: @escaping @Sendable () throws(AWSError) -> S3Client
+        connect: @escaping @Sendable () throws(OpenStackError) -> OpenStackSession, objectStorage: @escaping @Sendable () throws(AWSError) -> S3Client,
+        encryptedVolumeType: String? = nil
     ) {
+        self.encryptedVolumeType = encryptedVolumeType
         self.cloud = cloud
         self.environment = environment
         self.poller = poller
@@ -28,7 +32,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
         storage = OnFirstUse(objectStorage)
     }
 
-    private var volumes: VolumeKind { VolumeKind(cloud: cloud, connection: connection) }
+    private var volumes: VolumeKind { VolumeKind(cloud: cloud, connection: connection, encryptedVolumeType: encryptedVolumeType) }
     private var servers: DatabaseServerKind { DatabaseServerKind(cloud: cloud, connection: connection, environment: environment) }
     private var groups: SecurityGroupKind { SecurityGroupKind(cloud: cloud, connection: connection) }
     private var databases: ManagedDatabaseKind { ManagedDatabaseKind(cloud: cloud, connection: connection) }

@@ -9,6 +9,8 @@ struct VolumeKind: Sendable {
     static let kind = ResourceKind.volume
     let cloud: String
     let connection: OpenStackConnection
+    /// The catalog's `spec.vm.encryptedVolumeType`, every new volume's type; nil: the cloud's default.
+    var encryptedVolumeType: String? = nil
 
     func observe(_ inventory: Inventory, bases: [ResourceAddress: ResourceBody]) -> [ObservedResource] {
         inventory.volumes.compactMap { volume in
@@ -43,7 +45,7 @@ struct VolumeKind: Sendable {
             let zone = body.string("zone")
             volume = try await cinder.createVolume(
                 name: body.name, sizeGiB: body.int("sizeGiB") ?? 1, marks: OwnershipKeys.marks(body, extra: zone.map { [OwnershipKeys.zone: $0] } ?? [:]),
-                availabilityZone: try await connection.volumeZone(zone)
+                availabilityZone: try await connection.volumeZone(zone), volumeType: encryptedVolumeType
             )
         }
         if volume.status != "in-use" { volume = try await cinder.waitForStatus(volume.id, "available") }

@@ -9,13 +9,13 @@ import MCloudProvider
 struct DatabaseInfrastructure {
     private let topology: Topology
     private let index: Int
-    private let cell: Topology.DatabaseCell
-    private let cloud: Cloud
+    let cell: Topology.DatabaseCell
+    let cloud: Cloud
     /// `retail-bank-ru.accounts-db`: what every resource of the cell is named after.
     private let base: String
     private let labels: CellLabels
     private let port: Int?
-    private let managed: Bool
+    let managed: Bool
 
     /// Nil when the primary's cloud is not in the catalog, which a validated model rules out.
     init?(_ index: Int, in topology: Topology) {
@@ -102,7 +102,7 @@ struct DatabaseInfrastructure {
     }
 
     /// The DR leg's bucket: in the backup cloud, named after the cell.
-    private var disasterBucket: (cloud: Cloud, address: String, name: String)? {
+    var disasterBucket: (cloud: Cloud, address: String, name: String)? {
         guard database.backup != nil, let bucketCloud = cell.backup.flatMap({ topology.clouds[$0] }) else { return nil }
         let address = InfrastructureResource.address(provider: ProviderName(bucketCloud.api.rawValue), cloud: bucketCloud.name, kind: .backupBucket, name: base)
         return (bucketCloud, address, Self.bucketName(base, address: address))
@@ -117,12 +117,7 @@ struct DatabaseInfrastructure {
     /// would make them depend on each other.
     private var serverBackup: BackupSettings? {
         guard let backup = database.backup else { return nil }
-        let location = disasterBucket.map { bucket in
-            BucketLocation(
-                cloud: bucket.cloud.name, bucket: bucket.name, region: bucket.cloud.region, endpoint: bucket.cloud.endpoints.objectStorageURL,
-                profile: bucket.cloud.endpoints.awsProfile
-            )
-        }
+        let location = disasterBucket.map { BucketLocation(backupLeg: $0.name, in: $0.cloud) }
         return BackupSettings(schedule: backup.schedule, retentionDays: backup.retentionDays, location: location)
     }
 

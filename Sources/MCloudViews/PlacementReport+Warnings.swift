@@ -21,4 +21,16 @@ extension PlacementReport {
         }
         return report
     }
+
+    /// Warnings the plan itself found on cells, by the cell's name (`sessions-redis@eu`), after any already there.
+    public func withWarnings(byCell warnings: [String: [String]]) -> PlacementReport {
+        guard !warnings.isEmpty else { return self }
+        var report = self
+        report.cells = cells.map { cell in
+            var cell = cell
+            cell.warnings += warnings[cell.name] ?? []
+            return cell
+        }
+        return report
+    }
 }

@@ -63,6 +63,9 @@ struct AWSWorkspace {
         let bed = try #require(Self.bed, "no moto test bed: run scripts/testbed/moto.sh start (looked for \(Self.bedDirectory)/env)")
         url = try #require(bed["MCLOUD_TEST_MOTO_URL"])
         credentials = AWSCredentials(accessKeyID: bed["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"] ?? "", secretAccessKey: bed["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"] ?? "")
+        // The database VMs' identity: moto's backup user, or its test user on a bed started before moto.sh made one.
+        let backup = bed["MCLOUD_TEST_MOTO_BACKUP_ACCESS_KEY_ID"].map { (keyID: $0, secret: bed["MCLOUD_TEST_MOTO_BACKUP_SECRET_ACCESS_KEY"] ?? "") }
+            ?? (keyID: credentials.accessKeyID, secret: credentials.secretAccessKey)
         application = "e2e-aws-\(UUID().uuidString.prefix(8).lowercased())"
         folder = NSTemporaryDirectory() + "mcloud-\(application)"
         let manager = FileManager.default
@@ -77,6 +80,10 @@ struct AWSWorkspace {
             aws_access_key_id = \(credentials.accessKeyID)
             aws_secret_access_key = \(credentials.secretAccessKey)
             endpoint_url = \(url)
+
+            [profile moto-backup]
+            aws_access_key_id = \(backup.keyID)
+            aws_secret_access_key = \(backup.secret)
 
             """
         try config.write(toFile: "\(folder)/aws-config", atomically: true, encoding: .utf8)

@@ -144,16 +144,19 @@ struct LedgerBed {
             clouds = clouds.replacingOccurrences(of: placeholder, with: value)
         }
         try clouds.write(toFile: "\(folder)/providers/clouds.yaml", atomically: true, encoding: .utf8)
+        try moto.writeBackupProfile(to: "\(folder)/aws-config")
     }
 
     var statePath: String { "\(folder)/state.json" }
     var options: [String] { ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", "file://\(statePath)"] }
 
-    /// The bed's clouds.yaml, moto's keys (the DR buckets' and the VMs'), and a HOME without AWS profiles.
+    /// The bed's clouds.yaml, moto's keys (mcloud's own, for the DR buckets), the VMs' backup profile, and a HOME
+    /// without AWS profiles.
     var environment: [String: String] {
         [
             "NO_COLOR": "1", "HOME": folder, "OS_CLIENT_CONFIG_FILE": openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"], "MCLOUD_ALLOWED_KUBECONFIGS": kubeconfig,
             "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"],
+            "AWS_CONFIG_FILE": "\(folder)/aws-config",
         ]
     }
 

@@ -62,7 +62,8 @@ struct LedgerWorkspace {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(made.stdout.utf8)) as? [String: Any])
         var placement = try #require(document["placement"] as? [String: Any])
         var cells = try #require(placement["cells"] as? [String: [String: Any]])
-        for name in cells.keys { cells[name]?["why"] = nil }
+        // Neither why a cell went where it did nor what the plan warned of is recorded by an apply.
+        for name in cells.keys { cells[name]?["why"] = nil; cells[name]?["warnings"] = nil }
         placement["cells"] = cells
         var cost = try #require(placement["cost"] as? [String: Any])
         cost["lowerBound"] = nil

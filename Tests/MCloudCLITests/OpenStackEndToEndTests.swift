@@ -3,6 +3,7 @@ import MCloudAWS
 import MCloudOpenStack
 import MCloudProvider
 import MCloudState
+import MCloudTestSupport
 import Testing
 import MCloudCore
 import MCloudHTTP
@@ -88,13 +89,14 @@ struct OpenStackBed {
         for file in try FileManager.default.contentsOfDirectory(atPath: "\(repositoryRoot)/Providers") where file.hasSuffix(".yaml") {
             let lines = try String(contentsOfFile: "\(repositoryRoot)/Providers/\(file)", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line in
                 if line.contains("openstack: { cloud:") { return "    openstack: { cloud: \(cloud) }" }
-                if line.contains("objectStorage: { url:") { return "    objectStorage: { url: \"\(storage)\" }" }
+                if line.contains("objectStorage: { url:") { return "    objectStorage: { url: \"\(storage)\", backupProfile: \(TestBedEnvironment.backupProfile) }" }
                 // The bed's one image; a bed started before it carried os_version would not match the catalog's.
                 if line.contains("image: { family:") { return "    image: { family: debian-12, id: \(image) }" }
                 return String(line)
             }
             try lines.joined(separator: "\n").write(toFile: "\(folder)/providers/\(file)", atomically: true, encoding: .utf8)
         }
+        try TestBedEnvironment.load(directory: Self.motoDirectory, start: "scripts/testbed/moto.sh start").writeBackupProfile(to: "\(folder)/aws-config")
     }
 
     static func read(_ path: String, hint: String) throws -> [String: String] {
@@ -109,11 +111,13 @@ struct OpenStackBed {
 
     var statePath: String { "\(folder)/state.json" }
 
-    /// The environment of each run: the bed's clouds.yaml, moto's keys, and a HOME without AWS profiles.
+    /// The environment of each run: the bed's clouds.yaml, moto's keys (mcloud's own), the VMs' backup profile, and a
+    /// HOME without AWS profiles.
     var environment: [String: String] {
         [
             "NO_COLOR": "1", "HOME": folder, "OS_CLIENT_CONFIG_FILE": env["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"] ?? "",
             "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"] ?? "", "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"] ?? "",
+            "AWS_CONFIG_FILE": "\(folder)/aws-config",
         ]
     }
 

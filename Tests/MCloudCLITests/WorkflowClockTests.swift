@@ -53,6 +53,24 @@ import Testing
         #expect(!lab.clouds.bodies.contains { $0.contains("PWNED") }, "the planted key reached a body")
     }
 
+    /// Security H2: a leg whose cloud names no backup identity is refused by drill and failover before anything is
+    /// made, since the scratch server and the new primary could read it only with mcloud's own keys.
+    @Test func aLegWithoutABackupIdentityIsRefusedByDrillAndFailoverBeforeAnythingIsMade() async throws {
+        let lab = try ClockLab()
+        try await lab.apply()
+        lab.clouds.backups = [BackupObject(key: "\(lab.server)/20270115T070000Z.sql.gz", time: Int(Self.start) - 3600, size: 4096, sha256: nil)]
+        try lab.removeBackupProfile(of: "dc-b")
+        let before = lab.clouds.addresses.sorted()
+        let drill = await lab.run(["drill", "ledger"])
+        #expect(drill.exitCode == 1)
+        #expect(drill.stderr.contains(" in dc-b has no backup identity for the scratch server to read it with: set endpoints.objectStorage.backupProfile in dc-b's catalog entry ("), "\(drill.stderr)")
+        let failover = await lab.run(["failover", "dc-a", "--auto-approve"])
+        #expect(failover.exitCode == 1)
+        #expect(failover.stderr.contains(" in dc-b has no backup identity for the new primary to read it with: "), "\(failover.stderr)")
+        #expect(failover.stderr.hasSuffix("Nothing was changed.\n"), "\(failover.stderr)")
+        #expect(lab.clouds.addresses.sorted() == before)
+    }
+
     @Test func aDrillWithoutAReportTimesOutOnTheClockAndCleansUp() async throws {
         let lab = try ClockLab()
         try await lab.apply()
@@ -100,6 +118,15 @@ struct ClockLab {
             catalog = catalog.replacingOccurrences(of: placeholder, with: value)
         }
         try catalog.write(toFile: "\(folder)/providers/clouds.yaml", atomically: true, encoding: .utf8)
+    }
+
+    /// Takes `cloud`'s backup identity out of the catalog, as an operator's catalog without one would be.
+    func removeBackupProfile(of cloud: String) throws {
+        let path = "\(folder)/providers/clouds.yaml"
+        let documents = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n---\n").map { document in
+            document.contains("metadata: { name: \(cloud) }") ? document.replacingOccurrences(of: ", backupProfile: bed-backup", with: "") : document
+        }
+        try documents.joined(separator: "\n---\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
     /// The ledger's primary server's name: the folder of its backups.

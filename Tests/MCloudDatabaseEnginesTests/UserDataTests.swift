@@ -48,7 +48,8 @@ struct UserDataTests {
             #expect(node["permissions"]?.scalar?.value == file.permissions)
         }
         let root = try #require(YAMLReader.read(text, file: "user-data").documents.first?.root)
-        #expect(root["runcmd"]?.sequence?.first?.sequence?.first?.scalar?.value == DatabaseUserData.setupScript)
+        let runcmd = root["runcmd"]?.sequence?.map { $0.sequence?.compactMap(\.scalar?.value) ?? [] }
+        #expect(runcmd == [["systemctl", "enable", "--now", "mcloud-metadata-guard.service"], [DatabaseUserData.setupScript]])
         let settings = try #require(files[DatabaseUserData.settingsPath]?["content"]?.scalar?.value)
         #expect(settings.contains("PORT='\(recipe.engine.defaultPort + 1)'"))
         #expect(settings.contains("MCLOUD_DISKS='/dev/disk/by-id/virtio-0123456789abcdef0123 /dev/vdb'"))
@@ -122,12 +123,52 @@ struct UserDataTests {
                 paths.append(path)
             }
         }
-        #expect(paths.count == EngineCatalog.recipes.count + 3)
+        #expect(paths.count == EngineCatalog.recipes.count + 4)
         for path in paths {
             let syntax = try await Command.run("/bin/bash", ["-n", path])
             #expect(syntax.succeeded, "\(path): \(syntax.output)")
         }
         let lint = try await Command.run("/usr/bin/shellcheck", ["--shell=bash", "--severity=style"] + paths)
         #expect(lint.succeeded, "\(lint.output.prefix(4000))")
+    }
+
+    /// The metadata service serves the user data, keys included, to any process that asks; once cloud-init has read
+    /// it, the guard closes it to every user but root (docs/security.md, H2). Its rules are exact: they are the
+    /// golden of what the user data asks of the VM's routing.
+    @Test func theUserDataClosesTheMetadataServiceToEveryUserButRootBeforeTheSetup() throws {
+        let vm = Self.vm(EngineCatalog.recipes[0])
+        let files = try Self.files(DatabaseUserData.render(vm))
+        let script = try #require(files[DatabaseUserData.metadataGuardScript]?["content"]?.scalar?.value)
+        #expect(files[DatabaseUserData.metadataGuardScript]?["permissions"]?.scalar?.value == "0755")
+        let rules = script.split(separator: "\n").filter { $0.contains("ip ") && $0.contains(" add ") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(rules == [
+            #"ip rule add uidrange "$users" to 169.254.169.254 prohibit"#,
+            #"ip -6 rule add uidrange "$users" to fd00:ec2::254 prohibit"#,
+        ])
+        #expect(script.contains("\nusers=1-4294967294\n"))
+        let unit = try #require(files[DatabaseUserData.metadataGuardUnit]?["content"]?.scalar?.value)
+        #expect(unit.contains("\nExecStart=/usr/local/sbin/mcloud-metadata-guard\n"))
+        #expect(unit.contains("\nBefore=network-pre.target\n") && unit.contains("\nWantedBy=sysinit.target\n"))
+    }
+
+    /// The guard run in a network namespace of its own (needs root, as the VM's cloud-init has): a process of any user
+    /// but root is refused a route to the metadata address, root still has one, and a second run (every boot) keeps
+    /// one rule per address.
+    @Test func theGuardRefusesTheMetadataAddressToNonRootAndKeepsItForRoot() async throws {
+        try #require(getuid() == 0, "needs root to make a network namespace (as cloud-init on the VM runs the guard)")
+        let folder = try Self.folder()
+        let guardPath = "\(folder)/mcloud-metadata-guard"
+        try Data(DatabaseUserData.metadataGuard.utf8).write(to: URL(fileURLWithPath: guardPath))
+        let probe = """
+            set -u
+            ip link set lo up && ip route add default dev lo && ip -6 route add default dev lo
+            bash \(guardPath) && bash \(guardPath) >/dev/null
+            echo "rules: $(ip rule show | grep -c 169.254.169.254) $(ip -6 rule show | grep -c fd00:ec2::254)"
+            ip route get 169.254.169.254 uid 65534 >/dev/null 2>&1 && echo "nobody: route" || echo "nobody: refused"
+            ip -6 route get fd00:ec2::254 uid 1000 >/dev/null 2>&1 && echo "user: route" || echo "user: refused"
+            ip route get 169.254.169.254 uid 0 >/dev/null 2>&1 && echo "root: route" || echo "root: refused"
+            """
+        let run = try await Command.run("/usr/bin/unshare", ["--net", "/bin/bash", "-c", probe])
+        #expect(run.stdout == "mcloud: the metadata service answers root only\nrules: 1 1\nnobody: refused\nuser: refused\nroot: route\n", "\(run.output)")
     }
 }

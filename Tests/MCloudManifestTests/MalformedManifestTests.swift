@@ -660,6 +660,35 @@ extension MalformedCase {
             "clouds.yaml:28:49: error: spec.endpoints.kubernetes.server: set server or argocdCluster, not both; an Argo CD destination names its cluster by one of them",
         ]),
         MalformedCase("GitOps names of a cluster are accepted", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, argocdCluster: in-cluster, fluxKubeConfigSecret: vk.kubeconfig, fluxKubeConfigKey: value.yaml }"), []),
+        // Regression (issue 32, H2): a VM's backup keys came from mcloud's own identity; a catalog may no longer name it.
+        MalformedCase("a backup profile that is an identity mcloud works with", .clouds(
+            "    kubernetes: { context: vk-msk-prod }\n",
+            "    kubernetes: { context: vk-msk-prod }\n    objectStorage: { url: \"https://hb.example\", backupProfile: mcloud }\n"
+        ) + .clouds(
+            "  latencyMs: { ru: 50, eu: 10 }",
+            "  latencyMs: { ru: 50, eu: 10 }\n  endpoints:\n    aws: { profile: mcloud }\n    objectStorage: { url: \"https://s3.example\", backupProfile: vk-msk }"
+        ), [
+            #"clouds.yaml:29:64: error: spec.endpoints.objectStorage.backupProfile: "mcloud" is the profile mcloud deploys aws-fra with (its endpoints.aws.profile); a backup identity is a profile of its own, whose keys reach the backup buckets only, since they go into every database VM's user data"#,
+            #"clouds.yaml:45:64: error: spec.endpoints.objectStorage.backupProfile: "vk-msk" is the profile mcloud manages vk-msk's buckets with (named after the cloud); a backup identity is a profile of its own, whose keys reach the backup buckets only, since they go into every database VM's user data"#,
+        ]),
+        MalformedCase("a backup profile that is no section name of the AWS files", .clouds(
+            "    kubernetes: { context: vk-msk-prod }\n",
+            "    kubernetes: { context: vk-msk-prod }\n    objectStorage: { url: \"https://hb.example\", backupProfile: \"dr]\" }\n"
+        ), [
+            #"clouds.yaml:29:64: error: spec.endpoints.objectStorage.backupProfile: "dr]" is not an AWS profile name (a section of the AWS config files: no brackets, line breaks or surrounding spaces)"#,
+        ]),
+        MalformedCase("a backup profile of its own is accepted", .clouds(
+            "    kubernetes: { context: vk-msk-prod }\n",
+            "    kubernetes: { context: vk-msk-prod }\n    objectStorage: { url: \"https://hb.example\", backupProfile: vk-msk-backup }\n"
+        ), []),
+        MalformedCase("an encrypted volume type on AWS, which encrypts every volume already", .clouds(
+            "  latencyMs: { ru: 50, eu: 10 }", "  latencyMs: { ru: 50, eu: 10 }\n  vm: { encryptedVolumeType: luks }"
+        ), [
+            "clouds.yaml:42:30: error: spec.vm.encryptedVolumeType: names a Cinder volume type, which only an OpenStack cloud has; an AWS cloud encrypts every EBS volume already",
+        ]),
+        MalformedCase("an encrypted volume type on OpenStack, without an image", .clouds(
+            "  latencyMs: { ru: 12, eu: 55 }", "  latencyMs: { ru: 12, eu: 55 }\n  vm: { encryptedVolumeType: luks-ssd }"
+        ), []),
         MalformedCase("an empty list of CDN audiences", .app("audiences: [ru, eu]", "audiences: []"), [
             "app.yaml:52:14: error: spec.audiences must not be empty",
         ]),

@@ -10,9 +10,10 @@ import MCloudHTTP
 
 /// A database server with a DR bucket on moto (scripts/testbed/moto.sh), made on the OpenStack test bed
 /// (scripts/testbed/openstack.sh): its user data, read back through Nova as the admin, carries the bucket and the
-/// key, while what the engine sees and records does not. Fails, never skips, without the beds.
+/// backup profile's key, never the deploying keys of mcloud's environment, while what the engine sees and records
+/// carries no key. Fails, never skips, without the beds.
 @Suite(.serialized) struct BackupCredentialsBedTests {
-    @Test("a DR database VM gets the bucket's keys in its user data only, and is deleted")
+    @Test("a DR database VM gets the backup profile's keys in its user data only, never mcloud's own, and is deleted")
     func credentialsInUserDataOnly() async throws {
         let directories = ProcessInfo.processInfo.environment
         let openstack = try TestBedEnvironment.load(
@@ -21,9 +22,15 @@ import MCloudHTTP
         let moto = try TestBedEnvironment.load(directory: directories["MCLOUD_TESTBED_MOTO_DIR"] ?? "/tmp/mcloud-testbed/moto", start: "scripts/testbed/moto.sh start")
         let configFile = openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"]
         let cloudName = openstack["MCLOUD_TEST_OS_CLOUD"]
-        let keyID = moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], secret = moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"]
-        try #require(!keyID.isEmpty && !secret.isEmpty)
-        let environment = ["HOME": NSTemporaryDirectory(), "AWS_ACCESS_KEY_ID": keyID, "AWS_SECRET_ACCESS_KEY": secret]
+        let deployingKeyID = moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], deployingSecret = moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"]
+        let (keyID, secret) = moto.backupKeys
+        try #require(!keyID.isEmpty && !secret.isEmpty && !deployingKeyID.isEmpty)
+        let config = NSTemporaryDirectory() + "mcloud-bed-backup-\(UUID().uuidString.prefix(8)).config"
+        try moto.writeBackupProfile(to: config)
+        // mcloud's own keys in the environment, as an operator runs it; the VM must get the backup profile's instead.
+        let environment = [
+            "HOME": NSTemporaryDirectory(), "AWS_ACCESS_KEY_ID": deployingKeyID, "AWS_SECRET_ACCESS_KEY": deployingSecret, "AWS_CONFIG_FILE": config,
+        ]
         let provider = OpenStackResourceProvider(
             cloud: "bed", environment: environment,
             connect: { () throws(OpenStackError) -> OpenStackSession in
@@ -36,7 +43,7 @@ import MCloudHTTP
         let bucket = "mcloud-dr-\(run)-db"
         let backup: JSONValue = .object([
             ("schedule", .string("0 3 * * *")), ("retentionDays", .int(7)), ("cloud", .string("moto")), ("bucket", .string(bucket)), ("region", .string("us-east-1")),
-            ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])),
+            ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])), ("profile", .string(TestBedEnvironment.backupProfile)),
         ])
         let body: JSONValue = .object([
             ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")),
@@ -73,6 +80,9 @@ import MCloudHTTP
         #expect(userData.contains("MCLOUD_BACKUP_BUCKET='\(bucket)'"))
         #expect(userData.contains("# Written by mcloud for \(address.rawValue): PostgreSQL 16 on Debian 12 (bookworm) from PostgreSQL Global Development Group (PGDG)'s repository, port 5432."))
         #expect(userData.contains("AWS_ACCESS_KEY_ID='\(keyID)'"))
+        if moto.hasSeparateBackupUser {
+            #expect(!userData.contains(deployingKeyID) && !userData.contains(deployingSecret))
+        }
         #expect(userData.contains("MCLOUD_BACKUP_ENDPOINT='\(moto["MCLOUD_TEST_MOTO_URL"])'"))
 
         try await provider.delete(recorded)

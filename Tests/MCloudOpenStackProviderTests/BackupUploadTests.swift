@@ -6,7 +6,8 @@ import MCloudYAML
 import Testing
 @testable import MCloudOpenStackProvider
 
-/// The DR keys a database VM gets: resolved from the AWS chain, written only into the root-only file of its cloud-init user data.
+/// The DR keys a database VM gets: from the backup profile the catalog names for the bucket's cloud, never from mcloud's
+/// own identity, and written only into the root-only file of its cloud-init user data.
 struct BackupUploadTests {
     static let target = BucketLocation(
         cloud: "vk-msk", bucket: "mcloud-shop-db-0123abcd", region: "ru-msk", endpoint: "https://s3.example.net"
@@ -23,17 +24,23 @@ struct BackupUploadTests {
         var testDescription: String { name }
     }
 
+    static let drTarget = BucketLocation(cloud: target.cloud, bucket: target.bucket, region: target.region, endpoint: target.endpoint, profile: "dr")
+    static let drFile = "[dr]\naws_access_key_id = AKIDDR\naws_secret_access_key = it's-dr\n"
+
     static let cases: [Case] = [
-        Case(name: "keys from the environment, S3-compatible endpoint", target: target,
-             environment: ["AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "secret-env"], keyID: "AKIDENV"),
-        Case(name: "temporary keys keep their session token, AWS's own endpoint", target: .init(cloud: "aws-irl", bucket: "b-1", region: "eu-west-1"),
-             environment: ["AWS_ACCESS_KEY_ID": "AKIDTMP", "AWS_SECRET_ACCESS_KEY": "secret-tmp", "AWS_SESSION_TOKEN": "token-tmp"], keyID: "AKIDTMP", token: "token-tmp"),
-        Case(name: "the profile named after the bucket's cloud", target: target, environment: [:],
-             credentialsFile: "[default]\naws_access_key_id = AKIDDEF\naws_secret_access_key = secret-def\n[vk-msk]\naws_access_key_id = AKIDVK\naws_secret_access_key = secret-vk\n",
-             keyID: "AKIDVK"),
-        Case(name: "spec.backup.profile wins over the cloud's profile",
-             target: .init(cloud: target.cloud, bucket: target.bucket, region: target.region, endpoint: target.endpoint, profile: "dr"), environment: [:],
-             credentialsFile: "[vk-msk]\naws_access_key_id = AKIDVK\naws_secret_access_key = secret-vk\n[dr]\naws_access_key_id = AKIDDR\naws_secret_access_key = it's-dr\n",
+        Case(name: "the backup profile's keys, S3-compatible endpoint", target: drTarget, environment: [:], credentialsFile: drFile, keyID: "AKIDDR"),
+        Case(name: "temporary keys keep their session token, AWS's own endpoint",
+             target: .init(cloud: "aws-irl", bucket: "b-1", region: "eu-west-1", profile: "aws-irl-backup"), environment: [:],
+             credentialsFile: "[aws-irl-backup]\naws_access_key_id = AKIDTMP\naws_secret_access_key = secret-tmp\naws_session_token = token-tmp\n",
+             keyID: "AKIDTMP", token: "token-tmp"),
+        // mcloud's own identity in the environment never reaches a VM (docs/security.md, H2).
+        Case(name: "the backup profile wins over the environment's keys", target: drTarget,
+             environment: ["AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "secret-env", "AWS_SESSION_TOKEN": "token-env"],
+             credentialsFile: drFile, keyID: "AKIDDR"),
+        Case(name: "the backup profile wins over the environment's AWS_PROFILE", target: drTarget, environment: ["AWS_PROFILE": "mcloud"],
+             credentialsFile: "[mcloud]\naws_access_key_id = AKIDMCLOUD\naws_secret_access_key = secret-mcloud\n" + drFile, keyID: "AKIDDR"),
+        Case(name: "the backup profile wins over the profile named after the bucket's cloud", target: drTarget, environment: [:],
+             credentialsFile: "[default]\naws_access_key_id = AKIDDEF\naws_secret_access_key = secret-def\n[vk-msk]\naws_access_key_id = AKIDVK\naws_secret_access_key = secret-vk\n" + drFile,
              keyID: "AKIDDR"),
     ]
 
@@ -94,17 +101,19 @@ struct BackupUploadTests {
         #expect(!text.contains("MCLOUD_BACKUP_BUCKET="))
     }
 
-    @Test("no credentials is an error naming the bucket, the profile and the variables, never a silent skip", arguments: [
-        (nil as String?, "profile 'default'"), ("dr", "profile 'dr'"),
+    /// Regression (issue 32, H2): without a backup profile the environment's keys, mcloud's own, went to the VM.
+    @Test("no backup identity is an error naming the bucket and what to set or what is missing, never a key", arguments: [
+        ("no backup profile", target, ["vk-msk", "endpoints.objectStorage.backupProfile"]),
+        ("a backup profile missing from the AWS files", drTarget, ["profile 'dr'"]),
     ])
-    func missingCredentials(profile: String?, named: String) throws {
-        let target = BucketLocation(cloud: Self.target.cloud, bucket: Self.target.bucket, region: "ru-msk", profile: profile)
-        let environment = ["HOME": try Self.home("[other]\naws_access_key_id = AKIDOTHER\naws_secret_access_key = secret-other\n")]
-        let error = #expect(throws: AWSError.self) { try BackupUpload.resolve(target, environment: environment) }
+    func withoutBackupIdentity(_ name: String, target: BucketLocation, named: [String]) throws {
+        let environment = [
+            "HOME": try Self.home("[default]\naws_access_key_id = AKIDDEF\naws_secret_access_key = secret-def\n[vk-msk]\naws_access_key_id = AKIDVK\naws_secret_access_key = secret-vk\n"),
+            "AWS_ACCESS_KEY_ID": "AKIDENV", "AWS_SECRET_ACCESS_KEY": "secret-env",
+        ]
+        let error = #expect(throws: AWSError.self, "\(name)") { try BackupUpload.resolve(target, environment: environment) }
         let message = error?.description ?? ""
-        #expect(message.contains("mcloud-shop-db-0123abcd"))
-        #expect(message.contains(named))
-        #expect(profile != nil || message.contains("AWS_ACCESS_KEY_ID"))
-        #expect(!message.contains("secret-other"))
+        for text in ["mcloud-shop-db-0123abcd"] + named { #expect(message.contains(text), "\(name): \(message)") }
+        #expect(!message.contains("secret"), "\(name)")
     }
 }

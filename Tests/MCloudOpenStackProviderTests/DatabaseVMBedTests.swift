@@ -12,8 +12,9 @@ import Testing
 /// Every engine Debian 12 ships, booted for real: the OpenStack provider creates the volume and the database server
 /// on the OpenStack bed, the test reads the user data back through Nova's API (what the provider sent) and boots it
 /// twice in the container bed with the moto bed's S3 reachable. The first instance must come up with the engine on
-/// the spec's port and its data on the second disk; known rows go in, one backup runs, and the object must reach
-/// the DR bucket with the size and SHA-256 the status object records. The second, fresh instance restores it with
+/// the spec's port, its data on the second disk and the metadata address refused to every user but root; known rows
+/// go in, one backup runs, and the object must reach the DR bucket with the size and SHA-256 the status object
+/// records. The second, fresh instance restores it with
 /// the catalog's restore command and must hold the same rows. The bucket's secret key may appear only in root-only
 /// files. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start).
 @Suite(.timeLimit(.minutes(30))) struct DatabaseVMBedTests {
@@ -64,6 +65,12 @@ import Testing
             let mount = try await beds.container.shell(first, "findmnt -n -o SOURCE,TARGET --target \(recipe.dataDirectory)").split(separator: " ", omittingEmptySubsequences: true).map(String.init)
             #expect(mount.count == 2 && mount[0] != "overlay" && mount[1].trimmingCharacters(in: .whitespacesAndNewlines) == recipe.mountPoint, "\(mount)")
             #expect(try await beds.container.shell(first, "test -b \(mount.first ?? "/") && echo disk") == "disk\n")
+            // Once cloud-init has read the user data, the metadata address is refused to every user but root (docs/security.md,
+            // H2): the kernel answers a non-root connect with "Permission denied"; root gets the container's own answer.
+            let probe = "timeout 5 bash -c 'exec 3<>/dev/tcp/169.254.169.254/80' 2>&1 | sed 's/.*: //' || true"
+            let nobody = try await beds.container.shell(first, "runuser -u nobody -- bash -c \"\(probe)\"")
+            let root = try await beds.container.shell(first, probe)
+            #expect(nobody.contains("Permission denied") && !root.contains("Permission denied"), "nobody: \(nobody) root: \(root)")
 
             _ = try await beds.container.shell(first, test.write)
             let written = try await beds.container.shell(first, test.checksum)
@@ -143,7 +150,8 @@ struct Beds {
     let container: ContainerBed
     let provider: OpenStackResourceProvider
     let s3: S3Client
-    var secret: String { moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"] }
+    /// The secret of the backup identity the VMs get (the catalog's backup profile), not the deploying one.
+    var secret: String { moto.backupKeys.secret }
 
     init() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -152,8 +160,11 @@ struct Beds {
         container = try ContainerBed.load()
         let configFile = openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"], cloudName = openstack["MCLOUD_TEST_OS_CLOUD"]
         let keys = ["HOME": NSTemporaryDirectory(), "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"]]
+        // The VMs' keys come from the backup profile in this file, never from the deploying keys above.
+        let config = NSTemporaryDirectory() + "mcloud-bed-backup-\(UUID().uuidString.prefix(8)).config"
+        try moto.writeBackupProfile(to: config)
         provider = OpenStackResourceProvider(
-            cloud: "bed", environment: keys,
+            cloud: "bed", environment: keys.merging(["AWS_CONFIG_FILE": config]) { _, new in new },
             connect: { () throws(OpenStackError) -> OpenStackSession in
                 try OpenStackSession(cloud: try CloudsYAML.load(cloud: cloudName, environment: ["OS_CLIENT_CONFIG_FILE": configFile]))
             },
@@ -185,7 +196,7 @@ struct Beds {
         let backup: JSONValue = .object([
             // A schedule that does not fire while the test runs: the test runs the backup itself.
             ("schedule", .string("0 0 1 1 *")), ("retentionDays", .int(7)), ("cloud", .string("moto")), ("bucket", .string(bucket)),
-            ("region", .string("us-east-1")), ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])),
+            ("region", .string("us-east-1")), ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])), ("profile", .string(TestBedEnvironment.backupProfile)),
         ])
         let body: JSONValue = .object([
             ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")), ("metadata", Self.metadata(address.rawValue, name: name, kind: "db")),

@@ -84,6 +84,23 @@ struct RequestTests {
         #expect(request.body(requestTag: "request:1").serialized(pretty: false) == #"{"server":{"name":"web-0","imageRef":"img","flavorRef":"fl","networks":"none","user_data":"I2Nsb3VkLWNvbmZpZwo=","security_groups":[{"name":"web"}],"metadata":{"managed-by":"mcloud","application":"shop","cell":"eu/1","request":"request:1"},"tags":["managed-by:mcloud","application:shop","cell:eu_1","request:1"]}}"#)
     }
 
+    /// A database VM's volume goes to the catalog's encrypted type where the cloud names one (docs/security.md, M6),
+    /// else to the cloud's default, which the body then leaves unnamed.
+    @Test("a volume body names the encrypted volume type only when the catalog gives one", arguments: [
+        ("luks-ssd" as String?, #"{"volume":{"name":"db-0","size":20,"metadata":{"managed-by":"mcloud","application":"shop","cell":"db"},"availability_zone":"nova","volume_type":"luks-ssd"}}"#),
+        (nil, #"{"volume":{"name":"db-0","size":20,"metadata":{"managed-by":"mcloud","application":"shop","cell":"db"},"availability_zone":"nova"}}"#),
+    ])
+    func volumeBody(type: String?, expected: String) {
+        let body = CinderClient.createBody(name: "db-0", sizeGiB: 20, marks: .owned(application: "shop", cell: "db"), availabilityZone: "nova", volumeType: type)
+        #expect(body.serialized(pretty: false) == expected)
+    }
+
+    @Test("a volume's type is read back")
+    func volumeTypeReadBack() throws {
+        let answer = try JSONParser.parse(#"{"id":"v1","name":"db-0","size":20,"status":"available","volume_type":"luks-ssd","metadata":{}}"#)
+        #expect(Volume.decode(answer)?.volumeType == "luks-ssd")
+    }
+
     @Test("a create is retried only when its server may exist", arguments: [
         (OpenStackError.transport(operation: "x", .connection(url: "u", detail: "reset")), true),
         (.api(APIFault(operation: "x", status: 503, kind: nil, message: "", requestID: nil)), true),

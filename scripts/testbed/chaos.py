@@ -71,7 +71,7 @@ class Harness:
         self.scripts.append(cdn)
         self.cdn_url = "http://127.0.0.1:%d" % cdn.port
         values = {"KUBECONFIG": self.workspace.kubeconfig, "OPENSTACK_CLOUD": self.beds.os_cloud, "AWS_PROFILE": "beds",
-                  "S3_URL": "http://127.0.0.1:9", "CDN_URL": "http://127.0.0.1:9/cdn"}
+                  "BACKUP_PROFILE": "beds-backup", "S3_URL": "http://127.0.0.1:9", "CDN_URL": "http://127.0.0.1:9/cdn"}
         self.workspace.write_catalog(values)
         # A plan of a new application reads no cloud: it gives the placement, so the clusters to start.
         probe = subprocess.run([self.options.mcloud, "plan", "--json"] + self.workspace.arguments("file://%s/probe.json" % folder),
@@ -103,7 +103,9 @@ class Harness:
         self.workspace.write_kubeconfig({c: self.proxies["kubernetes"].origin(i) for i, c in enumerate(self.clusters)}, self.beds.token, tls[2])
         self.workspace.write_clouds_yaml(self.beds.clouds_yaml, keystone, self.proxies["openstack"].origin(0))
         key, secret = self.beds.moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], self.beds.moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"]
-        self.workspace.write_aws_config(key, secret, s3)
+        # moto's backup user where the bed made one (moto.sh), so the VMs never get the deploying keys.
+        backup = (self.beds.moto.get("MCLOUD_TEST_MOTO_BACKUP_ACCESS_KEY_ID") or key, self.beds.moto.get("MCLOUD_TEST_MOTO_BACKUP_SECRET_ACCESS_KEY") or secret)
+        self.workspace.write_aws_config(key, secret, s3, backup)
         environment = {
             "PATH": os.environ["PATH"], "HOME": os.path.join(folder, "home"), "NO_COLOR": "1", "OS_CLIENT_CONFIG_FILE": self.workspace.clouds_yaml,
             "AWS_CONFIG_FILE": self.workspace.aws_config, "AWS_SHARED_CREDENTIALS_FILE": os.path.join(folder, "no-credentials"),

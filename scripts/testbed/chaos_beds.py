@@ -273,9 +273,11 @@ class Workspace:
             handle.write(text)
         os.chmod(self.clouds_yaml, 0o600)
 
-    def write_aws_config(self, key_id, secret, endpoint):
+    def write_aws_config(self, key_id, secret, endpoint, backup):
+        """The deploying profile `beds` and the backup identity `beds-backup` the catalog names for the VMs."""
         with open(self.aws_config, "w") as handle:
             handle.write("[profile beds]\naws_access_key_id = %s\naws_secret_access_key = %s\nendpoint_url = %s\nregion = us-east-1\n" % (key_id, secret, endpoint))
+            handle.write("[profile beds-backup]\naws_access_key_id = %s\naws_secret_access_key = %s\nregion = us-east-1\n" % backup)
         os.chmod(self.aws_config, 0o600)
 
     def arguments(self, state):

@@ -3,7 +3,8 @@
 # integration tests. Two servers:
 # - "auth" (MCLOUD_TEST_MOTO_URL) checks signatures: it starts with INITIAL_NO_AUTH_ACTION_COUNT=0, then opens three
 #   unauthenticated actions (POST /moto-api/reset-auth) to create an IAM user with an allow-all policy and an access
-#   key, which go into the env file. Every later request must be signed with that key.
+#   key, which go into the env file. Every later request must be signed with that key. With it, a second user with
+#   S3 rights only, the backup identity database VMs get (MCLOUD_TEST_MOTO_BACKUP_*; docs/security.md, H2).
 # - "open" (MCLOUD_TEST_MOTO_OPEN_URL) checks nothing. moto's checker rebuilds a bodiless non-S3 request wrongly
 #   and rejects correct signatures there (CloudFront and EKS GET/DELETE), so those calls are tested on this one.
 #
@@ -83,7 +84,7 @@ lock_state() {
 }
 
 # Creates the IAM user, its allow-all policy and its access key with the three actions moto lets through
-# unauthenticated, then writes the env file.
+# unauthenticated, then with that key the backup user, and writes the env file.
 create_credentials() {
   curl -fsS --max-time 10 -X POST -H 'Content-Type: text/plain' --data 3 "$URL/moto-api/reset-auth" >/dev/null ||
     die "POST /moto-api/reset-auth failed"
@@ -97,16 +98,28 @@ iam.create_user(UserName="mcloud-test")
 iam.put_user_policy(UserName="mcloud-test", PolicyName="everything", PolicyDocument=json.dumps(
     {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "*", "Resource": "*"}]}))
 key = iam.create_access_key(UserName="mcloud-test")["AccessKey"]
-print(key["AccessKeyId"], key["SecretAccessKey"])
+# The backup identity a database VM gets (docs/security.md, H2): a user of its own, S3 only, made with the test
+# user's key now that the unauthenticated actions are used up.
+iam = boto3.client("iam", endpoint_url=os.environ["MOTO_URL"], region_name="us-east-1",
+                   aws_access_key_id=key["AccessKeyId"], aws_secret_access_key=key["SecretAccessKey"])
+iam.create_user(UserName="mcloud-backup")
+iam.put_user_policy(UserName="mcloud-backup", PolicyName="backups", PolicyDocument=json.dumps(
+    {"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Action": "s3:*", "Resource": "*"}]}))
+backup = iam.create_access_key(UserName="mcloud-backup")["AccessKey"]
+print(key["AccessKeyId"], key["SecretAccessKey"], backup["AccessKeyId"], backup["SecretAccessKey"])
 PY
   ) || die "creating the IAM test user failed (log: $STATE/moto.log)"
+  local key_id secret backup_key_id backup_secret
+  read -r key_id secret backup_key_id backup_secret <<<"$keys"
   (
     umask 077
     {
       echo "MCLOUD_TEST_MOTO_URL=$URL"
       echo "MCLOUD_TEST_MOTO_OPEN_URL=$OPEN_URL"
-      echo "MCLOUD_TEST_MOTO_ACCESS_KEY_ID=${keys%% *}"
-      echo "MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY=${keys#* }"
+      echo "MCLOUD_TEST_MOTO_ACCESS_KEY_ID=$key_id"
+      echo "MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY=$secret"
+      echo "MCLOUD_TEST_MOTO_BACKUP_ACCESS_KEY_ID=$backup_key_id"
+      echo "MCLOUD_TEST_MOTO_BACKUP_SECRET_ACCESS_KEY=$backup_secret"
       echo "MCLOUD_TEST_MOTO_VERSION=$MOTO_VERSION"
     } >"$STATE/env.tmp"
   )

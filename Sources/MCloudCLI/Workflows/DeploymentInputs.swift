@@ -13,14 +13,26 @@ struct DeploymentInputs {
     var placementPlan: PlacementPlan
     var desired: [DesiredResource]
     var inputDigest: String
+    /// What the plan says on its cells of their database VMs (`DatabaseVMReview`), by cell name.
+    var cellWarnings: [String: [String]] = [:]
 
     /// Reads and places the manifests without the `lost` clouds; warnings on stderr, errors thrown (with `explain`, a
-    /// failed placement with every rejected cloud's reasons).
+    /// failed placement with every rejected cloud's reasons): among them a database VM that would get no backup
+    /// identity (`DatabaseVMReview`), refused before anything is read or made.
     static func load(_ manifests: ManifestOptions, lost: Set<String> = [], explain: Bool = false, _ context: CommandContext) throws(CommandFailure) -> DeploymentInputs {
         let (model, plan) = try PlacementLoader.plan(manifests, lost: lost, explain: explain, context)
-        let rendering = Rendering(model: model, placement: Placement(plan))
+        let placement = Placement(plan)
+        let review = DatabaseVMReview(model: model, placement: placement)
+        guard review.errors.isEmpty else {
+            let count = review.errors.count
+            throw .summary(
+                "\(count) database VM\(count == 1 ? "" : "s") without a backup identity; nothing was planned", details: review.errors.map { "error: \($0)" }
+            )
+        }
+        let rendering = Rendering(model: model, placement: placement)
         return DeploymentInputs(
-            model: model, placementPlan: plan, desired: DesiredResources.from(rendering), inputDigest: digest(manifests)
+            model: model, placementPlan: plan, desired: DesiredResources.from(rendering), inputDigest: digest(manifests),
+            cellWarnings: Dictionary(grouping: review.warnings, by: \.cell).mapValues { $0.map(\.message) }
         )
     }
 

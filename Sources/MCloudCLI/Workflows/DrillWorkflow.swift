@@ -47,6 +47,9 @@ struct DrillWorkflow {
             throw CommandFailure("--cloud: no cloud named '\(name)'\(Suggestion.didYouMean(name, in: clouds.keys.sorted()).replacingQuotes)")
         }
         guard !recorded.lost.contains(name) else { throw CommandFailure("\(name) is recorded as lost; restore somewhere reachable (--cloud)") }
+        if let problem = RecoveryPointReader.withoutBackupIdentity(leg, cell: cell, clouds: clouds, reader: "the scratch server") {
+            throw CommandFailure(problem)
+        }
         let reasons = RestoreTarget.reasons(model, cell: cell, cloud: name, lost: Set(recorded.lost)) ?? []
         if let residency = reasons.first(where: { $0.filter == .residency }) {
             let law = residency.law.map { " under \($0)" } ?? ""

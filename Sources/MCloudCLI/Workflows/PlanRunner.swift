@@ -61,7 +61,8 @@ enum PlanRunner {
             recovering: recovering
         )
         do throws(CommandFailure) {
-            return try await make(request, model: inputs.model, clouds: inputs.clouds, state: state, placement: PlacementReport(inputs.placementPlan), context)
+            let placement = PlacementReport(inputs.placementPlan).withWarnings(byCell: inputs.cellWarnings)
+            return try await make(request, model: inputs.model, clouds: inputs.clouds, state: state, placement: placement, context)
         } catch {
             let bare = inputs.cloudsWithoutEndpoints
             guard !bare.isEmpty else { throw error }
