@@ -21,7 +21,7 @@ import Testing
         #expect(run.exitCode == 1)
         #expect(run.stdout == "")
         #expect(run.stderr == """
-            error: sessions-redis@eu: its DR leg's bucket mcloud-retail-bank-eu-sessions-redis-d97defed in aws-irl has no backup identity for the VM's backup job: set endpoints.objectStorage.backupProfile in aws-irl's catalog entry (\(folder)/aws.yaml:35:19) to a profile of the operator's AWS files whose keys reach its backup buckets only; a VM never gets mcloud's own keys
+            error: sessions-redis@eu: its DR leg's bucket mcloud-retail-bank-eu-sessions-redis-d97defed in aws-irl has no backup identity for the VM's backup job: set endpoints.objectStorage.backupProfile in aws-irl's catalog entry (\(folder)/aws.yaml:36:19) to a profile of the operator's AWS files whose keys reach its backup buckets only; a VM never gets mcloud's own keys
             1 database VM without a backup identity; nothing was planned
 
             """)

@@ -69,10 +69,13 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: priceLists) }
         let manifests = "\(repositoryRoot)/Manifests/\(application)"
         let deployment = try Self.json(await mcloudRun(["plan", "--json", "-f", manifests, "--providers", Self.providers, "--state", PlanCommandTests.noState]))
-        // A deployment plan also warns on cells about what it would make (docs/security.md, H2 and M6): not placement.
+        // A deployment plan also warns on cells about what it would make (docs/security.md, H2 and M6), and every plan
+        // on edges across a border: warnings, not placement.
         let planned = Self.withoutCellWarnings(deployment)
-        let asked = try Self.json(await mcloudRun(["plan", "--json", "--placement-only", "-f", manifests, "--providers", Self.providers]))
-        let withoutEndpoints = try Self.json(await mcloudRun(["plan", "--json", "-f", manifests, "--providers", priceLists, "--state", PlanCommandTests.noState]))
+        let asked = Self.withoutCellWarnings(try Self.json(await mcloudRun(["plan", "--json", "--placement-only", "-f", manifests, "--providers", Self.providers])))
+        let withoutEndpoints = Self.withoutCellWarnings(
+            try Self.json(await mcloudRun(["plan", "--json", "-f", manifests, "--providers", priceLists, "--state", PlanCommandTests.noState]))
+        )
         #expect(planned["operation"]?.stringValue == "apply")
         #expect(asked["operation"]?.stringValue == "placement" && withoutEndpoints["operation"]?.stringValue == "placement")
         for key in ["placement", "explanations", "considered"] {

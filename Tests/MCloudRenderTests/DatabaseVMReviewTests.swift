@@ -33,7 +33,7 @@ import Testing
         Case(name: "the leg's cloud naming no backup identity", example: "retail-bank", change: { cloud in
             if cloud.name == "aws-irl" { cloud.endpoints.objectStorageBackupProfile = nil }
         }, errors: [
-            "sessions-redis@eu: its DR leg's bucket mcloud-retail-bank-eu-sessions-redis-d97defed in aws-irl has no backup identity for the VM's backup job: set endpoints.objectStorage.backupProfile in aws-irl's catalog entry (Providers/aws.yaml:35:19) to a profile of the operator's AWS files whose keys reach its backup buckets only; a VM never gets mcloud's own keys",
+            "sessions-redis@eu: its DR leg's bucket mcloud-retail-bank-eu-sessions-redis-d97defed in aws-irl has no backup identity for the VM's backup job: set endpoints.objectStorage.backupProfile in aws-irl's catalog entry (Providers/aws.yaml:36:19) to a profile of the operator's AWS files whose keys reach its backup buckets only; a VM never gets mcloud's own keys",
         ], warnings: [redisVolumes]),
         Case(name: "a price list with no endpoints at all is left to the plan's own note", example: "retail-bank", change: { cloud in
             if cloud.name == "aws-irl" { cloud.endpoints = Cloud.Endpoints() }
