@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 
 /// Whether a catalog's `endpoints.cdn` may send the token in the variable `tokenEnv` names to `url`. The catalog
 /// comes through merge requests, so the operator decides which variables are CDN tokens (`MCLOUD_ALLOWED_TOKEN_ENV`:
@@ -36,19 +37,12 @@ struct CDNTokenAllowance {
         guard let parsed = URLComponents(string: url), let host = parsed.host?.lowercased() else {
             return "endpoints.cdn.url \(url) has no host"
         }
-        if parsed.scheme?.lowercased() != "https", !Self.isLoopback(host) {
+        if parsed.scheme?.lowercased() != "https", !LoopbackHost.contains(host) {
             return "endpoints.cdn.url \(url) would send \(name) in clear text: use https:// (plain http only to a loopback address)"
         }
         if let pinned, pinned != host {
             return "endpoints.cdn.url \(url) is not on \(pinned), the host \(Self.variable) allows \(name) to be sent to"
         }
         return nil
-    }
-
-    static func isLoopback(_ host: String) -> Bool {
-        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if bare == "localhost" || bare == "::1" { return true }
-        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
-        return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 }

@@ -230,6 +230,11 @@ extension Decoder {
         }
         if let storage = entry("objectStorage", ["url", "backupProfile"], required: ["url"]) {
             endpoints.objectStorageURL = storage["url"].flatMap { url($0, storage.path("url")) }
+            if let node = storage["url"], let value = endpoints.objectStorageURL, LoopbackHost.isCleartextAcrossANetwork(value) {
+                // The database VMs' backups and the requests signed with the backup keys would cross it unencrypted.
+                error(node.location, "\(storage.path("url")): \"\(value)\" would carry the backups and the requests signed with their keys in clear text: use https:// (plain http only to a loopback address)")
+                endpoints.objectStorageURL = nil
+            }
             endpoints.objectStorageBackupProfile = storage["backupProfile"].flatMap { profileName($0, storage.path("backupProfile")) }
         }
         if let aws = entry("aws", ["profile"], required: ["profile"]) {

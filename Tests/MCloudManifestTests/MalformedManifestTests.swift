@@ -677,6 +677,17 @@ extension MalformedCase {
         ), [
             #"clouds.yaml:29:64: error: spec.endpoints.objectStorage.backupProfile: "dr]" is not an AWS profile name (a section of the AWS config files: no brackets, line breaks or surrounding spaces)"#,
         ]),
+        // Regression (issue 32, H3): the catalog could send the backups over plain http to any host.
+        MalformedCase("an object storage URL in clear text off this machine", .clouds(
+            "    kubernetes: { context: vk-msk-prod }\n",
+            "    kubernetes: { context: vk-msk-prod }\n    objectStorage: { url: \"http://hb.example\", backupProfile: vk-msk-backup }\n"
+        ), [
+            #"clouds.yaml:29:27: error: spec.endpoints.objectStorage.url: "http://hb.example" would carry the backups and the requests signed with their keys in clear text: use https:// (plain http only to a loopback address)"#,
+        ]),
+        MalformedCase("an object storage URL in clear text to a loopback bed is accepted", .clouds(
+            "    kubernetes: { context: vk-msk-prod }\n",
+            "    kubernetes: { context: vk-msk-prod }\n    objectStorage: { url: \"http://127.0.0.1:24566\", backupProfile: vk-msk-backup }\n"
+        ), []),
         MalformedCase("a backup profile of its own is accepted", .clouds(
             "    kubernetes: { context: vk-msk-prod }\n",
             "    kubernetes: { context: vk-msk-prod }\n    objectStorage: { url: \"https://hb.example\", backupProfile: vk-msk-backup }\n"
