@@ -489,6 +489,9 @@ class Inventory:
             if not page["instances"] or not any(link.get("rel") == "next" for link in page.get("links", [])):
                 break
             marker = page["instances"][-1]["id"]
+        # Trove's pages follow an order that shifts while instances change state, so one instance can come on two
+        # pages: one object, not a duplicate (a duplicate has an ID of its own).
+        instances = list({instance["id"]: instance for instance in instances}.values())
         for instance in instances:
             if instance["name"].startswith(prefix):
                 cloud, name = instance["name"][len(prefix):].split(".", 1)
