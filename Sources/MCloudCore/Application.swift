@@ -97,4 +97,15 @@ public struct Availability: Hashable, Sendable {
 public enum Scope: String, Hashable, Sendable, CaseIterable {
     case perAudience
     case global
+
+    /// The cells of a workload of this scope that a cell of `audience` (nil: a global cell) joins by `dependsOn`
+    /// (docs/planner.md, precise semantics 2): perAudience to perAudience the same audience's cell, anything to
+    /// global the one global cell, global to perAudience every audience's cell.
+    public func cells(of workload: String, from audience: String?, audiences: [String]) -> [String] {
+        switch (self, audience) {
+        case (.global, _): return [workload]
+        case (.perAudience, .some(let audience)): return ["\(workload)@\(audience)"]
+        case (.perAudience, .none): return audiences.map { "\(workload)@\($0)" }
+        }
+    }
 }

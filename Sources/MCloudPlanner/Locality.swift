@@ -51,14 +51,7 @@ struct Locality {
         for cell in problem.services {
             for dependency in cell.service.dependsOn {
                 guard let scope = scopes[dependency.name] else { continue }
-                // docs/planner.md, precise semantics 2: the cells an edge joins.
-                let targets: [String]
-                switch (scope, cell.cell.audience) {
-                case (.global, _): targets = [dependency.name]
-                case (.perAudience, .some(let audience)): targets = ["\(dependency.name)@\(audience)"]
-                case (.perAudience, .none): targets = audiences.map { "\(dependency.name)@\($0)" }
-                }
-                for target in targets where placed.contains(target) && target != cell.cell.name {
+                for target in scope.cells(of: dependency.name, from: cell.cell.audience, audiences: audiences) where placed.contains(target) && target != cell.cell.name {
                     edges.append(Edge(dependent: cell.cell.name, dependency: target, workload: dependency.name, limit: dependency.maxLatencyMs))
                 }
             }

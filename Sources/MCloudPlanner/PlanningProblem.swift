@@ -220,13 +220,7 @@ struct PlanningProblem {
             let cell = services[serviceIndex].cell
             for dependency in services[serviceIndex].service.dependsOn {
                 guard let database = databasesByName[dependency.name] else { continue }
-                let targets: [String]
-                switch (database.scope, cell.audience) {
-                case (.global, _): targets = [database.name]
-                case (.perAudience, .some(let audience)): targets = ["\(database.name)@\(audience)"]
-                case (.perAudience, .none): targets = audienceNames.map { "\(database.name)@\($0)" }
-                }
-                for target in targets {
+                for target in database.scope.cells(of: database.name, from: cell.audience, audiences: audienceNames) {
                     guard let databaseCell = databaseIndex[target] else { continue }
                     services[serviceIndex].edges.append(Edge(cell: databaseCell, trafficGiBMonth: dependency.trafficGiBMonth))
                     databases[databaseCell].edges.append(Edge(cell: serviceIndex, trafficGiBMonth: dependency.trafficGiBMonth))

@@ -75,7 +75,7 @@ struct Topology {
         for (index, source) in services.enumerated() {
             for dependency in source.service.dependsOn {
                 let scope = servicesByName[dependency.name]?.scope ?? databasesByName[dependency.name]?.scope ?? .global
-                for target in Self.cells(of: dependency.name, scope: scope, from: source.cell.audience, audiences: audiences) {
+                for target in scope.cells(of: dependency.name, from: source.cell.audience, audiences: audiences) {
                     if let target = serviceIndex[target] {
                         serviceDependencies[index].append(target)
                         serviceDependents[target].append(index)
@@ -95,15 +95,5 @@ struct Topology {
     /// `retail-bank-ru` for an audience's cells, `retail-bank` for global ones: a residency cell is isolated by namespace.
     static func namespace(application: String, audience: String?) -> String {
         KubernetesName.fit(audience.map { "\(application)-\($0)" } ?? application)
-    }
-
-    /// perAudience to perAudience joins the same audience's cell, anything to global joins the one global cell,
-    /// global to perAudience joins every audience's cell.
-    private static func cells(of workload: String, scope: Scope, from audience: String?, audiences: [String]) -> [String] {
-        switch (scope, audience) {
-        case (.global, _): return [workload]
-        case (.perAudience, .some(let audience)): return ["\(workload)@\(audience)"]
-        case (.perAudience, .none): return audiences.map { "\(workload)@\($0)" }
-        }
     }
 }
