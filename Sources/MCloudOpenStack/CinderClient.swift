@@ -79,17 +79,12 @@ public struct CinderClient: Sendable {
     /// Volumes whose metadata holds every pair given (Cinder filters on the server side), all pages.
     public func volumes(metadata: [String: String]) async throws(OpenStackError) -> [Volume] {
         let filter = JSONValue.object(metadata.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }).serialized(pretty: false)
-        var volumes: [Volume] = []
-        var pages = PageTokens(operation: "list volumes")
-        var marker: String?
-        while true {
+        let volumes = try await PageLinks.collect("list volumes", links: "volumes_links", id: \.id) { marker throws(OpenStackError) in
             let page = "/volumes/detail?metadata=\(NovaClient.escape(filter))&limit=\(pageSize)" + (marker.map { "&marker=\($0)" } ?? "")
             let answer = try await session.json("block-storage", .GET, page, operation: "list volumes")
-            let items = answer["volumes"]?.arrayItems.compactMap(Volume.decode) ?? []
-            volumes += items.filter { volume in metadata.allSatisfy { volume.metadata[$0.key] == $0.value } }
-            guard let next = try PageLinks.nextMarker(answer, links: "volumes_links", lastID: items.last?.id, pages: &pages) else { return volumes }
-            marker = next
+            return (answer, answer["volumes"]?.arrayItems.compactMap(Volume.decode) ?? [])
         }
+        return volumes.filter { volume in metadata.allSatisfy { volume.metadata[$0.key] == $0.value } }
     }
 
     /// Grows a volume; attached ones too (microversion 3.42).

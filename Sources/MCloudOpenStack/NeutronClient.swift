@@ -131,16 +131,10 @@ public struct NeutronClient: Sendable {
     /// Security groups with their rules carrying every tag given (Neutron filters on the server side).
     public func securityGroups(tags: [String]) async throws(OpenStackError) -> [SecurityGroup] {
         let query = tags.map(NovaClient.escape).joined(separator: ",")
-        var groups: [SecurityGroup] = []
-        var pages = PageTokens(operation: "list security groups")
-        var marker: String?
-        while true {
+        return try await PageLinks.collect("list security groups", links: "security_groups_links", id: \.id) { marker throws(OpenStackError) in
             let page = "/security-groups?tags=\(query)&limit=\(pageSize)" + (marker.map { "&marker=\($0)" } ?? "")
             let answer = try await json(.GET, page, operation: "list security groups tagged \(tags.joined(separator: ", "))")
-            let items = answer["security_groups"]?.arrayItems.compactMap(SecurityGroup.decode) ?? []
-            groups += items
-            guard let next = try PageLinks.nextMarker(answer, links: "security_groups_links", lastID: items.last?.id, pages: &pages) else { return groups }
-            marker = next
+            return (answer, answer["security_groups"]?.arrayItems.compactMap(SecurityGroup.decode) ?? [])
         }
     }
 

@@ -152,16 +152,10 @@ public actor NovaClient {
     }
 
     private func listServers(query: String) async throws(OpenStackError) -> [Server] {
-        var servers: [Server] = []
-        var pages = PageTokens(operation: "list servers")
-        var marker: String?
-        while true {
+        try await PageLinks.collect("list servers", links: "servers_links", id: \.id) { marker throws(OpenStackError) in
             let page = "/servers/detail?\(query)&limit=\(pageSize)" + (marker.map { "&marker=\($0)" } ?? "")
             let answer = try await call(.GET, page, operation: "list servers")
-            let items = answer["servers"]?.arrayItems.compactMap(Server.decode) ?? []
-            servers += items
-            guard let next = try PageLinks.nextMarker(answer, links: "servers_links", lastID: items.last?.id, pages: &pages) else { return servers }
-            marker = next
+            return (answer, answer["servers"]?.arrayItems.compactMap(Server.decode) ?? [])
         }
     }
 

@@ -152,17 +152,11 @@ public struct TroveClient: Sendable {
 
     /// Every instance of the project, all pages.
     public func instances() async throws(OpenStackError) -> [DatabaseInstance] {
-        var instances: [DatabaseInstance] = []
-        var pages = PageTokens(operation: "list databases")
-        var marker: String?
-        while true {
+        // Trove gives at most its `instances_page_size` (20 by default) whatever the limit asked.
+        try await PageLinks.collect("list databases", links: "links", id: \.id) { marker throws(OpenStackError) in
             let page = "/instances/detail?limit=100" + (marker.map { "&marker=\($0)" } ?? "")
             let answer = try await session.json("database", .GET, page, operation: "list databases")
-            let items = answer["instances"]?.arrayItems.compactMap(DatabaseInstance.decode) ?? []
-            instances += items
-            // Trove gives at most its `instances_page_size` (20 by default) whatever the limit asked.
-            guard let next = try PageLinks.nextMarker(answer, links: "links", lastID: items.last?.id, pages: &pages) else { return instances }
-            marker = next
+            return (answer, answer["instances"]?.arrayItems.compactMap(DatabaseInstance.decode) ?? [])
         }
     }
 
