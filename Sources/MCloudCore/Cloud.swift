@@ -9,16 +9,29 @@ public struct Cloud: Hashable, Sendable {
         public var kubernetes: Bool
         public var vm: Bool
         public var dbaas: [String]
+        /// The versions a managed engine is sold in, where the catalog lists them (`dbaas: {postgresql: ["15", "16"]}`);
+        /// an engine of `dbaas` without an entry here is taken in any version the manifest asks.
+        public var dbaasVersions: [String: [String]]
         public var objectStorage: Bool
         /// Jurisdiction tags of the CDN's points of presence; nil when the cloud has no CDN.
         public var cdnPops: [String]?
 
-        public init(kubernetes: Bool = false, vm: Bool = false, dbaas: [String] = [], objectStorage: Bool = false, cdnPops: [String]? = nil) {
+        public init(
+            kubernetes: Bool = false, vm: Bool = false, dbaas: [String] = [], dbaasVersions: [String: [String]] = [:], objectStorage: Bool = false,
+            cdnPops: [String]? = nil
+        ) {
             self.kubernetes = kubernetes
             self.vm = vm
             self.dbaas = dbaas
+            self.dbaasVersions = dbaasVersions
             self.objectStorage = objectStorage
             self.cdnPops = cdnPops
+        }
+
+        /// Whether the cloud sells `engine` managed in `version`.
+        public func sellsManaged(_ engine: String, version: String) -> Bool {
+            guard dbaas.contains(engine) else { return false }
+            return dbaasVersions[engine].map { $0.contains { EngineVersion.covers(offered: $0, wanted: version) } } ?? true
         }
     }
 

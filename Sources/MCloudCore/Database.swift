@@ -85,7 +85,7 @@ public struct Database: Hashable, Sendable {
     /// Whether its primary on `cloud` is the cloud's managed engine rather than VMs: the one answer the planner and
     /// the renderer share.
     public func runsManaged(on cloud: Cloud) -> Bool {
-        hosting != .vm && cloud.offers.dbaas.contains(engine)
+        hosting != .vm && cloud.offers.sellsManaged(engine, version: version)
     }
 
     /// A DR leg whose backups `mcloud failover` is to restore from (`restore: failover`, the default).

@@ -63,9 +63,9 @@ extension Decoder {
         offers.vm = flag("vm")
         offers.objectStorage = flag("objectStorage")
         if let node = fields["dbaas"] {
-            // `mariadb` is the `mysql` engine: one name, so a manifest's either matches an offer of either.
-            if let engines = names(node, "spec.offers.dbaas") {
-                offers.dbaas = engines.map(Engine.canonicalName).reduce(into: []) { kept, name in if !kept.contains(name) { kept.append(name) } }
+            if let (engines, versions) = managedEngines(node, "spec.offers.dbaas") {
+                offers.dbaas = engines
+                offers.dbaasVersions = versions
             } else {
                 valid = false
             }
@@ -318,5 +318,36 @@ extension Decoder {
             return nil
         }
         return value
+    }
+    /// `offers.dbaas`: a list of engines (`[postgresql, redis]`), or engines with the versions sold
+    /// (`{postgresql: ["15", "16"], redis: ["7.2"]}`). `mariadb` is the `mysql` engine: one name, so a manifest's
+    /// either matches an offer of either, and their versions are merged.
+    private func managedEngines(_ node: YAMLNode, _ path: String) -> (engines: [String], versions: [String: [String]])? {
+        var engines: [String] = []
+        var versions: [String: [String]] = [:]
+        func add(_ name: String, _ listed: [String]?) {
+            let engine = Engine.canonicalName(name)
+            if !engines.contains(engine) { engines.append(engine) }
+            if let listed { versions[engine, default: []] += listed.filter { !(versions[engine] ?? []).contains($0) } }
+        }
+        if node.sequence != nil {
+            guard let names = names(node, path) else { return nil }
+            names.forEach { add($0, nil) }
+            return (engines, versions)
+        }
+        guard node.mapping != nil else {
+            error(node.location, "\(path) must be a list of engines or a mapping of engines to their versions, found \(node.kindDescription)")
+            return nil
+        }
+        guard let entries = dictionary(node, path) else { return nil }
+        var valid = true
+        for entry in entries {
+            guard let engine = name(entry.keyNode, entry.path), let listed = strings(entry.value, entry.path, nonEmpty: true) else {
+                valid = false
+                continue
+            }
+            add(engine, listed)
+        }
+        return valid ? (engines, versions) : nil
     }
 }

@@ -2,7 +2,7 @@ import MCloudCore
 import MCloudDatabaseEngines
 
 /// Whether a cloud can deliver a database primary the way its `hosting` allows: the cloud's managed engine
-/// (`offers.dbaas`; not with `hosting: vm`), or its VMs when the engine catalog has a recipe for the engine and version
+/// (`offers.dbaas`, in the version asked where the catalog lists versions; not with `hosting: vm`), or its VMs when the engine catalog has a recipe for the engine and version
 /// on the cloud's VM image family (not with `hosting: managed`). A placement the providers could not carry out is
 /// never planned.
 enum Deliverability {
@@ -19,15 +19,19 @@ enum Deliverability {
     static func reason(_ database: Database, _ cloud: Cloud) -> Reason? {
         guard !passes(database, cloud) else { return nil }
         let engine = database.engine
+        // A cloud that sells the engine in other versions says which, so the reader sees why it is not this one.
+        let noManaged = cloud.offers.dbaas.contains(engine)
+            ? "no managed \(engine) \(database.version) (it sells \((cloud.offers.dbaasVersions[engine] ?? []).joined(separator: ", ")))"
+            : "no managed \(engine)"
         switch database.hosting {
         case .managed:
-            return Reason(.capability, "hosting: managed, and no managed \(engine) (offers.dbaas)")
+            return Reason(.capability, "hosting: managed, and \(noManaged) (offers.dbaas)")
         case .vm, .any:
             let managed = database.hosting == .vm
                 ? (cloud.offers.dbaas.contains(engine) ? "hosting: vm, so not its managed \(engine)" : "hosting: vm")
-                : "no managed \(engine)"
+                : noManaged
             guard cloud.offers.vm else {
-                return Reason(.capability, database.hosting == .any ? "no VMs and no managed \(engine)" : "\(managed), and no VMs")
+                return Reason(.capability, database.hosting == .any ? "no VMs and \(noManaged)" : "\(managed), and no VMs")
             }
             let family = cloud.vmImage.family
             let series = ImageFamily(rawValue: family).map { EngineCatalog.series(engine: engine, family: $0) } ?? []

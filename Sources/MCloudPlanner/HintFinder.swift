@@ -235,7 +235,8 @@ struct HintFinder {
             })
         }
         hints.append(.newCloud(like: template, "add a cloud like \(template.name) that sells \(database.engine) managed (offers.dbaas): no cloud that meets every other rule (\(Self.names(others))) can run \(database.engine) \(database.version)") { cloud in
-            cloud.offers.dbaas.append(database.engine)
+            if !cloud.offers.dbaas.contains(database.engine) { cloud.offers.dbaas.append(database.engine) }
+            cloud.offers.dbaasVersions[database.engine]?.append(database.version)
         })
         return hints
     }

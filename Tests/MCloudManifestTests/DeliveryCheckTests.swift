@@ -18,6 +18,11 @@ import Testing
     /// The base Application keeps engines portable; these cases are about engines outside that list too.
     static let anyEngine: Change = .replace(in: "app.yaml", "portability: strict", with: "portability: any")
 
+    /// The managed offers of the catalog's one cloud that sells engines managed (vk-msk), as written.
+    static func versions(_ dbaas: String) -> Change {
+        .replace(in: "clouds.yaml", "    dbaas: [postgresql, redis]", with: "    dbaas: \(dbaas)")
+    }
+
     static let debianFamilies = "on debian-12"
     static let arenadataReason = "Arenadata DB is a Greenplum-based MPP system of master and segment hosts; mcloud has no sound single-VM recipe for it, so it runs only where a cloud offers it managed (offers.dbaas)"
 
@@ -57,6 +62,33 @@ import Testing
         MalformedCase("a VM hosting for a version only a managed offer runs", [database(engine: "redis", version: "5.0", hosting: "vm")], [
             #"extra.yaml:6:12: error: spec.version: redis "5.0" has no recipe for the VM images of the catalog (debian-12) and hosting: vm leaves out the managed redis of vk-msk; supported: 7.0, 7.2, 7.4 on debian-12"#,
         ]),
+        MalformedCase("PostgreSQL 9.1 against managed offers with versions", [
+            database(engine: "postgresql", version: "9.1"), Self.versions(#"{ postgresql: ["14", "15", "16"], redis: ["7.2"] }"#),
+        ], [
+            #"extra.yaml:6:12: error: spec.version: postgresql "9.1" has no recipe for the VM images of the catalog (debian-12) and no cloud sells it managed (offers.dbaas lists "14", "15", "16" on vk-msk); supported: 13, 14, 15, 16, 17 on debian-12"#,
+        ]),
+        MalformedCase("a managed hosting for a version no offer lists", [
+            database(engine: "postgresql", version: "13", hosting: "managed"), Self.versions(#"{ postgresql: ["14", "15", "16"], redis: ["7.2"] }"#),
+        ], [
+            #"extra.yaml:6:12: error: spec.version: postgresql "13" is sold managed by no cloud of the catalog (offers.dbaas lists "14", "15", "16" on vk-msk); hosting: managed rules out VMs"#,
+        ]),
+        MalformedCase("a managed-only engine in a version no offer lists", [
+            database(engine: "arenadata", version: "7.1"), anyEngine, Self.versions(#"{ postgresql: ["16"], arenadata: ["6"] }"#),
+        ], [
+            #"extra.yaml:6:12: error: spec.version: arenadata "7.1" is sold managed by no cloud of the catalog (offers.dbaas lists "6" on vk-msk), and mcloud runs arenadata on no VM"#,
+        ]),
+        MalformedCase("offers.dbaas neither a list nor a mapping", [Self.versions("postgresql")], [
+            "clouds.yaml:13:12: error: spec.offers.dbaas must be a list of engines or a mapping of engines to their versions, found a string",
+        ]),
+        MalformedCase("an engine with no versions", [Self.versions("{ postgresql: [] }")], [
+            "clouds.yaml:13:26: error: spec.offers.dbaas.postgresql must not be empty",
+        ]),
+        MalformedCase("a version YAML reads as a number", [Self.versions("{ postgresql: [16] }")], [
+            #"clouds.yaml:13:27: error: spec.offers.dbaas.postgresql[0] must be a string, found an integer (16); quote it: "16""#,
+        ]),
+        MalformedCase("an engine name that is no name", [Self.versions(#"{ Post_gres: ["16"] }"#)], [
+            #"clouds.yaml:13:14: error: spec.offers.dbaas.Post_gres: "Post_gres" is not a valid name: use only lower-case letters, digits and '-'"#,
+        ]),
         MalformedCase("an image family the engine catalog does not know", [
             .replace(in: "clouds.yaml", "  capacity: { vcpu: 512", with: "  vm: { image: { family: centos-9, id: img-1 } }\n  capacity: { vcpu: 512"),
         ], [
@@ -80,6 +112,12 @@ import Testing
             .replace(in: "clouds.yaml", "    dbaas: [postgresql, redis]", with: "    dbaas: [postgresql, redis, arenadata]"),
         ], []),
         MalformedCase("any version of an engine a cloud offers managed", [database(engine: "redis", version: "5.0")], []),
+        MalformedCase("a patch release of a major a managed offer lists", [
+            database(engine: "redis", version: "5.0.14", hosting: "managed"), Self.versions(#"{ postgresql: ["16"], redis: ["5", "6.2"] }"#),
+        ], []),
+        MalformedCase("mariadb's versions offered as mysql's", [
+            database(engine: "mysql", version: "10.5", hosting: "managed"), Self.versions(#"{ postgresql: ["16"], mariadb: ["10.5"] }"#),
+        ], []),
         MalformedCase("a family the catalog names with its image", [
             database(engine: "mongodb", version: "8.0"),
             .replace(in: "clouds.yaml", "  capacity: { vcpu: 512", with: "  vm: { image: { family: ubuntu-24.04, properties: { os_distro: ubuntu, os_version: \"24.04\" } } }\n  capacity: { vcpu: 512"),

@@ -43,6 +43,20 @@ import Testing
         #expect(plan.databases.map { "\($0.cell) \($0.primary)" } == ["events cheap"])
     }
 
+    /// A managed offer with versions delivers only those: MongoDB 7.0 on a cloud selling 6.0 and 8.0 managed and no
+    /// 7.0 recipe on its VMs is passed over, saying which versions it sells; where it sells 7 (any 7.x), it is placed.
+    @Test("a managed offer with versions delivers only a version it lists", arguments: [
+        (", dbaas: { mongodb: [\"6.0\", \"8.0\"] }", "events dear", ["capability: no managed mongodb 7.0 (it sells 6.0, 8.0), and no mongodb 7.0 recipe for its VM image ubuntu-24.04 (recipes: 8.0)"]),
+        (", dbaas: { mongodb: [\"7\"] }", "events cheap", [String]()),
+    ])
+    func aManagedOfferWithVersionsDeliversOnlyThose(dbaas: String, placed: String, reasons: [String]) throws {
+        let plan = try PlannerRuleTests.plan([
+            PlannerRuleTests.application(), Self.noble("cheap", dbaas: dbaas), PlannerRuleTests.cloud("dear", vcpuHour: 0.05), Self.mongo,
+        ]).get()
+        #expect(plan.databases.map { "\($0.cell) \($0.primary)" } == [placed])
+        #expect(PlannerRuleTests.reasons(plan, "events", "cheap") == reasons)
+    }
+
     @Test func everyExampleDatabaseLandsWhereItCanBeDelivered() throws {
         for example in ["retail-bank", "shop", "telemed"] {
             let set = ManifestLoader.load(paths: ["\(Self.root)/Manifests/\(example)"], providers: "\(Self.root)/Providers")
@@ -52,7 +66,7 @@ import Testing
             for placed in plan.databases {
                 let database = try #require(model.databases.first { placed.cell == $0.name || placed.cell.hasPrefix("\($0.name)@") })
                 let cloud = try #require(clouds[placed.primary])
-                let managed = cloud.offers.dbaas.contains(database.engine)
+                let managed = cloud.offers.sellsManaged(database.engine, version: database.version)
                 let recipe = ImageFamily(rawValue: cloud.vmImage.family).flatMap { EngineCatalog.recipe(engine: database.engine, version: database.version, family: $0) }
                 #expect(managed || recipe != nil, "\(example): \(placed.cell) on \(placed.primary)")
             }
