@@ -6,7 +6,8 @@ public import MCloudViews
 /// Checks a made plan against the model's policies (docs/manifests.md, "Policy"), outside the planner: what the
 /// plan costs and how that compares with the cost the state recorded, which resources it deletes or replaces, which
 /// cells leave a cloud they ran on at the last apply, and where the cells of a data class run. Every rule gets a
-/// verdict, passed or not, with the cells, clouds or resources a failed one is about.
+/// verdict, passed or not, with the cells, clouds or resources a failed one is about. A placement-only plan (no
+/// deployment) is judged on what the placement gives: its cost and cells; the rules about the state are not judged.
 public enum PolicyChecker {
     /// `recorded` is the placement the state recorded at the last complete apply (nil without one).
     public static func check(_ model: Model, document: PlanDocument, recorded: AppliedPlacement?) -> PolicyReport {
@@ -17,7 +18,7 @@ public enum PolicyChecker {
                 let result = context.evaluate(entry.rule)
                 verdicts.append(PolicyReport.Verdict(
                     policy: policy.name, index: index, rule: entry.rule.name, level: entry.level, source: entry.location,
-                    passed: result.passed, message: result.message, offenders: result.offenders
+                    passed: result.passed, judged: result.judged, message: result.message, offenders: result.offenders
                 ))
             }
         }
@@ -27,8 +28,14 @@ public enum PolicyChecker {
     /// A rule's outcome before it is named: passed, why, and what a failure is about.
     struct Finding {
         var passed: Bool
+        var judged = true
         var message: String
         var offenders: [PolicyReport.Offender] = []
+
+        /// A rule about the state, on a placement-only plan, which read none.
+        static func notJudged(_ why: String) -> Finding {
+            Finding(passed: true, judged: false, message: "not judged without a state: \(why)")
+        }
     }
 
     struct Context {
@@ -39,6 +46,14 @@ public enum PolicyChecker {
         var currency: String { model.application.currency }
 
         func evaluate(_ rule: Policy.Rule) -> Finding {
+            if document.deployment == nil {
+                switch rule {
+                case .maxCostIncrease: return .notJudged("a placement-only plan has no cost recorded at the last apply to compare with")
+                case .denyDelete: return .notJudged("a placement-only plan plans no resource changes")
+                case .denyMove: return .notJudged("a placement-only plan reads no placement recorded at the last apply")
+                case .maxMonthlyCost, .requireResidency: break
+                }
+            }
             switch rule {
             case .maxMonthlyCost(let limit): return maxMonthlyCost(limit)
             case .maxCostIncrease(let percent): return maxCostIncrease(percent)

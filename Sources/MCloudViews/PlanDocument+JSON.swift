@@ -163,7 +163,7 @@ extension PolicyReport {
                 .object([
                     ("policy", .string(verdict.policy)), ("index", .int(verdict.index)), ("rule", .string(verdict.rule)),
                     ("level", .string(verdict.level.rawValue)), ("source", .string(verdict.source.description)),
-                    ("verdict", .string(verdict.passed ? "pass" : "fail")), ("message", .string(verdict.message)),
+                    ("verdict", .string(!verdict.judged ? "not_judged" : verdict.passed ? "pass" : "fail")), ("message", .string(verdict.message)),
                     ("offenders", .array(verdict.offenders.map { .object([("name", .string($0.name)), ("detail", .string($0.detail))]) })),
                 ])
             })),

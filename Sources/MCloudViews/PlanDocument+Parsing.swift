@@ -188,7 +188,8 @@ extension PolicyReport {
             let location = SourceLocation(file: parts.dropLast(2).joined(separator: ":"), line: line, column: column)
             let offenders = (item["offenders"]?.arrayItems ?? []).map { Offender(name: $0["name"]?.stringValue ?? "", detail: $0["detail"]?.stringValue ?? "") }
             verdicts.append(Verdict(
-                policy: policy, index: position, rule: rule, level: level, source: location, passed: verdict == "pass", message: message, offenders: offenders
+                policy: policy, index: position, rule: rule, level: level, source: location, passed: verdict != "fail", judged: verdict != "not_judged",
+                message: message, offenders: offenders
             ))
         }
         self.init(verdicts: verdicts)

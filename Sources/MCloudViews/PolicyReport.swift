@@ -32,13 +32,17 @@ public struct PolicyReport: Sendable, Hashable {
         public var level: Policy.Level
         /// Where the rule is written, `FILE:LINE:COL`.
         public var source: SourceLocation
+        /// Passed, or not judged: nothing to fail.
         public var passed: Bool
+        /// False when the plan lacks what the rule is about (a placement-only plan has no state, so no deletes,
+        /// moves or recorded cost); `message` says so.
+        public var judged: Bool
         public var message: String
         public var offenders: [Offender]
 
         public init(
-            policy: String, index: Int, rule: String, level: Policy.Level, source: SourceLocation, passed: Bool, message: String,
-            offenders: [Offender]
+            policy: String, index: Int, rule: String, level: Policy.Level, source: SourceLocation, passed: Bool, judged: Bool = true,
+            message: String, offenders: [Offender]
         ) {
             self.policy = policy
             self.index = index
@@ -46,6 +50,7 @@ public struct PolicyReport: Sendable, Hashable {
             self.level = level
             self.source = source
             self.passed = passed
+            self.judged = judged
             self.message = message
             self.offenders = offenders
         }

@@ -7,10 +7,12 @@ public enum PolicyView {
         guard !report.verdicts.isEmpty else { return "" }
         let failed = report.verdicts.filter { !$0.passed && $0.level == .mandatory }.count
         let warned = report.verdicts.filter { !$0.passed && $0.level == .advisory }.count
-        var text = "Policies: \(report.verdicts.count - failed - warned) passed, \(warned) warning\(warned == 1 ? "" : "s"), \(failed) failed\n"
+        let unjudged = report.verdicts.filter { !$0.judged }.count
+        let skipped = unjudged == 0 ? "" : ", \(unjudged) not judged"
+        var text = "Policies: \(report.verdicts.count - failed - warned - unjudged) passed\(skipped), \(warned) warning\(warned == 1 ? "" : "s"), \(failed) failed\n"
         let width = report.verdicts.map { "\($0.policy) #\($0.index + 1) \($0.rule)".count }.max() ?? 0
         for verdict in report.verdicts {
-            let mark = verdict.passed ? "pass" : verdict.level == .mandatory ? "FAIL" : "warn"
+            let mark = !verdict.judged ? "----" : verdict.passed ? "pass" : verdict.level == .mandatory ? "FAIL" : "warn"
             let name = "\(verdict.policy) #\(verdict.index + 1) \(verdict.rule)"
             text += "  \(mark)  \(padded(verdict.level.rawValue, 9))  \(padded(name, width))  \(verdict.message)\n"
             for offender in verdict.offenders where !verdict.passed {

@@ -173,6 +173,42 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
+    /// `plan --placement-only` used to skip every rule, so a cost ceiling far below the placement's cost passed.
+    /// What the placement alone shows is judged there; what needs the state says it was not judged, and passes.
+    @Test("a placement-only plan judges the rules the placement can and says which it cannot", arguments: [
+        ("maxMonthlyCost: 50", "fail", "the monthly cost after this plan, 52.10 EUR, is above the limit of 50.00 EUR by 2.10 EUR", ["a (52.10 EUR a month)"]),
+        ("maxMonthlyCost: 100", "pass", "the monthly cost after this plan, 52.10 EUR, is within the limit of 100.00 EUR", []),
+        ("requireResidency: { data: personal, audience: eu, allowed: [EU] }", "pass", "every cell with personal data of audience eu runs only in [EU]", []),
+        ("maxCostIncrease: 10", "not_judged", "not judged without a state: a placement-only plan has no cost recorded at the last apply to compare with", []),
+        ("denyDelete: { kinds: [Database] }", "not_judged", "not judged without a state: a placement-only plan plans no resource changes", []),
+        ("denyMove: { from: [b] }", "not_judged", "not judged without a state: a placement-only plan reads no placement recorded at the last apply", []),
+    ] as [(String, String, String, [String])])
+    func aPlacementOnlyPlanJudgesWhatThePlacementShows(rule: String, verdict: String, message: String, offenders: [String]) async throws {
+        let ledger = try LedgerWorkspace()
+        defer { ledger.remove() }
+        try Self.policy(rule, level: "mandatory").write(toFile: ledger.app + "/policy.yaml", atomically: true, encoding: .utf8)
+        let arguments = ["plan", "--placement-only", "-f", ledger.app, "--providers", ledger.providers]
+        let run = await mcloudRun(arguments + ["--json"])
+        let name = rule.prefix { $0 != ":" }
+        if verdict == "fail" {
+            #expect(run.exitCode == 1)
+            #expect(run.stderr == "\(ledger.app)/policy.yaml:6:7: error: policy guardrails, rule 1 (\(name), mandatory): \(message): \(offenders.joined(separator: ", "))\n"
+                + "error: the plan breaks 1 mandatory policy rule; apply would refuse it\n")
+        } else {
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(run.stderr == "")
+        }
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let policy = try #require(document["policy"] as? [String: Any])
+        #expect(policy["outcome"] as? String == (verdict == "fail" ? "fail" : "pass"))
+        let judged = try #require((policy["rules"] as? [[String: Any]])?.first)
+        #expect(judged["verdict"] as? String == verdict)
+        #expect(judged["message"] as? String == message)
+        let human = await mcloudRun(arguments)
+        let mark = ["fail": "FAIL", "pass": "pass", "not_judged": "----"][verdict] ?? ""
+        #expect(human.stdout.contains("  \(mark)  mandatory  guardrails #1 \(name)  \(message)\n"), "\(human.stdout)")
+    }
+
     @Test func withoutPoliciesTheJSONListsNoRulesAndTheViewNoSection() async throws {
         let ledger = try LedgerWorkspace()
         defer { ledger.remove() }

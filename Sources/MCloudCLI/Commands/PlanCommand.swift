@@ -8,7 +8,7 @@ struct PlanCommand: Command {
     static let spec = CommandSpec(
         name: "plan",
         abstract: "Place every service and database across the clouds at minimum cost and show what apply would change.",
-        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, for every cell the clouds considered (with what the cell would cost there) and the reasons each other cloud was not used; then it refreshes what the state records from the clouds and lists each resource to create, update, replace or delete, with its reason and any change made outside mcloud. With a state, it shows the monthly cost recorded at the last apply against the cost after the plan. Every Policy rule gets a verdict; a failed mandatory one is an error and the plan is not saved. With --placement-only it stops after the placement, reading no state and no cloud; it does so by itself, with a note, when clouds the placement uses have no endpoints in the catalog and there is no state. Exits 1 when the input is invalid, no placement meets every rule or a mandatory policy rule fails; with --detailed-exitcode, 2 when there are changes. With --lose or --lose-vendor it is a what-if: the placement as if those clouds were gone beside the current one, the cells that move and those that can no longer be placed, and the cost of each; it reads no state, exits 1 when a cell cannot be placed and, with --detailed-exitcode, 2 when a cell moves.",
+        discussion: "Every hard rule holds: capability, residency, latency, spread, the DR leg and capacity. The plan reports its cost, a lower bound on any placement's cost, for every cell the clouds considered (with what the cell would cost there) and the reasons each other cloud was not used; then it refreshes what the state records from the clouds and lists each resource to create, update, replace or delete, with its reason and any change made outside mcloud. With a state, it shows the monthly cost recorded at the last apply against the cost after the plan. Every Policy rule gets a verdict; a failed mandatory one is an error and the plan is not saved. With --placement-only it stops after the placement, reading no state and no cloud, and judges only the rules the placement shows (cost ceiling, residency; the others are 'not judged'); it does so by itself, with a note, when clouds the placement uses have no endpoints in the catalog and there is no state. Exits 1 when the input is invalid, no placement meets every rule or a mandatory policy rule fails; with --detailed-exitcode, 2 when there are changes. With --lose or --lose-vendor it is a what-if: the placement as if those clouds were gone beside the current one, the cells that move and those that can no longer be placed, and the cost of each; it reads no state, exits 1 when a cell cannot be placed and, with --detailed-exitcode, 2 when a cell moves.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
@@ -82,7 +82,7 @@ struct PlanCommand: Command {
         if !whatIf.isEmpty { return try WhatIfRunner.run(whatIf, manifests: manifests, context) }
         if placementOnly {
             let (model, plan) = try PlacementLoader.plan(manifests, explain: explain, context)
-            try output(PlanDocument(placementOnly: PlacementReport(plan), application: model.application.name, note: PlacementOnly.requested), context)
+            try output(PlacementOnly.document(PlacementReport(plan), model: model, note: PlacementOnly.requested), context)
             return .success
         }
         let stored = try StateOptions.read(try state.backend())
@@ -93,7 +93,7 @@ struct PlanCommand: Command {
         if !bare.isEmpty, stored?.resources.isEmpty ?? true, out == nil, targets.isEmpty, !detailedExitCode {
             let note = PlacementOnly.missingEndpoints(bare)
             if json { context.stderr.write("note: placement only: \(note)\n") }
-            try output(PlanDocument(placementOnly: PlacementReport(inputs.placementPlan), application: inputs.model.application.name, note: note), context)
+            try output(PlacementOnly.document(PlacementReport(inputs.placementPlan), model: inputs.model, note: note), context)
             return .success
         }
         let made = try await PlanRunner.apply(inputs, state: stored, refresh: refresh, targets: targets, recovering: Set(recovered), context)
