@@ -8,6 +8,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
     case lowOrderPoint
     /// More output than the algorithm can give (HKDF stops at 255 blocks).
     case outputTooLong(requested: Int, limit: Int)
+    /// A certificate request OpenSSL must not be given; the reason names the field.
+    case invalidCertificateRequest(String)
     /// OpenSSL refused a call; `operation` names it.
     case library(operation: String)
 
@@ -17,6 +19,7 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .authenticationFailed: return "the sealed data does not authenticate (wrong key or altered bytes)"
         case .lowOrderPoint: return "the X25519 public key is of small order"
         case .outputTooLong(let requested, let limit): return "\(requested) bytes asked of a function that gives at most \(limit)"
+        case .invalidCertificateRequest(let reason): return "invalid certificate request: \(reason)"
         case .library(let operation): return "OpenSSL failed in \(operation)"
         }
     }

@@ -4,6 +4,8 @@
 struct DerivationLabel: Sendable, Hashable {
     enum Domain: String {
         case purpose = "mcloud/v1/purpose"
+        /// Raw key material (`SecretRoot.keyMaterial`), apart from passwords so neither reveals the other.
+        case key = "mcloud/v1/key"
         case age = "mcloud/v1/age"
         case sops = "mcloud/v1/sops"
     }

@@ -4,6 +4,8 @@ public struct SecretPurpose: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
         /// A database user's password for one dependent service.
         case password
+        /// The seed of an Ed25519 key: an application's certificate authority or a database server's TLS key.
+        case certificateKey
     }
 
     public var application: String
@@ -23,8 +25,8 @@ public struct SecretPurpose: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The derivation's label; `block` numbers the further outputs one secret may need.
-    func label(block: UInt32) -> DerivationLabel {
-        DerivationLabel(.purpose, [application, cell, service, kind.rawValue, String(generation), String(block)])
+    func label(_ domain: DerivationLabel.Domain = .purpose, block: UInt32) -> DerivationLabel {
+        DerivationLabel(domain, [application, cell, service, kind.rawValue, String(generation), String(block)])
     }
 
     public var description: String { "\(kind.rawValue) of \(service) for \(application)/\(cell), generation \(generation)" }

@@ -17,6 +17,12 @@ public struct SecretRoot: Sendable, CustomStringConvertible {
         recipient = identity.recipient
     }
 
+    /// 32 bytes of key material for `purpose`, such as the seed of a certificate authority's Ed25519 key
+    /// (`MCloudCrypto.Ed25519Key(seed:)`), so the authority is the same wherever it is derived.
+    public func keyMaterial(for purpose: SecretPurpose) throws(SecretsError) -> [UInt8] {
+        try derive(purpose.label(.key, block: 0), count: 32)
+    }
+
     /// `count` bytes for `label`, with `salt` binding them to content (the encryptors' nonces) or empty.
     func derive(_ label: DerivationLabel, salt: [UInt8] = [], count: Int) throws(SecretsError) -> [UInt8] {
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCrypto
 import MCloudSecrets
 import Testing
 
@@ -116,5 +117,19 @@ import Testing
     ])
     func theKeyFileIsFoundByMCloudsVariableThenSOPSsThenTheDefault(_ environment: [String: String], _ expected: String) {
         #expect(AgeKeyFile.path(environment: environment) == expected)
+    }
+}
+
+extension DerivationTests {
+    /// A certificate authority's key derived from the root is the same each time, and another kind gives another key.
+    @Test func keyMaterialIsReproducibleAndDistinctPerKind() throws {
+        let root = try Fixtures.root()
+        var purpose = Self.purpose
+        purpose.kind = .certificateKey
+        let seed = try root.keyMaterial(for: purpose)
+        #expect(seed.count == 32)
+        #expect(try root.keyMaterial(for: purpose) == seed)
+        #expect(try Ed25519Key(seed: seed).publicKey == (try Ed25519Key(seed: root.keyMaterial(for: purpose)).publicKey))
+        #expect(try root.keyMaterial(for: Self.purpose) != seed)
     }
 }
