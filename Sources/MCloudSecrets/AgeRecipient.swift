@@ -11,10 +11,11 @@ public struct AgeRecipient: Sendable, Hashable, Comparable, CustomStringConverti
         self.publicKey = publicKey
     }
 
-    /// Parses `age1...`; age writes recipients in lowercase only, so uppercase is refused as age refuses it.
+    /// Parses `age1...`; age writes recipients in lowercase only, so uppercase is refused as age refuses it. The error
+    /// repeats the text only when it starts as a recipient does: an identity given by mistake is not echoed.
     public init(parsing text: String) throws(SecretsError) {
         guard text == text.lowercased(), let (hrp, data) = Bech32.decode(text), hrp == Self.hrp, data.count == X25519.keyCount else {
-            throw .malformedRecipient(text)
+            throw .malformedRecipient(text.lowercased().hasPrefix("age1") ? text : "(a value not starting with age1, not shown)")
         }
         publicKey = data
     }

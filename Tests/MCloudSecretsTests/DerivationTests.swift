@@ -20,10 +20,15 @@ import Testing
         "AGE1R4727E6QA50D0XK0NPW28A2EER4FEDPEW6J5UJRHFA4D25TFPUSSJHMF9W",  // uppercase
         "age1r4727e6qa50d0xk0npw28a2eer4fedpew6j5ujrhfa4d25tfpussjhmf9q",  // checksum
         "age1qyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqsnp5j5s",  // not 32 bytes
-        "age-secret-key-1vmmez8kj8tcnu07ktf6l7dc0e3scefncd5s05vtmv67wpfju9x9ssgemum",  // another part
     ])
     func aMalformedRecipientIsRefused(_ text: String) {
         #expect(throws: SecretsError.malformedRecipient(text)) { try AgeRecipient(parsing: text) }
+    }
+
+    /// An identity pasted where a recipient belongs is refused without being echoed into an error or a log.
+    @Test(arguments: [Fixtures.identityText, Fixtures.identityText.lowercased()])
+    func anIdentityGivenAsARecipientIsNotRepeated(_ text: String) {
+        #expect(throws: SecretsError.malformedRecipient("(a value not starting with age1, not shown)")) { try AgeRecipient(parsing: text) }
     }
 
     @Test func theSameRootAndPurposeGiveTheSamePassword() throws {
