@@ -83,6 +83,18 @@ import Testing
         #expect(throws: SecretsError.invalidInput(reason: "Secret b/a: \"no/slash\" is not a valid data key ([-._a-zA-Z0-9]+)")) { try encrypt(secret) }
     }
 
+    /// A document the real sops 3.11.0 wrote (`sops -e --age <the fixture recipient> --encrypted-regex
+    /// '^(data|stringData)$'`), recorded once: sops is not packaged in Debian 12, so the tests cannot run it.
+    @Test func aDocumentWrittenBySopsDecryptsHere() throws {
+        let document = try String(contentsOfFile: "\(Fixtures.directory)/written-by-sops-3.11.0.sops.yaml", encoding: .utf8)
+        let secret = try SopsDecryptor(identity: Fixtures.identity()).decrypt(document)
+        #expect(secret == KubernetesSecret(name: "s", namespace: "n", stringData: ["a": "one", "b": "two"]))
+        // The Python reader the other tests rely on reads sops's own output too.
+        let run = try pythonDecrypt(document)
+        #expect(run.status == 0, "sops_decrypt.py: \(run.error)")
+        #expect((try JSONSerialization.jsonObject(with: Data(run.output)) as? [String: Any])?["stringData"] as? [String: String] == ["a": "one", "b": "two"])
+    }
+
     @Test func theEncryptedSecretMatchesItsGolden() throws {
         let path = "\(Fixtures.golden)/payments-db-credentials.sops.yaml"
         let document = try encrypt()
