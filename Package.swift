@@ -17,6 +17,9 @@ let package = Package(
         .target(name: "MCloudCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "MCloudYAML", dependencies: ["MCloudCore", "CYAML"], linkerSettings: [.linkedLibrary("m")]),
         .target(name: "MCloudHTTP", dependencies: ["CCurl", "COpenSSL"]),
+        // Cryptographic primitives on OpenSSL, and the secrets scheme over them: derived passwords, age, SOPS.
+        .target(name: "MCloudCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "MCloudSecrets", dependencies: ["MCloudCrypto", "MCloudYAML"]),
         // Manifests in, a placement out; the planner is pure.
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML", "MCloudDatabaseEngines"]),
         .target(
@@ -74,6 +77,8 @@ let package = Package(
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
         .testTarget(name: "MCloudDatabaseEnginesTests", dependencies: ["MCloudDatabaseEngines", "MCloudCore", "MCloudYAML", "MCloudTestSupport"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML", "MCloudCore"]),
+        .testTarget(name: "MCloudCryptoTests", dependencies: ["MCloudCrypto"]),
+        .testTarget(name: "MCloudSecretsTests", dependencies: ["MCloudSecrets", "MCloudCrypto"], exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP", "MCloudTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudProviderTests", dependencies: ["MCloudProvider", "MCloudCore"]),
         .testTarget(name: "MCloudStateTests", dependencies: ["MCloudState", "MCloudProvider", "MCloudCore"]),

@@ -1,0 +1,33 @@
+/// What a generated secret is for; every field goes into its derivation, so changing any one gives an unrelated
+/// secret. A rotation bumps `generation`, the one field state may keep (it is not secret).
+public struct SecretPurpose: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A database user's password for one dependent service.
+        case password
+        /// The seed of an Ed25519 key: an application's certificate authority or a database server's TLS key.
+        case certificateKey
+    }
+
+    public var application: String
+    /// The database cell (its name in the manifest) the secret opens.
+    public var cell: String
+    /// The service that depends on the cell and holds the secret.
+    public var service: String
+    public var kind: Kind
+    public var generation: UInt32
+
+    public init(application: String, cell: String, service: String, kind: Kind, generation: UInt32 = 1) {
+        self.application = application
+        self.cell = cell
+        self.service = service
+        self.kind = kind
+        self.generation = generation
+    }
+
+    /// The derivation's label; `block` numbers the further outputs one secret may need.
+    func label(_ domain: DerivationLabel.Domain = .purpose, block: UInt32) -> DerivationLabel {
+        DerivationLabel(domain, [application, cell, service, kind.rawValue, String(generation), String(block)])
+    }
+
+    public var description: String { "\(kind.rawValue) of \(service) for \(application)/\(cell), generation \(generation)" }
+}
