@@ -14,8 +14,25 @@ public enum BackupPolicy {
         document(actions: ["s3:PutObject", "s3:AbortMultipartUpload"], resource: "arn:aws:s3:::\(bucket)/\(prefix)*")
     }
 
+    /// Read only, under `prefix`: what a restore needs (`s3:GetObject` on the prefix, and `s3:ListBucket` only for keys
+    /// under it), for the temporary user a drill or failover would give its restoring VM. Not used yet
+    /// (docs/security.md, H2, "Not yet fixed").
+    public static func readOnly(bucket: String, prefix: String) -> String {
+        let list = statement(["s3:ListBucket"], resource: "arn:aws:s3:::\(bucket)", condition: [("StringLike", .object([("s3:prefix", .array([.string("\(prefix)*")]))]))])
+        return document([statement(["s3:GetObject"], resource: "arn:aws:s3:::\(bucket)/\(prefix)*"), list])
+    }
+
     static func document(actions: [String], resource: String) -> String {
-        let statement: JSONValue = .object([("Effect", .string("Allow")), ("Action", .array(actions.map(JSONValue.string))), ("Resource", .string(resource))])
-        return JSONValue.object([("Version", .string("2012-10-17")), ("Statement", .array([statement]))]).serialized(pretty: false)
+        document([statement(actions, resource: resource)])
+    }
+
+    private static func statement(_ actions: [String], resource: String, condition: [(String, JSONValue)] = []) -> JSONValue {
+        var fields: [(String, JSONValue)] = [("Effect", .string("Allow")), ("Action", .array(actions.map(JSONValue.string))), ("Resource", .string(resource))]
+        if !condition.isEmpty { fields.append(("Condition", .object(condition))) }
+        return .object(fields)
+    }
+
+    private static func document(_ statements: [JSONValue]) -> String {
+        JSONValue.object([("Version", .string("2012-10-17")), ("Statement", .array(statements))]).serialized(pretty: false)
     }
 }
