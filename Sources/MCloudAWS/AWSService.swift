@@ -23,6 +23,8 @@ public struct AWSService: Sendable, Hashable, CustomStringConvertible {
     public static let rds = AWSService(signingName: "rds", endpointPrefix: "rds", environmentKey: "RDS")
     public static let eks = AWSService(signingName: "eks", endpointPrefix: "eks", environmentKey: "EKS")
     public static let sts = AWSService(signingName: "sts", endpointPrefix: "sts", environmentKey: "STS")
+    /// IAM has one endpoint, `iam.amazonaws.com`, signed for us-east-1.
+    public static let iam = AWSService(signingName: "iam", endpointPrefix: "iam", environmentKey: "IAM", globalRegion: "us-east-1")
     public static let cloudFront = AWSService(signingName: "cloudfront", endpointPrefix: "cloudfront", environmentKey: "CLOUDFRONT", globalRegion: "us-east-1")
 
     /// The public AWS endpoint for a region.

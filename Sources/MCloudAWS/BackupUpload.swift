@@ -38,8 +38,13 @@ public struct BackupUpload: Sendable {
         } catch {
             throw .configuration("no credentials for the backup job's bucket \(target.bucket) in cloud \(target.cloud) (backup profile \(profile)): \(error.description)")
         }
-        let upload = BackupUpload(target: target, credentials: credentials)
-        // A line break would end the value early in the user data's env file.
+        return try checked(BackupUpload(target: target, credentials: credentials))
+    }
+
+    /// The upload, unless a value holds a control character: a line break would end the value early in the user
+    /// data's env file.
+    static func checked(_ upload: BackupUpload) throws(AWSError) -> BackupUpload {
+        let (target, credentials) = (upload.target, upload.credentials)
         let values = [credentials.accessKeyID, credentials.secretAccessKey, credentials.sessionToken ?? "", target.bucket, target.region, target.endpoint ?? ""]
         guard values.allSatisfy({ $0.unicodeScalars.allSatisfy { !CharacterSet.controlCharacters.contains($0) } }) else {
             throw .configuration("the backup credentials or settings for bucket \(target.bucket) contain a control character")

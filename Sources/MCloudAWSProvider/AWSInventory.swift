@@ -10,6 +10,7 @@ struct AWSInventory {
     var groups: [EC2Client.SecurityGroup]
     var databases: [RDSClient.Instance]
     var buckets: [(name: String, tags: [String: String], retentionDays: Int?)]
+    var users: [IAMClient.User] = []
 
     /// Instances that still exist (terminated ones linger in listings for an hour).
     static let liveStates = ["pending", "running", "stopping", "stopped", "shutting-down"]
@@ -24,7 +25,9 @@ struct AWSInventory {
             let rules = try await session.s3.lifecycle(name)
             buckets.append((name, try await session.s3.tags(name), rules.first?.expireAfterDays))
         }
-        return AWSInventory(instances: instances, volumes: volumes, groups: groups, databases: databases, buckets: buckets)
+        return AWSInventory(
+            instances: instances, volumes: volumes, groups: groups, databases: databases, buckets: buckets, users: try await users(session, tags: tags)
+        )
     }
 
     func observed(_ known: ReadBack) -> [ObservedResource] {
@@ -58,7 +61,10 @@ struct AWSInventory {
         }
         for bucket in buckets {
             let read: [([String], JSONValue)] = [(["spec", "bucketName"], .string(bucket.name))] + (bucket.retentionDays.map { [(["spec", "retentionDays"], .int($0))] } ?? [])
-            add(bucket.tags, kind: "BackupBucket", id: bucket.name, read: read)
+            add(bucket.tags, kind: .backupBucket, id: bucket.name, read: read)
+        }
+        for user in users {
+            add(user.tags, kind: .backupIdentity, id: user.name, read: [(["spec", "userName"], .string(user.name))])
         }
         return found
     }

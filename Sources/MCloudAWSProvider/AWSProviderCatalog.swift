@@ -20,9 +20,7 @@ public final class AWSProviderCatalog: ProviderCatalog {
             throw ProviderError(.unavailable, "cloud \(cloud.name) has no endpoints.aws.profile in the catalog")
         }
         guard !cloud.region.isEmpty else { throw ProviderError(.unavailable, "cloud \(cloud.name) has no region in the catalog") }
-        var environment = environment
-        environment["AWS_REGION"] = cloud.region
-        if environment["AWS_ACCESS_KEY_ID"] == nil { environment["AWS_PROFILE"] = profile }
+        let environment = ScopedBackupKey.deployingEnvironment(profile: profile, region: cloud.region, environment: environment)
         let settings = AWSResourceProvider.Settings(environment: self.environment, cloud: cloud.name)
         let limits = limits
         return AWSResourceProvider(cloud: cloud.name, settings: settings) { [environment] () throws(ProviderError) -> AWSClient in

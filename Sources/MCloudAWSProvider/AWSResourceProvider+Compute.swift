@@ -87,14 +87,17 @@ extension AWSResourceProvider {
                 engine: read.string("engine") ?? "", version: read.string("version") ?? "", port: read.int("port"), image: read.image,
                 defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore
             )
-            // A DR bucket in AWS is reached with the instance profile's role; one at another S3 endpoint needs keys.
-            // The same for the bucket a recovery point comes from.
-            func keys(_ location: BucketLocation?) throws(AWSError) -> [(name: String, value: String)] {
-                guard let location, location.endpoint != nil else { return [] }
+            // A DR leg with its own IAM user gets a fresh key of that user; another DR bucket in AWS is reached with
+            // the instance profile's role; one at another S3 endpoint needs the backup profile's keys. The same for
+            // the bucket a recovery point comes from.
+            func keys(_ location: BucketLocation?) async throws(AWSError) -> [(name: String, value: String)] {
+                guard let location else { return [] }
+                if location.identity != nil { return try await ScopedBackupKey.mint(location, environment: settings.environment).secrets }
+                guard location.endpoint != nil else { return [] }
                 return try BackupUpload.resolve(location, environment: settings.environment).secrets
             }
-            let backupKeys = try keys(server.backup?.location)
-            let restoreKeys = try keys(server.restore?.location)
+            let backupKeys = try await keys(server.backup?.location)
+            let restoreKeys = try await keys(server.restore?.location)
             let recipe: Recipe
             switch server.recipe() {
             case .success(let found): recipe = found

@@ -90,6 +90,7 @@ public struct AWSResourceProvider: ResourceProvider {
             ],
             .volume: [["spec", "zone"]],
             .backupBucket: [["spec", "bucketName"]],
+            .backupIdentity: [["spec", "userName"]],
             .managedDatabase: [["spec", "engine"], ["spec", "zones"], ["spec", "securityGroup"]],
         ]
         var reasons = (immutable[desired.type] ?? []).compactMap { path -> String? in
@@ -132,6 +133,7 @@ public struct AWSResourceProvider: ResourceProvider {
             case .managedDatabase: return try await applyManagedDatabase(resource, session)
             case .backupSchedule: return try await applyBackupSchedule(resource, session)
             case .backupBucket: return try await applyBackupBucket(resource, session)
+            case .backupIdentity: return try await applyBackupIdentity(resource, session)
             default: throw .configuration("the aws provider has no kind \(resource.type)")
             }
         }
@@ -148,6 +150,7 @@ public struct AWSResourceProvider: ResourceProvider {
             case .managedDatabase: try await deleteManagedDatabase(resource, session)
             case .backupSchedule: try await deleteBackupSchedule(resource, session)
             case .backupBucket: try await deleteBackupBucket(resource, session)
+            case .backupIdentity: try await deleteBackupIdentity(resource, session)
             default: throw .configuration("the state does not say which kind \(resource.address) is")
             }
         }
@@ -240,8 +243,10 @@ struct AWSSession: Sendable {
     let ec2: EC2Client
     let rds: RDSClient
     let s3: S3Client
+    let iam: IAMClient
 
     init(client: AWSClient) {
+        iam = IAMClient(client: client)
         self.client = client
         ec2 = EC2Client(client: client)
         rds = RDSClient(client: client)

@@ -7,8 +7,11 @@ public struct BucketLocation: Sendable, Hashable {
     public var region: String
     public var endpoint: String?
     public var profile: String?
+    /// The user scoped to this leg that mcloud makes on AWS; with it the VM's keys are that user's, not the profile's.
+    public var identity: BucketIdentity?
 
-    public init(cloud: String, bucket: String, region: String, endpoint: String? = nil, profile: String? = nil) {
+    public init(cloud: String, bucket: String, region: String, endpoint: String? = nil, profile: String? = nil, identity: BucketIdentity? = nil) {
+        self.identity = identity
         self.cloud = cloud
         self.bucket = bucket
         self.region = region

@@ -51,7 +51,7 @@ public struct Policy: Hashable, Sendable {
     /// The resource kinds mcloud renders, which `denyDelete.kinds` may name as well (a Kubernetes Service is a
     /// resource of a Service cell). Tests hold this list to what rendering makes.
     public static let resourceKinds = [
-        "BackupBucket", "BackupSchedule", "CDNResource", "ConfigMap", "DatabaseServer", "Deployment", "HorizontalPodAutoscaler",
+        "BackupBucket", "BackupIdentity", "BackupSchedule", "CDNResource", "ConfigMap", "DatabaseServer", "Deployment", "HorizontalPodAutoscaler",
         "Ingress", "ManagedDatabase", "Namespace", "NetworkPolicy", "PodDisruptionBudget", "SecurityGroup", "Volume",
     ]
 

@@ -128,6 +128,7 @@ public enum DatabaseUserData {
         if let bucket {
             pairs += [("MCLOUD_BACKUP_BUCKET", bucket.name), ("AWS_DEFAULT_REGION", bucket.region)]
             if let endpoint = bucket.endpoint { pairs.append(("MCLOUD_BACKUP_ENDPOINT", endpoint)) }
+            if bucket.writeOnly { pairs.append(("MCLOUD_BACKUP_WRITE_ONLY", "1")) }
         }
         if let point = vm.recoveryPoint {
             pairs += [("MCLOUD_RESTORE_BUCKET", point.bucket.name), ("MCLOUD_RESTORE_OBJECT", point.object), ("MCLOUD_RESTORE_REGION", point.bucket.region)]
@@ -310,6 +311,9 @@ public enum DatabaseUserData {
         if [ -n "${MCLOUD_BACKUP_BUCKET:-}" ]; then
           s3 s3 cp --only-show-errors --content-type application/json /var/lib/mcloud/backup-status.json \
             "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/status.json" || error=${error:-"writing the status object failed"}
+        fi
+        # Keys that may only upload cannot list or delete: the bucket's lifecycle rule expires the old backups.
+        if [ -n "${MCLOUD_BACKUP_BUCKET:-}" ] && [ -z "${MCLOUD_BACKUP_WRITE_ONLY:-}" ]; then
           cutoff=$(date -u -d "$MCLOUD_RETENTION_DAYS days ago" +%Y-%m-%dT%H:%M:%S)
           if listing=$(s3 s3api list-objects-v2 --bucket "$MCLOUD_BACKUP_BUCKET" --prefix "$MCLOUD_SERVER/" --query 'Contents[].[Key, LastModified]' --output text); then
             while read -r old; do

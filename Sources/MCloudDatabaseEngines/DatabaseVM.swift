@@ -12,8 +12,11 @@ public struct DatabaseVM: Sendable {
         /// An S3-compatible endpoint; nil for AWS's own S3.
         public var endpoint: String?
         public var secrets: [(name: String, value: String)]
+        /// The keys may only upload (a leg's own IAM user): the job leaves expiry to the bucket's lifecycle rule.
+        public var writeOnly: Bool
 
-        public init(name: String, region: String, endpoint: String? = nil, secrets: [(name: String, value: String)] = []) {
+        public init(name: String, region: String, endpoint: String? = nil, secrets: [(name: String, value: String)] = [], writeOnly: Bool = false) {
+            self.writeOnly = writeOnly
             self.name = name
             self.region = region
             self.endpoint = endpoint
@@ -21,7 +24,7 @@ public struct DatabaseVM: Sendable {
         }
 
         public init(_ location: BucketLocation, secrets: [(name: String, value: String)]) {
-            self.init(name: location.bucket, region: location.region, endpoint: location.endpoint, secrets: secrets)
+            self.init(name: location.bucket, region: location.region, endpoint: location.endpoint, secrets: secrets, writeOnly: location.identity != nil)
         }
     }
 

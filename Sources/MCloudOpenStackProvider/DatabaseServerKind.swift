@@ -80,9 +80,11 @@ struct DatabaseServerKind: Sendable {
         return ObservedResource(address: body.address, providerID: server.id, attributes: body.document)
     }
 
-    /// The keys of `target`'s backup profile, for the VM's user data.
-    private func keys(_ target: BucketLocation) throws(OpenStackError) -> [(name: String, value: String)] {
+    /// The keys for `target`, for the VM's user data: a fresh key of the leg's own IAM user when mcloud made one (a
+    /// bucket on AWS), else the bucket's backup profile's.
+    private func keys(_ target: BucketLocation) async throws(OpenStackError) -> [(name: String, value: String)] {
         do throws(AWSError) {
+            if target.identity != nil { return try await ScopedBackupKey.mint(target, environment: environment).secrets }
             return try BackupUpload.resolve(target, environment: environment).secrets
         } catch {
             throw .configuration(error.description, at: nil, file: nil)
@@ -107,8 +109,8 @@ struct DatabaseServerKind: Sendable {
             }
             groups = [group.id]
         }
-        let secrets = try spec.backup?.location.map(keys) ?? []
-        let restoreSecrets = try spec.restore.map { point throws(OpenStackError) in try keys(point.location) } ?? []
+        let secrets = if let location = spec.backup?.location { try await keys(location) } else { [(name: String, value: String)]() }
+        let restoreSecrets = if let point = spec.restore { try await keys(point.location) } else { [(name: String, value: String)]() }
         let vm = spec.vm(
             recipe: recipe, address: body.address.rawValue, server: body.name, disks: try await Self.disks(body, clients), secrets: secrets,
             restoreSecrets: restoreSecrets

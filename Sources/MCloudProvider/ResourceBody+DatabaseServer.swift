@@ -104,6 +104,11 @@ extension ResourceBody {
         var fields: [(String, JSONValue)] = [("cloud", .string(location.cloud)), ("bucket", .string(location.bucket)), ("region", .string(location.region))]
         if let endpoint = location.endpoint { fields.append(("endpoint", .string(endpoint))) }
         if let profile = location.profile { fields.append(("profile", .string(profile))) }
+        if let identity = location.identity {
+            var scoped: [(String, JSONValue)] = [("address", .string(identity.address)), ("user", .string(identity.user))]
+            if let profile = identity.deployProfile { scoped.append(("deployProfile", .string(profile))) }
+            fields.append(("identity", .object(scoped)))
+        }
         return fields
     }
 
@@ -114,7 +119,12 @@ extension ResourceBody {
         let region = fields["region"]?.stringValue ?? ""
         return BucketLocation(
             cloud: fields["cloud"]?.stringValue ?? "", bucket: bucket, region: region.isEmpty ? "us-east-1" : region,
-            endpoint: fields["endpoint"]?.stringValue, profile: fields["profile"]?.stringValue
+            endpoint: fields["endpoint"]?.stringValue, profile: fields["profile"]?.stringValue, identity: fields["identity"].flatMap(identity(in:))
         )
+    }
+
+    private static func identity(in fields: JSONValue) -> BucketIdentity? {
+        guard let address = fields["address"]?.stringValue, let user = fields["user"]?.stringValue else { return nil }
+        return BucketIdentity(address: address, user: user, deployProfile: fields["deployProfile"]?.stringValue)
     }
 }

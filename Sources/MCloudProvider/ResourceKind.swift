@@ -14,6 +14,7 @@ public struct ResourceKind: TypedName {
     public static let managedDatabase: ResourceKind = "ManagedDatabase"
     public static let backupSchedule: ResourceKind = "BackupSchedule"
     public static let backupBucket: ResourceKind = "BackupBucket"
+    public static let backupIdentity: ResourceKind = "BackupIdentity"
     public static let cdnResource: ResourceKind = "CDNResource"
 
     // The Kubernetes kinds more than one module names.

@@ -5,7 +5,7 @@ import MCloudProvider
 /// one and the database's `hosting` is not `vm` (it handles standbys, volumes and failover itself), else one VM and
 /// volume per copy, the primary first and
 /// each standby in the next zone; a security group open to the clusters of the services that use it; the backup
-/// schedule. In the backup cloud: the bucket the DR copies go to.
+/// schedule. In the backup cloud: the bucket the DR copies go to and, on AWS, the IAM user the backup job uploads as.
 struct DatabaseInfrastructure {
     private let topology: Topology
     private let index: Int
@@ -68,7 +68,7 @@ struct DatabaseInfrastructure {
     /// A Volume and a DatabaseServer per copy: `.0` the primary, then the standbys.
     private var servers: [InfrastructureResource] {
         (0...database.standbys).flatMap { copy -> [InfrastructureResource] in
-            let name = "\(base).\(copy)"
+            let name = copy == 0 ? primaryName : "\(base).\(copy)"
             let zone: [(String, ObjectNode)] = zones.isEmpty ? [] : [("zone", .string(zones[copy]))]
             var server: [(String, ObjectNode)] = [field(ResourceBody.DatabaseServerField.role(copy == 0 ? .primary : .standby))] + engine
             server.append(("flavor", ["vcpu": .number(database.size.vcpu), "memoryGiB": .number(database.size.memoryGiB)]))
@@ -117,9 +117,25 @@ struct DatabaseInfrastructure {
     /// would make them depend on each other.
     private var serverBackup: BackupSettings? {
         guard let backup = database.backup else { return nil }
-        let location = disasterBucket.map { BucketLocation(backupLeg: $0.name, in: $0.cloud) }
+        let location = disasterBucket.map { bucket in
+            var location = BucketLocation(backupLeg: bucket.name, in: bucket.cloud)
+            location.identity = backupIdentity.map { BucketIdentity(address: $0.address, user: $0.user, deployProfile: bucket.cloud.endpoints.awsProfile) }
+            return location
+        }
         return BackupSettings(schedule: backup.schedule, retentionDays: backup.retentionDays, location: location)
     }
+
+    /// The DR leg's own IAM user, when its bucket is on AWS and VMs upload to it (a managed engine's copies are not
+    /// made from a VM): named after the bucket (at most 63 of the 64 characters IAM allows, and only characters it
+    /// allows), so each leg's user is as unique as its bucket.
+    var backupIdentity: (address: String, user: String)? {
+        guard !managed, let bucket = disasterBucket, bucket.cloud.api == .aws else { return nil }
+        let address = InfrastructureResource.address(provider: ProviderName(bucket.cloud.api.rawValue), cloud: bucket.cloud.name, kind: .backupIdentity, name: base)
+        return (address, bucket.name)
+    }
+
+    /// The primary's name: its backup job uploads under `<server>/` in the bucket.
+    private var primaryName: String { "\(base).0" }
 
     /// `mcloud-<name>-<hash of the address>`: lowercase letters, digits and single hyphens, at most 63 characters.
     /// S3 bucket names are global, so the hash keeps two applications' or two clouds' buckets of the same cell apart.
@@ -154,6 +170,13 @@ struct DatabaseInfrastructure {
             kind: .backupBucket, name: base, cloud: bucket.cloud.name, provider: ProviderName(bucket.cloud.api.rawValue),
             labels: labels.metadata(cloud: bucket.cloud.name), spec: spec
         )
-        return [resource(.backupSchedule, base, schedule), bucketResource]
+        guard let identity = backupIdentity else { return [resource(.backupSchedule, base, schedule), bucketResource] }
+        // Write-only, under the primary's prefix: the user can add backups, never read or delete them.
+        let identityResource = InfrastructureResource(
+            kind: .backupIdentity, name: base, cloud: bucket.cloud.name, provider: ProviderName(bucket.cloud.api.rawValue),
+            labels: labels.metadata(cloud: bucket.cloud.name),
+            spec: [("userName", .string(identity.user)), ("bucketName", .string(bucket.name)), ("prefix", .string(primaryName + "/")), ("access", "write")]
+        )
+        return [resource(.backupSchedule, base, schedule), bucketResource, identityResource]
     }
 }

@@ -7,20 +7,21 @@ import Testing
 
 /// plan, apply and destroy of an application whose cells all land on AWS, against moto with signatures checked
 /// (scripts/testbed/moto.sh). Its PostgreSQL becomes an RDS instance, its redis two EC2 VMs with EBS volumes, both
-/// with backup buckets in the other region; `--target aws.` leaves the Kubernetes objects out.
+/// with backup buckets in the other region, the VMs' with an IAM user of the leg's own; `--target aws.` leaves the
+/// Kubernetes objects out.
 @Suite(.serialized, .enabled(if: AWSWorkspace.available, "start scripts/testbed/moto.sh to run the AWS end-to-end tests"))
 struct AWSEndToEndTests {
     @Test func applyReplanChangeAndDestroyOnMoto() async throws {
         let workspace = try AWSWorkspace()
         let applied = await workspace.run("apply", ["--auto-approve"])
         #expect(applied.exitCode == 0, "\(applied.stdout)\(applied.stderr)")
-        #expect(applied.stdout.contains("Apply complete! Resources: 11 added, 0 changed, 0 replaced, 0 destroyed."))
+        #expect(applied.stdout.contains("Apply complete! Resources: 12 added, 0 changed, 0 replaced, 0 destroyed."))
         let found = try await workspace.inventory()
-        #expect(found.instances == 2 && found.volumes == 2 && found.groups == 2 && found.databases == 1 && found.buckets == 2, "\(found)")
+        #expect(found.instances == 2 && found.volumes == 2 && found.groups == 2 && found.databases == 1 && found.buckets == 2 && found.users == 1, "\(found)")
 
         let again = await workspace.run("plan", ["--detailed-exitcode"])
         #expect(again.exitCode == 0, "\(again.stdout)\(again.stderr)")
-        #expect(again.stdout.contains("No changes. The clouds match the manifests: 11 resources up to date."))
+        #expect(again.stdout.contains("No changes. The clouds match the manifests: 12 resources up to date."))
 
         try workspace.edit("retentionDays: 14", "retentionDays: 21")
         let changed = await workspace.run("plan", ["--detailed-exitcode"])
@@ -31,9 +32,9 @@ struct AWSEndToEndTests {
 
         let destroyed = await workspace.run("destroy", ["--auto-approve"])
         #expect(destroyed.exitCode == 0, "\(destroyed.stdout)\(destroyed.stderr)")
-        #expect(destroyed.stdout.contains("Destroy complete! Resources: 0 added, 0 changed, 0 replaced, 11 destroyed."))
+        #expect(destroyed.stdout.contains("Destroy complete! Resources: 0 added, 0 changed, 0 replaced, 12 destroyed."))
         let left = try await workspace.inventory()
-        #expect(left.instances + left.volumes + left.groups + left.databases + left.buckets == 0, "\(left)")
+        #expect(left.instances + left.volumes + left.groups + left.databases + left.buckets + left.users == 0, "\(left)")
         #expect(try #require(try FileStateBackend(path: workspace.statePath).read()).resources.isEmpty)
     }
 }
@@ -107,8 +108,10 @@ struct AWSWorkspace {
     }
 
     struct Counts: CustomStringConvertible {
-        var instances = 0, volumes = 0, groups = 0, databases = 0, buckets = 0
-        var description: String { "\(instances) instances, \(volumes) volumes, \(groups) security groups, \(databases) RDS instances, \(buckets) buckets" }
+        var instances = 0, volumes = 0, groups = 0, databases = 0, buckets = 0, users = 0
+        var description: String {
+            "\(instances) instances, \(volumes) volumes, \(groups) security groups, \(databases) RDS instances, \(buckets) buckets, \(users) IAM users"
+        }
     }
 
     /// What carries this application's tags in both regions, read straight from the APIs.
@@ -125,6 +128,10 @@ struct AWSWorkspace {
         }
         let s3 = S3Client(client: AWSClient(configuration: AWSConfiguration(credentials: credentials, region: "eu-west-1", endpointURL: url)))
         counts.buckets = try await s3.listBuckets(prefix: "mcloud-", tags: tags).count
+        let iam = IAMClient(client: s3.client)
+        for user in try await iam.listUsers(pathPrefix: "/mcloud/") where try await iam.user(named: user.name)?.tags["application"] == application {
+            counts.users += 1
+        }
         return counts
     }
 }

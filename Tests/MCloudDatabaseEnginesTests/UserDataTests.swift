@@ -98,6 +98,21 @@ struct UserDataTests {
         #expect(DatabaseUserData.backupTime(key: DatabaseUserData.restoreReportKey(server: "shop.db.0"), storedAt: "2026-12-02T03:00:00.000Z") == nil)
     }
 
+    // Issue 32, H2: a leg's own IAM user may only upload; listing and deleting old backups would fail every run.
+    @Test func aBucketWhoseKeysMayOnlyUploadLeavesExpiryToTheBucket() throws {
+        var vm = Self.vm(EngineCatalog.recipes[0])
+        #expect(!DatabaseUserData.settings(vm).contains("MCLOUD_BACKUP_WRITE_ONLY"))
+        vm.backup?.bucket?.writeOnly = true
+        #expect(DatabaseUserData.settings(vm).contains("MCLOUD_BACKUP_WRITE_ONLY='1'"))
+        let script = DatabaseUserData.backup
+        let guardLine = try #require(script.range(of: #"[ -z "${MCLOUD_BACKUP_WRITE_ONLY:-}" ]; then"#))
+        let status = try #require(script.range(of: "$MCLOUD_SERVER/status.json\" ||"))
+        for call in ["s3api list-objects-v2", "s3api delete-object"] {
+            let range = try #require(script.range(of: call))
+            #expect(status.upperBound < guardLine.lowerBound && guardLine.upperBound < range.lowerBound, "\(call) runs only with keys that may list and delete")
+        }
+    }
+
     @Test func theRestoreReportIsReadBack() throws {
         let report = try #require(RestoreReport(json: Array(#"{"server": "a.db.drill-1", "object": "a.db.0/x.sql.gz", "startedAt": "2026-12-02T03:00:00Z", "finishedAt": "2026-12-02T03:00:09Z", "error": null}"#.utf8)))
         #expect(report.finishedAt - report.startedAt == 9 && report.error == nil && report.object == "a.db.0/x.sql.gz")

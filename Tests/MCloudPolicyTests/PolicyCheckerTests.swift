@@ -56,7 +56,7 @@ import Testing
             )
             let expected: String? = switch resource.type.rawValue {
             case "CDNResource": "CDN"
-            case "ManagedDatabase", "DatabaseServer", "Volume", "SecurityGroup", "BackupSchedule", "BackupBucket": "Database"
+            case "ManagedDatabase", "DatabaseServer", "Volume", "SecurityGroup", "BackupSchedule", "BackupBucket", "BackupIdentity": "Database"
             case "Namespace": nil
             case "NetworkPolicy" where resource.address.rawValue.hasSuffix(".default-deny"): nil
             default: "Service"
