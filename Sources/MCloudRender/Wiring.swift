@@ -2,8 +2,8 @@ public import MCloudCore
 import MCloudProvider
 
 /// Every `dependsOn` edge as the connections it makes: one per cluster where a dependent cell runs and per cell the
-/// edge joins there (docs/connectivity.md); and the edges that cannot be wired, which `plan` refuses before anything is
-/// read or made. Both sorted by dependent, cluster and target.
+/// edge joins there, a price list's cluster (no endpoints) aside (docs/connectivity.md); and the edges that cannot be
+/// wired, which `plan` refuses before anything is read or made. Both sorted by dependent, cluster and target.
 public struct Wiring: Sendable {
     public var connections: [Connection] = []
     public var errors: [WiringError] = []
@@ -16,15 +16,15 @@ public struct Wiring: Sendable {
         let primaries = topology.databases.indices.map { Self.primaryRoute($0, in: topology) }
         for (index, source) in topology.services.enumerated() {
             for (cloud, _) in source.replicas {
+                // A price list with no endpoints at all is no cluster to wire: the plan says so on its own.
+                guard let catalog = topology.clouds[cloud], catalog.endpoints != Cloud.Endpoints() else { continue }
                 let dependent = Connection.Dependent(cell: source.cell, cloud: cloud, namespace: source.namespace)
-                let catalog = topology.clouds[cloud]
-                let egress = catalog?.endpoints.kubernetesEgressCIDRs ?? []
+                let egress = catalog.endpoints.kubernetesEgressCIDRs
                 for target in topology.databaseDependencies[index] {
                     guard let route = primaries[target] else { continue }
                     let database = topology.databases[target]
                     let crosses = database.primary != cloud
-                    // A price list with no endpoints at all is no cluster to wire: the plan says so on its own.
-                    if crosses, egress.isEmpty, let catalog, catalog.endpoints != Cloud.Endpoints() {
+                    if crosses, egress.isEmpty {
                         errors.append(WiringError(dependent: dependent, target: database.cell, reason: .noEgressCIDRs(database: database.primary, catalog: catalog.location)))
                         continue
                     }
@@ -40,7 +40,7 @@ public struct Wiring: Sendable {
                     if target.count(on: cloud) > 0 {
                         route = .clusterService
                         name = "\(KubernetesName.service(target.service.name)).\(target.namespace).svc"
-                    } else if let set = catalog?.endpoints.kubernetesClusterSet,
+                    } else if let set = catalog.endpoints.kubernetesClusterSet,
                         case let peers = target.replicas.map(\.cloud).filter({ topology.clouds[$0]?.endpoints.kubernetesClusterSet == set }), !peers.isEmpty
                     {
                         // Preferred to an Ingress: the cluster set's own tunnels, not a public load balancer.
