@@ -79,6 +79,9 @@ public struct Cloud: Hashable, Sendable {
         /// The addresses (CIDRs) the cluster's traffic leaves from: a database's security group admits its
         /// engine port from these only.
         public var kubernetesEgressCIDRs: [String]
+        /// The Multi-Cluster Services cluster set the cluster belongs to (KEP-1645): its services reach a service of
+        /// another cluster of the same set by `<service>.<namespace>.svc.clusterset.local`.
+        public var kubernetesClusterSet: String?
         /// The cluster's API server URL: Argo CD's `destination.server` for it.
         public var kubernetesServer: String?
         /// The name the cluster is registered under in Argo CD: its `destination.name` (by default the cloud's
@@ -100,8 +103,9 @@ public struct Cloud: Hashable, Sendable {
             openstackCloud: String? = nil, kubernetesContext: String? = nil, kubeconfig: String? = nil, cdnURL: String? = nil,
             cdnTokenEnv: String? = nil, objectStorageURL: String? = nil, awsProfile: String? = nil, kubernetesEgressCIDRs: [String] = [],
             kubernetesServer: String? = nil, argocdCluster: String? = nil, fluxKubeConfigSecret: String? = nil, fluxKubeConfigKey: String? = nil,
-            objectStorageBackupProfile: String? = nil
+            objectStorageBackupProfile: String? = nil, kubernetesClusterSet: String? = nil
         ) {
+            self.kubernetesClusterSet = kubernetesClusterSet
             self.objectStorageBackupProfile = objectStorageBackupProfile
             self.kubernetesEgressCIDRs = kubernetesEgressCIDRs
             self.kubernetesServer = kubernetesServer

@@ -217,11 +217,12 @@ extension Decoder {
         if let openstack = entry("openstack", ["cloud"], required: ["cloud"]) {
             endpoints.openstackCloud = openstack["cloud"].flatMap { nonEmptyString($0, openstack.path("cloud")) }
         }
-        let kubernetesKeys = ["context", "kubeconfig", "egressCIDRs", "server", "argocdCluster", "fluxKubeConfigSecret", "fluxKubeConfigKey"]
+        let kubernetesKeys = ["context", "kubeconfig", "egressCIDRs", "clusterSet", "server", "argocdCluster", "fluxKubeConfigSecret", "fluxKubeConfigKey"]
         if let kubernetes = entry("kubernetes", kubernetesKeys, required: ["context"]) {
             endpoints.kubernetesContext = kubernetes["context"].flatMap { nonEmptyString($0, kubernetes.path("context")) }
             endpoints.kubeconfig = kubernetes["kubeconfig"].flatMap { nonEmptyString($0, kubernetes.path("kubeconfig")) }
             endpoints.kubernetesEgressCIDRs = kubernetes["egressCIDRs"].flatMap { cidrs($0, kubernetes.path("egressCIDRs")) } ?? []
+            endpoints.kubernetesClusterSet = kubernetes["clusterSet"].flatMap { name($0, kubernetes.path("clusterSet")) }
             gitOpsReferences(kubernetes, into: &endpoints)
         }
         if let cdn = entry("cdn", ["url", "tokenEnv"], required: ["url"]) {

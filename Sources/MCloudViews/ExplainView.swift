@@ -2,7 +2,8 @@ import MCloudCore
 public import MCloudPlanner
 
 /// `mcloud explain CELL`: why one cell went where it did, what it costs, the runner-up, the clouds considered (every
-/// one that passed the cell's filters, with what the cell would cost there) and every other cloud's reasons.
+/// one that passed the cell's filters, with what the cell would cost there), every other cloud's reasons, and the
+/// connections it makes or takes.
 public enum ExplainView {
     /// Nil when the plan has no cell of that name.
     public static func render(cell name: String, in report: PlacementReport) -> String? {
@@ -26,6 +27,11 @@ public enum ExplainView {
         text += "  not used:\n"
         for rejection in report.explanations.first(where: { $0.cell == name })?.rejected ?? [] {
             for reason in rejection.reasons { text += "    \(rejection.cloud): \(reason)\n" }
+        }
+        let connections = report.connections.filter { $0.dependent.cell.name == name || $0.target.cell.name == name }
+        if !connections.isEmpty {
+            text += "  connections (its dependencies in each cluster it runs in, and its dependents'):\n"
+            for connection in connections { text += "    \(ConnectionsView.line(connection))\n" }
         }
         return text
     }

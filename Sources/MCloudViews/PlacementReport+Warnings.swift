@@ -1,5 +1,5 @@
 public import MCloudEngine
-import MCloudCore
+public import MCloudCore
 import MCloudProvider
 
 extension PlacementReport {
@@ -19,6 +19,13 @@ extension PlacementReport {
             cell.warnings += byLabel[cell.name.split(separator: "@", omittingEmptySubsequences: false).joined(separator: ".")] ?? []
             return cell
         }
+        return report
+    }
+
+    /// The report with the connections the plan will create.
+    public func withConnections(_ connections: [Connection]) -> PlacementReport {
+        var report = self
+        report.connections = connections
         return report
     }
 

@@ -1,4 +1,4 @@
-import MCloudCore
+public import MCloudCore
 public import MCloudPlanner
 
 /// Where each cell runs and why, what it costs and how far that can be from the cheapest placement: the
@@ -78,6 +78,9 @@ public struct PlacementReport: Sendable, Hashable {
     /// Every cloud that passed each cell's filters, with the cost there and a verdict; by cell name, amounts as the
     /// document writes them.
     public var considered: [ConsideredClouds] = []
+    /// The connections each cluster makes for the `dependsOn` edges (docs/connectivity.md), sorted by dependent,
+    /// cluster and target; empty for a plan that wires nothing (placement-only, destroy).
+    public var connections: [Connection] = []
 
     /// `14 cells on 5 clouds`: the cells (services and databases; CDNs aside) and the clouds the placement uses, a
     /// cloud being used when anything placed there costs something (a replica, a primary, a backup leg, a CDN).

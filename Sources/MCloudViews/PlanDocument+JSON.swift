@@ -4,7 +4,7 @@ import MCloudPlanner
 import MCloudProvider
 
 /// Where a plan becomes JSON: docs/cli.md's plan document, with mcloud's additions (the operation, each cell's considered
-/// clouds, each change's reason, drift, dependencies and provider ID, the placement moves, the state and input
+/// clouds, the connections (`Connection+JSON.swift`), each change's reason, drift, dependencies and provider ID, the placement moves, the state and input
 /// digest). Before and after are redacted. A placement-only plan has the operation `placement`, its note, and no
 /// changes, state or digest. `PlanDocument+Parsing.swift` reads it back.
 extension PlanDocument {
@@ -20,6 +20,7 @@ extension PlanDocument {
         if let placementOnlyNote { fields.append(("note", .string(placementOnlyNote))) }
         if let placement {
             fields += [("placement", placement.placementJSON), ("explanations", placement.explanationsJSON), ("considered", placement.consideredJSON)]
+            if !placement.connections.isEmpty { fields.append(("connections", .array(placement.connections.map(\.json)))) }
         }
         if let cost { fields.append(("cost", cost.json)) }
         if let policy { fields.append(("policy", policy.json)) }

@@ -24,10 +24,14 @@ extension PlanDocument {
             throw Failure(description: "\(file): plan format \(version) is not one this mcloud reads (\(formatVersion)); plan again")
         }
         guard let application = document["application"]?.stringValue else { throw fail("application is missing") }
-        let placement = try document["placement"].map { (placement) throws(Failure) in
+        var placement = try document["placement"].map { (placement) throws(Failure) in
             try PlacementReport(
                 placement: placement, explanations: document["explanations"] ?? .object([]), considered: document["considered"] ?? .object([]), fail: fail
             )
+        }
+        for (index, item) in (document["connections"]?.arrayItems ?? []).enumerated() {
+            guard let connection = Connection(json: item) else { throw fail("connections[\(index)] is not a connection") }
+            placement?.connections.append(connection)
         }
         let operationText = document["operation"]?.stringValue
         if operationText == placementOperation {

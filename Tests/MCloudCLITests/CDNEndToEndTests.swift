@@ -88,12 +88,12 @@ final class CDNWorkspace {
             try text.replacingOccurrences(of: "name: retail-bank", with: "name: \(application)").write(toFile: "\(folder)/app/\(file)", atomically: true, encoding: .utf8)
         }
         let cdn = try NSRegularExpression(pattern: #"cdn: \{ url: "[^"]*""#)
-        let kubernetes = try NSRegularExpression(pattern: #"kubernetes: \{ context: [^ ,}]+(, egressCIDRs: \[[^\]]*\])? \}"#)
+        let kubernetes = try NSRegularExpression(pattern: #"kubernetes: \{ context: [^ ,}]+(, egressCIDRs: \[[^\]]*\])?(, clusterSet: [a-z0-9-]+)? \}"#)
         for file in try manager.contentsOfDirectory(atPath: "\(repositoryRoot)/Providers") where file.hasSuffix(".yaml") {
             var text = try String(contentsOfFile: "\(repositoryRoot)/Providers/\(file)", encoding: .utf8)
             text = cdn.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "cdn: { url: \"\(serverURL)/cdn\"")
             text = kubernetes.stringByReplacingMatches(
-                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "kubernetes: { context: admin-cert, kubeconfig: \(kubeconfig)$1 }"
+                in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "kubernetes: { context: admin-cert, kubeconfig: \(kubeconfig)$1$2 }"
             )
             try text.write(toFile: "\(folder)/providers/\(file)", atomically: true, encoding: .utf8)
         }

@@ -651,6 +651,9 @@ extension MalformedCase {
             #"clouds.yaml:28:78: error: spec.endpoints.kubernetes.egressCIDRs[2]: "::/0" is every address; name the ranges the cluster's traffic leaves from, such as its NAT's 203.0.113.7/32"#,
             #"clouds.yaml:28:86: error: spec.endpoints.kubernetes.egressCIDRs[3]: "2001:db8::1/32" has bits set past its /32 prefix; the range it stands for is 2001:db8::/32"#,
         ]),
+        MalformedCase("a cluster set that is no name", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, clusterSet: Mesh_1 }"), [
+            #"clouds.yaml:28:53: error: spec.endpoints.kubernetes.clusterSet: "Mesh_1" is not a valid name: use only lower-case letters, digits and '-'"#,
+        ]),
         MalformedCase("GitOps names of a cluster that Argo CD and Flux cannot use", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, server: \"ftp://k8s\", fluxKubeConfigSecret: Kube_Config, fluxKubeConfigKey: \"a/b\" }"), [
             #"clouds.yaml:28:49: error: spec.endpoints.kubernetes.server: "ftp://k8s" is not an http:// or https:// URL"#,
             #"clouds.yaml:28:84: error: spec.endpoints.kubernetes.fluxKubeConfigSecret: "Kube_Config" is not a Secret name: use lower-case letters, digits, '-' and '.', at most 253 characters"#,

@@ -1,5 +1,6 @@
 import MCloudCore
 import MCloudPlanner
+import MCloudRender
 import MCloudViews
 
 /// `mcloud explain CELL`: why one cell (or CDN) went where it did, and what it would take for the runner-up to win; for
@@ -37,7 +38,7 @@ struct ExplainCommand: Command {
             context.stderr.write("note: \(others.joined(separator: ", ")) cannot be placed (mcloud explain \(others[0])); \(cell) is explained in the placement of the rest\n")
             plan = rest
         }
-        let report = PlacementReport(plan)
+        let report = PlacementReport(plan).withConnections(Wiring(model: model, placement: Placement(plan)).connections)
         if let text = ExplainView.render(cell: cell, in: report) {
             context.stdout.write(text)
             return .success

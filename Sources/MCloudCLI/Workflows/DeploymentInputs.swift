@@ -15,25 +15,37 @@ struct DeploymentInputs {
     var inputDigest: String
     /// What the plan says on its cells of their database VMs (`DatabaseVMReview`), by cell name.
     var cellWarnings: [String: [String]] = [:]
+    /// Every `dependsOn` edge as the connections each cluster makes (`Wiring`).
+    var connections: [Connection] = []
 
     /// Reads and places the manifests without the `lost` clouds; warnings on stderr, errors thrown (with `explain`, a
     /// failed placement with every rejected cloud's reasons): among them a database VM that would get no backup
-    /// identity (`DatabaseVMReview`), refused before anything is read or made.
+    /// identity (`DatabaseVMReview`) and an edge that cannot be wired (`Wiring`), refused before anything is read or made.
     static func load(_ manifests: ManifestOptions, lost: Set<String> = [], explain: Bool = false, _ context: CommandContext) throws(CommandFailure) -> DeploymentInputs {
         let (model, plan) = try PlacementLoader.plan(manifests, lost: lost, explain: explain, context)
         let placement = Placement(plan)
         let review = DatabaseVMReview(model: model, placement: placement)
-        guard review.errors.isEmpty else {
-            let count = review.errors.count
+        let wiring = Wiring(model: model, placement: placement)
+        guard review.errors.isEmpty, wiring.errors.isEmpty else {
+            let counts = [
+                review.errors.isEmpty ? nil : counted(review.errors.count, "database VM", "without a backup identity"),
+                wiring.errors.isEmpty ? nil : counted(wiring.errors.count, "dependsOn edge", "that cannot be wired"),
+            ]
             throw .summary(
-                "\(count) database VM\(count == 1 ? "" : "s") without a backup identity; nothing was planned", details: review.errors.map { "error: \($0)" }
+                "\(counts.compactMap { $0 }.joined(separator: ", ")); nothing was planned",
+                details: (review.errors + wiring.errors.map(\.description)).map { "error: \($0)" }
             )
         }
         let rendering = Rendering(model: model, placement: placement)
         return DeploymentInputs(
             model: model, placementPlan: plan, desired: DesiredResources.from(rendering), inputDigest: digest(manifests),
-            cellWarnings: Dictionary(grouping: review.warnings, by: \.cell).mapValues { $0.map(\.message) }
+            cellWarnings: Dictionary(grouping: review.warnings, by: \.cell).mapValues { $0.map(\.message) }, connections: wiring.connections
         )
+    }
+
+    /// `2 database VMs without a backup identity`.
+    private static func counted(_ count: Int, _ noun: String, _ tail: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s") \(tail)"
     }
 
     var clouds: [String: Cloud] {

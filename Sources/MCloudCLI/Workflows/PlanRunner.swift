@@ -61,7 +61,7 @@ enum PlanRunner {
             recovering: recovering
         )
         do throws(CommandFailure) {
-            let placement = PlacementReport(inputs.placementPlan).withWarnings(byCell: inputs.cellWarnings)
+            let placement = PlacementReport(inputs.placementPlan).withWarnings(byCell: inputs.cellWarnings).withConnections(inputs.connections)
             return try await make(request, model: inputs.model, clouds: inputs.clouds, state: state, placement: placement, context)
         } catch {
             let bare = inputs.cloudsWithoutEndpoints
