@@ -3,7 +3,7 @@ import MCloudCore
 import MCloudProvider
 
 /// BackupIdentity: the IAM user of a DR leg whose bucket is on AWS, under `/mcloud/` with mcloud's tags, and its
-/// one inline policy (docs/security.md, H2). Its keys are made only when a VM that uses it is created
+/// one inline policy, or a drill's or failover's temporary restore user under `/mcloud/restore/` (docs/security.md, H2). Its keys are made only when a VM that uses it is created
 /// (`ScopedBackupKey`), never here: apply leaves no secret in the state.
 extension AWSResourceProvider {
     func applyBackupIdentity(_ resource: DesiredResource, _ session: AWSSession) async throws(AWSError) -> ObservedResource {

@@ -77,9 +77,7 @@ import Testing
     @Test func aDrillOfALegOnAWSGivesTheScratchServerARestoreUserAndDeletesItAfterwards() async throws {
         let lab = try ClockLab()
         try lab.moveToAWS("dc-b")
-        try await lab.apply()
-        lab.clouds.backups = [BackupObject(key: "\(lab.server)/20270115T070000Z.sql.gz", time: Int(Self.start) - 3600, size: 4096, sha256: nil)]
-        lab.clouds.report = { _ in true }
+        try await lab.applyWithABackup(reportingAt: lab.clock.now)
         let drill = await lab.run(["drill", "ledger", "--json"])
         #expect(drill.exitCode == 0, "\(drill.stderr)")
         let report = try JSONParser.parse(Array(drill.stdout.utf8))
@@ -98,6 +96,30 @@ import Testing
         let scratch = try #require(lab.clouds.everMade.first { $0["kind"]?.stringValue == "DatabaseServer" && $0["metadata"]?["name"]?.stringValue == server })
         #expect(scratch["spec"]?["restore"]?["identity"]?["user"]?.stringValue == user, "\(scratch)")
         #expect(lab.clouds.addresses.allSatisfy { !$0.contains(".restore-") && !$0.contains(".drill-") })
+    }
+
+    /// The same for a failover: the plan makes the new primary's restore user before the server, and the failover
+    /// waits for its report (or gives up at `--timeout`), prints the outcome, then deletes the user and drops it from
+    /// the state.
+    @Test(arguments: [(60.0, "finished from x"), (2000.0, "is not known: no restore report at s3://")])
+    func aFailoverFromALegOnAWSGivesTheNewPrimaryARestoreUserAndDeletesItAfterItsReport(reportAfter: Double, outcome: String) async throws {
+        let lab = try ClockLab()
+        try lab.moveToAWS("dc-b")
+        let reportAt = lab.clock.now + reportAfter
+        try await lab.applyWithABackup(reportingAt: reportAt)
+        let failover = await lab.run(["failover", "dc-a", "--auto-approve", "--timeout", "1800"])
+        #expect(failover.exitCode == 0, "\(failover.stderr)")
+        let user = "e2e-ledger.ledger.restore-20270115t080000"
+        let identity = "aws.dc-b.BackupIdentity.\(user)"
+        let primary = try #require(lab.clouds.everMade.first { $0["kind"]?.stringValue == "DatabaseServer" && $0["spec"]?["restore"] != nil })
+        let server = try #require(primary["metadata"]?["name"]?.stringValue)
+        #expect(primary["spec"]?["restore"]?["identity"]?["user"]?.stringValue == user, "\(primary)")
+        #expect(lab.clouds.everMade.contains { $0["metadata"]?["address"]?.stringValue == identity && $0["spec"]?["access"] == .string("restore") })
+        #expect(failover.stdout.contains("The restore of \(server) \(outcome)"), "\(failover.stdout)")
+        #expect(failover.stdout.contains("Deleted its restore user \(identity).\n"), "\(failover.stdout)")
+        #expect(lab.clock.now >= WorkflowClockTests.start + min(reportAfter, 1800), "the failover waited for the report or the time-out")
+        #expect(lab.clouds.addresses.allSatisfy { !$0.contains(".restore-") })
+        #expect(try !String(contentsOfFile: "\(lab.folder)/state.json", encoding: .utf8).contains(".restore-"))
     }
 
     @Test func aDrillWithoutAReportTimesOutOnTheClockAndCleansUp() async throws {
@@ -176,6 +198,13 @@ struct ClockLab {
     func apply() async throws {
         let applied = await run(["apply", "--auto-approve"])
         #expect(applied.exitCode == 0, "\(applied.stderr)")
+    }
+
+    /// Applies the ledger; its primary then has one backup, an hour old, and a restore reports from `time` on.
+    func applyWithABackup(reportingAt time: Double) async throws {
+        try await apply()
+        clouds.backups = [BackupObject(key: "\(server)/20270115T070000Z.sql.gz", time: Int(WorkflowClockTests.start) - 3600, size: 4096, sha256: nil)]
+        clouds.report = { now in now >= time }
     }
 
     func run(_ arguments: [String]) async -> Run {

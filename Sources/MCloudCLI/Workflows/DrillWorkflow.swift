@@ -105,7 +105,7 @@ struct DrillWorkflow {
                 report.made.append(resource.address)
                 events(.made(resource.address))
             }
-            let restored = try await waitForReport(ResourceBody(server.body).name, in: setup.leg, lister: lister)
+            let restored = try await RestoreReportWait(timeout: timeout, context: context).report(of: ResourceBody(server.body).name, in: setup.leg, lister: lister)
             if let error = restored.error {
                 report.failure = "the scratch server reports \(error) (its cloud-init log has the details)"
             } else {
@@ -131,22 +131,6 @@ struct DrillWorkflow {
             }
         }
         return report
-    }
-
-    /// Looks for the scratch server's report in the leg every 2 s until the time-out.
-    private func waitForReport(_ server: String, in leg: ResourceState, lister: any BackupLister) async throws(ProviderError) -> RestoreReport {
-        let key = DatabaseUserData.restoreReportKey(server: server)
-        let poller = Poller(backoff: .constant(2), timeout: Double(timeout), clock: context.clock)
-        return try await poller.poll({ () async throws(ProviderError) -> RestoreReport? in
-            guard let bytes = try await lister.object(key, in: leg) else { return nil }
-            guard let report = RestoreReport(json: bytes) else { throw ProviderError(.failed, "s3://\(leg.providerID)/\(key) is not a restore report") }
-            return report
-        }, stopped: { stop in
-            switch stop {
-            case .timedOut: ProviderError(.failed, "no restore report at s3://\(leg.providerID)/\(key) within \(timeout) s (--timeout)")
-            case .cancelled: ProviderError(.failed, "the wait for s3://\(leg.providerID)/\(key) was cancelled")
-            }
-        })
     }
 
     /// `20261202t030405`: a name part Nova, Cinder, EC2 and bucket keys all take.
