@@ -14,12 +14,18 @@ public enum BackupPolicy {
         document(actions: ["s3:PutObject", "s3:AbortMultipartUpload"], resource: "arn:aws:s3:::\(bucket)/\(prefix)*")
     }
 
-    /// Read only, under `prefix`: what a restore needs (`s3:GetObject` on the prefix, and `s3:ListBucket` only for keys
-    /// under it), for the temporary user a drill or failover would give its restoring VM. Not used yet
-    /// (docs/security.md, H2, "Not yet fixed").
-    public static func readOnly(bucket: String, prefix: String) -> String {
+    /// The one inline policy of the temporary user a drill gives its restoring VM.
+    public static let restoreName = "mcloud-restore"
+
+    /// A restoring VM's rights: read only under `prefix` (`s3:GetObject` on the prefix, and `s3:ListBucket` only for
+    /// keys under it), plus `s3:PutObject` on exactly `reportKey`, where the VM writes its restore report and the drill
+    /// waits for it; no other key can be written, and nothing deleted.
+    public static func restore(bucket: String, prefix: String, reportKey: String) -> String {
         let list = statement(["s3:ListBucket"], resource: "arn:aws:s3:::\(bucket)", condition: [("StringLike", .object([("s3:prefix", .array([.string("\(prefix)*")]))]))])
-        return document([statement(["s3:GetObject"], resource: "arn:aws:s3:::\(bucket)/\(prefix)*"), list])
+        return document([
+            statement(["s3:GetObject"], resource: "arn:aws:s3:::\(bucket)/\(prefix)*"), list,
+            statement(["s3:PutObject"], resource: "arn:aws:s3:::\(bucket)/\(reportKey)"),
+        ])
     }
 
     static func document(actions: [String], resource: String) -> String {

@@ -3,7 +3,7 @@ import MCloudCore
 import MCloudProvider
 
 /// BackupIdentity: the IAM user of a DR leg whose bucket is on AWS, under `/mcloud/` with mcloud's tags, and its
-/// one inline policy (docs/security.md, H2). Its keys are made only when a VM that uses it is created
+/// one inline policy, or a drill's or failover's temporary restore user under `/mcloud/restore/` (docs/security.md, H2). Its keys are made only when a VM that uses it is created
 /// (`ScopedBackupKey`), never here: apply leaves no secret in the state.
 extension AWSResourceProvider {
     func applyBackupIdentity(_ resource: DesiredResource, _ session: AWSSession) async throws(AWSError) -> ObservedResource {
@@ -11,13 +11,13 @@ extension AWSResourceProvider {
         if try await session.iam.user(named: identity.user) == nil {
             do throws(AWSError) {
                 _ = try await session.iam.createUser(
-                    name: identity.user, path: BucketIdentity.path, tags: AWSTag.tags(resource.body, address: resource.address, cloud: cloud)
+                    name: identity.user, path: identity.path, tags: AWSTag.tags(resource.body, address: resource.address, cloud: cloud)
                 )
             } catch where error.code == "EntityAlreadyExists" {
                 // A lost answer: the first attempt made it.
             }
         }
-        try await session.iam.putUserPolicy(userName: identity.user, policyName: BackupPolicy.name, document: identity.policy)
+        try await session.iam.putUserPolicy(userName: identity.user, policyName: identity.policyName, document: identity.policy)
         return ObservedResource(address: resource.address, providerID: identity.user, attributes: resource.body)
     }
 
@@ -34,14 +34,21 @@ extension AWSResourceProvider {
         try await session.iam.deleteUser(name: user)
     }
 
-    /// The user's name and the policy document a BackupIdentity's body asks for.
-    static func identity(_ body: JSONValue, _ address: ResourceAddress) throws(AWSError) -> (user: String, policy: String) {
+    /// The user's name, path and policy a BackupIdentity's body asks for: a leg's backup user (`access: write`), or a
+    /// drill's temporary restore user (`access: restore`, with the `reportKey` its VM writes its report to).
+    static func identity(_ body: JSONValue, _ address: ResourceAddress) throws(AWSError) -> (user: String, path: String, policyName: String, policy: String) {
         let read = ResourceBody(body)
         guard let user = read.string("userName"), let bucket = read.string("bucketName"), let prefix = read.string("prefix") else {
             throw .configuration("\(address) needs spec.userName, spec.bucketName and spec.prefix")
         }
-        guard read.string("access") == "write" else { throw .configuration("\(address): spec.access must be write") }
-        return (user, BackupPolicy.writeOnly(bucket: bucket, prefix: prefix))
+        switch (read.string("access"), read.string("reportKey")) {
+        case ("write", _):
+            return (user, BucketIdentity.path, BackupPolicy.name, BackupPolicy.writeOnly(bucket: bucket, prefix: prefix))
+        case ("restore", let reportKey?):
+            return (user, BucketIdentity.restorePath, BackupPolicy.restoreName, BackupPolicy.restore(bucket: bucket, prefix: prefix, reportKey: reportKey))
+        default:
+            throw .configuration("\(address): spec.access must be write, or restore with spec.reportKey")
+        }
     }
 }
 

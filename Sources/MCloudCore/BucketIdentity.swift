@@ -15,4 +15,7 @@ public struct BucketIdentity: Sendable, Hashable {
 
     /// The path every user mcloud makes lives under, so that its inventory lists them and nothing else.
     public static let path = "/mcloud/"
+    /// The path of the temporary users a drill gives its restoring VMs: under `path`, so refresh lists one a killed
+    /// drill left as an orphan of its application, and the next plan deletes it.
+    public static let restorePath = "/mcloud/restore/"
 }

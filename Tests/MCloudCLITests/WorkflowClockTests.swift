@@ -71,6 +71,57 @@ import Testing
         #expect(lab.clouds.addresses.sorted() == before)
     }
 
+    /// Security H2 step 4: a leg on AWS needs no backup profile; the drill makes its scratch server a restore user
+    /// of its own in the leg's cloud, which may read the recovery point's folder and write the report only, names it
+    /// in the server's `spec.restore` (so the provider mints that user's key) and deletes it after the server.
+    @Test func aDrillOfALegOnAWSGivesTheScratchServerARestoreUserAndDeletesItAfterwards() async throws {
+        let lab = try ClockLab()
+        try lab.moveToAWS("dc-b")
+        try await lab.applyWithABackup(reportingAt: lab.clock.now)
+        let drill = await lab.run(["drill", "ledger", "--json"])
+        #expect(drill.exitCode == 0, "\(drill.stderr)")
+        let report = try JSONParser.parse(Array(drill.stdout.utf8))
+        let stamp = "20270115t080000"
+        let user = "e2e-ledger.ledger.restore-\(stamp)"
+        let identity = "aws.dc-b.BackupIdentity.\(user)"
+        let made = report["made"]?.arrayItems.compactMap(\.stringValue) ?? []
+        let deleted = report["deleted"]?.arrayItems.compactMap(\.stringValue) ?? []
+        #expect(made.first == identity && deleted.last == identity, "\(made) \(deleted)")
+        let restoreUser = try #require(lab.clouds.everMade.first { $0["metadata"]?["address"]?.stringValue == identity })
+        let server = "e2e-ledger.ledger.drill-\(stamp)"
+        #expect(restoreUser["spec"] == .object([
+            ("userName", .string(user)), ("bucketName", .string("mcloud-e2e-ledger-ledger-4e1ae16e")), ("prefix", .string("\(lab.server)/")), ("access", .string("restore")),
+            ("reportKey", .string("\(server)/restored.json")),
+        ]))
+        let scratch = try #require(lab.clouds.everMade.first { $0["kind"]?.stringValue == "DatabaseServer" && $0["metadata"]?["name"]?.stringValue == server })
+        #expect(scratch["spec"]?["restore"]?["identity"]?["user"]?.stringValue == user, "\(scratch)")
+        #expect(lab.clouds.addresses.allSatisfy { !$0.contains(".restore-") && !$0.contains(".drill-") })
+    }
+
+    /// The same for a failover: the plan makes the new primary's restore user before the server, and the failover
+    /// waits for its report (or gives up at `--timeout`), prints the outcome, then deletes the user and drops it from
+    /// the state.
+    @Test(arguments: [(60.0, "finished from x"), (2000.0, "is not known: no restore report at s3://")])
+    func aFailoverFromALegOnAWSGivesTheNewPrimaryARestoreUserAndDeletesItAfterItsReport(reportAfter: Double, outcome: String) async throws {
+        let lab = try ClockLab()
+        try lab.moveToAWS("dc-b")
+        let reportAt = lab.clock.now + reportAfter
+        try await lab.applyWithABackup(reportingAt: reportAt)
+        let failover = await lab.run(["failover", "dc-a", "--auto-approve", "--timeout", "1800"])
+        #expect(failover.exitCode == 0, "\(failover.stderr)")
+        let user = "e2e-ledger.ledger.restore-20270115t080000"
+        let identity = "aws.dc-b.BackupIdentity.\(user)"
+        let primary = try #require(lab.clouds.everMade.first { $0["kind"]?.stringValue == "DatabaseServer" && $0["spec"]?["restore"] != nil })
+        let server = try #require(primary["metadata"]?["name"]?.stringValue)
+        #expect(primary["spec"]?["restore"]?["identity"]?["user"]?.stringValue == user, "\(primary)")
+        #expect(lab.clouds.everMade.contains { $0["metadata"]?["address"]?.stringValue == identity && $0["spec"]?["access"] == .string("restore") })
+        #expect(failover.stdout.contains("The restore of \(server) \(outcome)"), "\(failover.stdout)")
+        #expect(failover.stdout.contains("Deleted its restore user \(identity).\n"), "\(failover.stdout)")
+        #expect(lab.clock.now >= WorkflowClockTests.start + min(reportAfter, 1800), "the failover waited for the report or the time-out")
+        #expect(lab.clouds.addresses.allSatisfy { !$0.contains(".restore-") })
+        #expect(try !String(contentsOfFile: "\(lab.folder)/state.json", encoding: .utf8).contains(".restore-"))
+    }
+
     @Test func aDrillWithoutAReportTimesOutOnTheClockAndCleansUp() async throws {
         let lab = try ClockLab()
         try await lab.apply()
@@ -129,12 +180,31 @@ struct ClockLab {
         try documents.joined(separator: "\n---\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    /// Makes `cloud` an AWS region whose catalog names no backup profile: a leg there gets users of its own.
+    func moveToAWS(_ cloud: String) throws {
+        let path = "\(folder)/providers/clouds.yaml"
+        let documents = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n---\n").map { document in
+            guard document.contains("metadata: { name: \(cloud) }") else { return document }
+            return document.replacingOccurrences(of: ", backupProfile: bed-backup", with: "").replacingOccurrences(of: "api: openstack", with: "api: aws")
+                .replacingOccurrences(of: "region: RegionOne", with: "region: eu-west-1").replacingOccurrences(of: "openstack: { cloud: lab }", with: "aws: { profile: lab-deploy }")
+                .replacingOccurrences(of: "\n    objectStorage: { url: \"http://127.0.0.1:9\" }", with: "")
+        }
+        try documents.joined(separator: "\n---\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
     /// The ledger's primary server's name: the folder of its backups.
     var server: String { "e2e-ledger.ledger.0" }
 
     func apply() async throws {
         let applied = await run(["apply", "--auto-approve"])
         #expect(applied.exitCode == 0, "\(applied.stderr)")
+    }
+
+    /// Applies the ledger; its primary then has one backup, an hour old, and a restore reports from `time` on.
+    func applyWithABackup(reportingAt time: Double) async throws {
+        try await apply()
+        clouds.backups = [BackupObject(key: "\(server)/20270115T070000Z.sql.gz", time: Int(WorkflowClockTests.start) - 3600, size: 4096, sha256: nil)]
+        clouds.report = { now in now >= time }
     }
 
     func run(_ arguments: [String]) async -> Run {
@@ -152,6 +222,7 @@ struct ClockLab {
 /// Every cloud's resources in one dictionary, and one DR leg's backups: what a provider keeps, without a cloud.
 final class MemoryClouds: ProviderCatalog {
     private let objects = Mutex<[ResourceAddress: JSONValue]>([:])
+    private let history = Mutex<[JSONValue]>([])
     private let settings = Mutex<(backups: [BackupObject], report: @Sendable (Double) -> Bool)>(([], { _ in false }))
     /// The time the scratch server's report is looked for at.
     let clock: any WallClock
@@ -179,7 +250,13 @@ final class MemoryClouds: ProviderCatalog {
         MemoryCloud(name: name, cloud: cloud.name, clouds: self)
     }
 
-    func store(_ address: ResourceAddress, _ body: JSONValue?) { objects.withLock { $0[address] = body } }
+    /// Every body made, deleted ones included, in order.
+    var everMade: [JSONValue] { history.withLock { $0 } }
+
+    func store(_ address: ResourceAddress, _ body: JSONValue?) {
+        objects.withLock { $0[address] = body }
+        if let body { history.withLock { $0.append(body) } }
+    }
     func stored(in cloud: String) -> [(ResourceAddress, JSONValue)] {
         objects.withLock { $0.filter { $0.key.cloud == cloud }.sorted { $0.key < $1.key } }
     }

@@ -44,6 +44,22 @@ import MCloudHTTP
             )
         }
 
+        /// IAM on moto, with the deploying keys.
+        var iam: IAMClient {
+            IAMClient(client: AWSClient(
+                configuration: AWSConfiguration(
+                    credentials: AWSCredentials(accessKeyID: moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], secretAccessKey: moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"]),
+                    region: "us-east-1", endpointURL: moto["MCLOUD_TEST_MOTO_URL"]
+                )
+            ))
+        }
+
+        /// Makes the IAM user `name` under `path` on moto; what a body's `identity` says of it.
+        func identity(_ name: String, path: String) async throws -> JSONValue {
+            _ = try await iam.createUser(name: name, path: path)
+            return .object([("address", .string("aws.moto.BackupIdentity.\(name)")), ("user", .string(name)), ("deployProfile", .string("mcloud"))])
+        }
+
         var address: ResourceAddress { "openstack.bed.DatabaseServer.dr-\(run).db.0" }
         var bucket: String { "mcloud-dr-\(run)-db" }
 
@@ -53,10 +69,12 @@ import MCloudHTTP
 
         /// A primary with `backup` as its `spec.backup`.
         func server(backup: [(String, JSONValue)]) -> DesiredResource {
-            let leg: [(String, JSONValue)] = [
-                ("schedule", .string("0 3 * * *")), ("retentionDays", .int(7)), ("cloud", .string("moto")), ("bucket", .string(bucket)),
-                ("region", .string("us-east-1")), ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])),
-            ]
+            let leg: [(String, JSONValue)] = [("schedule", .string("0 3 * * *")), ("retentionDays", .int(7)), ("cloud", .string("moto")), ("bucket", .string(bucket))]
+            return server(("backup", .object(leg + [("region", .string("us-east-1")), ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"]))] + backup)))
+        }
+
+        /// A server with `field` in its spec.
+        func server(_ field: (String, JSONValue)) -> DesiredResource {
             let body: JSONValue = .object([
                 ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")),
                 ("metadata", .object([
@@ -67,7 +85,7 @@ import MCloudHTTP
                     ("role", .string("primary")), ("engine", .string("postgresql")), ("version", .string("16")), ("port", .int(5432)),
                     ("flavor", .object([("vcpu", .int(1)), ("memoryGiB", .int(1))])),
                     ("image", .object([("family", .string("debian-12")), ("id", .string(openstack["MCLOUD_TEST_OS_IMAGE_ID"]))])),
-                    ("backup", .object(leg + backup)),
+                    field,
                 ])),
             ])
             return DesiredResource(address: address, provider: "openstack", cloud: "bed", type: "DatabaseServer", body: body, dependencies: [])
@@ -131,15 +149,9 @@ import MCloudHTTP
     @Test func aVMWhoseLegHasItsOwnUserGetsAFreshKeyOfThatUserAndASecondVMLeavesOneKey() async throws {
         let beds = try Beds()
         let moto = beds.moto
-        let iam = IAMClient(client: AWSClient(
-            configuration: AWSConfiguration(
-                credentials: AWSCredentials(accessKeyID: moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], secretAccessKey: moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"]),
-                region: "us-east-1", endpointURL: moto["MCLOUD_TEST_MOTO_URL"]
-            )
-        ))
+        let iam = beds.iam
         let user = "mcloud-dr-\(beds.run)-db"
-        _ = try await iam.createUser(name: user, path: BucketIdentity.path)
-        let identity: JSONValue = .object([("address", .string("aws.moto.BackupIdentity.dr-\(beds.run).db")), ("user", .string(user)), ("deployProfile", .string("mcloud"))])
+        let identity = try await beds.identity(user, path: BucketIdentity.path)
         // The backup profile is there too: the user's key must win over it.
         let desired = beds.server(backup: [("profile", .string(TestBedEnvironment.backupProfile)), ("identity", identity)])
 
@@ -169,6 +181,30 @@ import MCloudHTTP
         // No check above throws, so the user is always deleted.
 
         for key in keys.joined() { try await iam.deleteAccessKey(userName: user, id: key) }
+        try await iam.deleteUser(name: user)
+    }
+
+    // Issue 32, H2 step 4: a server restoring from a leg on AWS (a drill's scratch server, a failover's new primary)
+    // gets a key of the restore user its `spec.restore` names, not the backup profile's nor mcloud's own.
+    @Test func aRestoringVMGetsAKeyOfItsRestoreUserOnly() async throws {
+        let beds = try Beds()
+        let user = "dr-\(beds.run).db.restore-1"
+        let (moto, iam, identity) = (beds.moto, beds.iam, try await beds.identity(user, path: BucketIdentity.restorePath))
+        let desired = beds.server(("restore", .object([
+            ("cloud", .string("moto")), ("bucket", .string(beds.bucket)), ("region", .string("us-east-1")), ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])),
+            ("profile", .string(TestBedEnvironment.backupProfile)), ("identity", identity), ("object", .string("dr-\(beds.run).db.0/20270115T070000Z.sql.gz")),
+            ("takenAt", .string("2027-01-15T07:00:00Z")),
+        ])))
+
+        let created = try await beds.provider.create(desired)
+        let userData = try await beds.userData(created.providerID)
+        try await beds.delete(beds.recorded(created))
+        let keys = try await iam.listAccessKeys(userName: user).map(\.id)
+        #expect(keys.count == 1 && userData.contains("AWS_ACCESS_KEY_ID='\(keys.first ?? "none")'"))
+        for other in [moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], moto.backupKeys.keyID, moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"], moto.backupKeys.secret] {
+            #expect(!userData.contains(other))
+        }
+        for key in keys { try await iam.deleteAccessKey(userName: user, id: key) }
         try await iam.deleteUser(name: user)
     }
 }

@@ -16,7 +16,7 @@ struct DrillCommand: Command {
             ManifestOptions.providers,
             StateOptions.option,
             CommandSpec.Option(names: ["--cloud"], valueName: "CLOUD", help: "Restore there instead of the DR leg's own cloud."),
-            CommandSpec.Option(names: ["--timeout"], valueName: "SECONDS", help: "Give up waiting for the restore after SECONDS (default: 1800)."),
+            RestoreTimeout.option(waitingFor: "the restore"),
             CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the drill's report as JSON (docs/dr.md), progress on standard error."),
         ],
         positionals: [CommandSpec.Positional(name: "CELL", help: "The database cell, such as accounts-db@ru.")]
@@ -34,11 +34,7 @@ struct DrillCommand: Command {
         state = try StateOptions(arguments)
         cell = arguments.positionals.first ?? ""
         cloud = arguments.value("--cloud")
-        let text = arguments.value("--timeout") ?? "1800"
-        guard let seconds = Int(text), (1...86400).contains(seconds) else {
-            throw UsageError(message: "--timeout must be a whole number of seconds from 1 to 86400, not \"\(text)\"")
-        }
-        timeout = seconds
+        timeout = try RestoreTimeout.seconds(arguments)
         json = arguments.flag("--json")
     }
 

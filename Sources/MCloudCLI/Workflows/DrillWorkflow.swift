@@ -47,7 +47,8 @@ struct DrillWorkflow {
             throw CommandFailure("--cloud: no cloud named '\(name)'\(Suggestion.didYouMean(name, in: clouds.keys.sorted()).replacingQuotes)")
         }
         guard !recorded.lost.contains(name) else { throw CommandFailure("\(name) is recorded as lost; restore somewhere reachable (--cloud)") }
-        if let problem = RecoveryPointReader.withoutBackupIdentity(leg, cell: cell, clouds: clouds, reader: "the scratch server") {
+        // A leg on AWS gets a restore user of its own (RestoreIdentity); only another needs a backup profile.
+        if leg.provider != .aws, let problem = RecoveryPointReader.withoutBackupIdentity(leg, cell: cell, clouds: clouds, reader: "the scratch server") {
             throw CommandFailure(problem)
         }
         let reasons = RestoreTarget.reasons(model, cell: cell, cloud: name, lost: Set(recorded.lost)) ?? []
@@ -69,6 +70,7 @@ struct DrillWorkflow {
         let began = context.clock.nowSeconds
         let scratch = ScratchDatabase(database: setup.database, leg: setup.leg, cloud: setup.target, stamp: Self.stamp(began))
         let provider: any ResourceProvider
+        let legProvider: any ResourceProvider
         let lister: any BackupLister
         let backup: BackupObject
         do throws(ProviderError) {
@@ -77,27 +79,33 @@ struct DrillWorkflow {
             }
             backup = newest
             provider = try catalog.provider(named: scratch.bareServer.provider, for: setup.target)
-            guard let legLister = try catalog.provider(named: setup.leg.provider, for: clouds[setup.leg.cloud] ?? setup.target) as? any BackupLister else {
+            legProvider = try catalog.provider(named: setup.leg.provider, for: clouds[setup.leg.cloud] ?? setup.target)
+            guard let legLister = legProvider as? any BackupLister else {
                 throw ProviderError(.unavailable, "the \(setup.leg.provider) provider cannot read buckets")
             }
             lister = legLister
         } catch {
             throw CommandFailure(error.message)
         }
-        let point = reader.point(leg: setup.leg, server: scratch.bareServer.address, backup: backup).recoveryPoint
+        var point = reader.point(leg: setup.leg, server: scratch.bareServer.address, backup: backup).recoveryPoint
+        let restorer = RestoreIdentity(
+            leg: setup.leg, cloud: clouds[setup.leg.cloud] ?? setup.target, point: point, server: ResourceBody(scratch.bareServer.body).name, stamp: Self.stamp(began)
+        )
+        point.location.identity = restorer?.identity
         let server = scratch.server(restoring: point)
         var report = DrillReport(
             cell: cell, cloud: setup.target.name, recoveryPoint: point, backupSize: backup.size, scratchServer: server.address, rpoSeconds: began - backup.time
         )
         events(.began(report))
-        var made: [(DesiredResource, ObservedResource)] = []
+        var made: [(DesiredResource, ObservedResource, any ResourceProvider)] = []
         do throws(ProviderError) {
-            for resource in [scratch.volume, server] {
-                made.append((resource, try await provider.create(resource)))
+            let resources = (restorer.map { [($0.resource, legProvider)] } ?? []) + [(scratch.volume, provider), (server, provider)]
+            for (resource, maker) in resources {
+                made.append((resource, try await maker.create(resource), maker))
                 report.made.append(resource.address)
                 events(.made(resource.address))
             }
-            let restored = try await waitForReport(ResourceBody(server.body).name, in: setup.leg, lister: lister)
+            let restored = try await RestoreReportWait(timeout: timeout, context: context).report(of: ResourceBody(server.body).name, in: setup.leg, lister: lister)
             if let error = restored.error {
                 report.failure = "the scratch server reports \(error) (its cloud-init log has the details)"
             } else {
@@ -106,13 +114,14 @@ struct DrillWorkflow {
         } catch {
             report.failure = error.message
         }
-        for (resource, observed) in made.reversed() {
+        // The restore user goes last, after the server whose key it made; its key dies with it.
+        for (resource, observed, maker) in made.reversed() {
             let state = ResourceState(
                 address: resource.address, provider: resource.provider, cloud: resource.cloud, providerID: observed.providerID,
                 attributes: Dictionary(resource.body.objectPairs, uniquingKeysWith: { first, _ in first })
             )
             do throws(ProviderError) {
-                try await provider.delete(state)
+                try await maker.delete(state)
                 report.deleted.append(resource.address)
                 events(.deleted(resource.address))
             } catch {
@@ -122,22 +131,6 @@ struct DrillWorkflow {
             }
         }
         return report
-    }
-
-    /// Looks for the scratch server's report in the leg every 2 s until the time-out.
-    private func waitForReport(_ server: String, in leg: ResourceState, lister: any BackupLister) async throws(ProviderError) -> RestoreReport {
-        let key = DatabaseUserData.restoreReportKey(server: server)
-        let poller = Poller(backoff: .constant(2), timeout: Double(timeout), clock: context.clock)
-        return try await poller.poll({ () async throws(ProviderError) -> RestoreReport? in
-            guard let bytes = try await lister.object(key, in: leg) else { return nil }
-            guard let report = RestoreReport(json: bytes) else { throw ProviderError(.failed, "s3://\(leg.providerID)/\(key) is not a restore report") }
-            return report
-        }, stopped: { stop in
-            switch stop {
-            case .timedOut: ProviderError(.failed, "no restore report at s3://\(leg.providerID)/\(key) within \(timeout) s (--timeout)")
-            case .cancelled: ProviderError(.failed, "the wait for s3://\(leg.providerID)/\(key) was cancelled")
-            }
-        })
     }
 
     /// `20261202t030405`: a name part Nova, Cinder, EC2 and bucket keys all take.

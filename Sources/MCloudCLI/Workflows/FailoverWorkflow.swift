@@ -1,20 +1,33 @@
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudEngine
 import MCloudProvider
 import MCloudViews
 
 /// A failover's plan: the recorded state and the manifests placed without the lost clouds, each database whose
 /// primary was lost recreated with its newest backup as the recovery point, refused before anything changes when a
-/// cell cannot be restored. Ages come from the context's clock.
+/// cell cannot be restored. Ages come from the context's clock. A new primary restoring from a leg on AWS gets a
+/// restore user of its own in the plan, which the failover deletes once that restore reported or `timeout` passed.
 struct FailoverWorkflow {
     var manifests: ManifestOptions
     var clouds: [String]
+    /// How long to wait for a restore that reads with a restore user, in seconds.
+    var timeout: Int
     var context: CommandContext
 
     /// The plan and the report to print before it.
     struct Prepared {
         var made: PlanRunner.Made
         var report: FailoverReport
+        var restorers: [Restorer]
+    }
+
+    /// A restore user the plan makes, the leg it reads and the name of the new primary it serves.
+    struct Restorer {
+        var identity: RestoreIdentity
+        var leg: ResourceState
+        var server: String
+        var serverAddress: ResourceAddress
     }
 
     private func prepare(_ recorded: State?) async throws(CommandFailure) -> Prepared {
@@ -40,7 +53,12 @@ struct FailoverWorkflow {
         } catch {
             throw .lines(["error: \(error.message)", "Nothing was changed."])
         }
-        inputs.desired = RecoveryPoints.applying(restores.map(\.point), to: inputs.desired)
+        let (points, restorers) = Self.restoreUsers(restores.map(\.point), needs: needs, inputs: inputs, stamp: DrillWorkflow.stamp(context.clock.nowSeconds))
+        inputs.desired = RecoveryPoints.applying(points, to: inputs.desired).map { resource in
+            var resource = resource
+            resource.dependencies += restorers.filter { resource.address == $0.serverAddress }.map(\.identity.resource.address)
+            return resource
+        } + restorers.map(\.identity.resource)
         let made = try await PlanRunner.apply(
             inputs, state: recorded, refresh: true, targets: [], losing: lost, retaining: Set(needs.compactMap(\.leg?.address)), context
         )
@@ -58,7 +76,69 @@ struct FailoverWorkflow {
             },
             startsEmpty: needs.filter { $0.leg == nil }.map(\.cell), plan: made.document
         )
-        return Prepared(made: made, report: report)
+        return Prepared(made: made, report: report, restorers: restorers)
+    }
+
+    /// The points with a restore user named for each whose leg is on AWS, and those users.
+    private static func restoreUsers(
+        _ points: [RecoveryPoints.Point], needs: [RecoveryPoints.Need], inputs: DeploymentInputs, stamp: String
+    ) -> ([RecoveryPoints.Point], [Restorer]) {
+        var restorers: [Restorer] = []
+        let named = points.map { point in
+            guard let leg = needs.first(where: { $0.server == point.server })?.leg, let cloud = inputs.clouds[leg.cloud],
+                  let server = inputs.desired.first(where: { $0.address == point.server }).map({ ResourceBody($0.body).name }),
+                  let identity = RestoreIdentity(leg: leg, cloud: cloud, point: point.recoveryPoint, server: server, stamp: stamp)
+            else { return point }
+            restorers.append(Restorer(identity: identity, leg: leg, server: server, serverAddress: point.server))
+            var point = point
+            point.recoveryPoint.location.identity = identity.identity
+            return point
+        }
+        return (named, restorers)
+    }
+
+    /// Waits for each restore that reads with a restore user, prints how it ended, then deletes the user (after the
+    /// time-out too, as drill does) and drops it from the state: its key, in the new primary's user data, dies with it.
+    private func finish(_ restorers: [Restorer], clouds: [String: Cloud], backend: any StateBackend, progress: CommandContext) async throws(CommandFailure) {
+        for restorer in restorers {
+            let address = restorer.identity.resource.address
+            do throws(ProviderError) {
+                guard let cloud = clouds[restorer.leg.cloud] else { throw ProviderError(.unavailable, "cloud \(restorer.leg.cloud) is not in the catalog") }
+                let provider = try context.providerCatalog.provider(named: restorer.leg.provider, for: cloud)
+                progress.stdout.write("The restore of \(restorer.server) \(await outcome(restorer, provider: provider)).\n")
+                try await provider.delete(ResourceState(
+                    address: address, provider: restorer.leg.provider, cloud: restorer.leg.cloud, providerID: restorer.identity.identity.user,
+                    attributes: Dictionary(restorer.identity.resource.body.objectPairs, uniquingKeysWith: { first, _ in first })
+                ))
+            } catch {
+                progress.stdout.write("Could not delete the restore user \(address): \(error.message); the next plan deletes it.\n")
+                continue
+            }
+            progress.stdout.write("Deleted its restore user \(address).\n")
+            do throws(StateError) {
+                guard let current = try backend.read() else { continue }
+                let recorder = StateRecorder(state: current, backend: backend)
+                try await recorder.forget(address)
+                // The new primary was made after its user; the state must not name a user that is gone.
+                for var resource in current.resources where resource.dependencies.contains(address) {
+                    resource.dependencies.removeAll { $0 == address }
+                    try await recorder.record(resource)
+                }
+            } catch {
+                throw CommandFailure("forgetting the restore user \(address): \(error)")
+            }
+        }
+    }
+
+    /// How the restore ended, as its report in the leg says, or why that is not known.
+    private func outcome(_ restorer: Restorer, provider: any ResourceProvider) async -> String {
+        guard let lister = provider as? any BackupLister else { return "was not watched: the \(restorer.leg.provider) provider cannot read buckets" }
+        do throws(ProviderError) {
+            let report = try await RestoreReportWait(timeout: timeout, context: context).report(of: restorer.server, in: restorer.leg, lister: lister)
+            return report.error.map { "failed: \($0) (its cloud-init log has the details)" } ?? "finished from \(report.object)"
+        } catch {
+            return "is not known: \(error.message)"
+        }
     }
 
     /// Plans the failover, prints what it restores and the plan on `progress`, then saves the plan to `out` or, once
@@ -84,6 +164,7 @@ struct FailoverWorkflow {
                 parallelism: approval.parallelism, progress
             )
             report.outcome = .applied
+            try await finish(prepared.restorers, clouds: made.clouds, backend: backend, progress: progress)
         } else {
             progress.stdout.write("\nNothing left to move off \(report.lost.joined(separator: ", ")).\n")
             report.outcome = .nothingToMove

@@ -16,7 +16,8 @@ struct RecoveryPointReader {
         var found: [(point: RecoveryPoints.Point, backup: BackupObject)] = []
         for need in needs {
             guard let leg = need.leg else { continue }
-            if let problem = Self.withoutBackupIdentity(leg, cell: need.cell, clouds: clouds, reader: "the new primary") {
+            // A leg on AWS gets a restore user of its own (RestoreIdentity); only another needs a backup profile.
+            if leg.provider != .aws, let problem = Self.withoutBackupIdentity(leg, cell: need.cell, clouds: clouds, reader: "the new primary") {
                 throw ProviderError(.unavailable, problem)
             }
             let backups = try await list(leg, cell: need.cell)
