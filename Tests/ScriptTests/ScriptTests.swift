@@ -74,6 +74,36 @@ import Testing
         #expect(run.output.split(separator: "\n").map(String.init) == packages)
     }
 
+    /// The chaos harness plans the real catalog with the beds' endpoints (scripts/testbed/beds-catalog.yaml replaces
+    /// each cloud's `endpoints`). When Providers/ gained `clusterSet`, the beds' copy did not, and every chaos run
+    /// stopped at the plan: the retail bank's payments-api could not reach fx-rates. What wiring reads from a
+    /// cluster's endpoints (its egress ranges and cluster set) must be the catalog's.
+    @Test func theBedsCatalogKeepsEachClustersEgressRangesAndClusterSet() throws {
+        func wiring(_ line: Substring) -> String {
+            let fields = ["egressCIDRs: \\[[^]]*\\]", "clusterSet: [a-z0-9-]+"].compactMap { pattern in
+                line.range(of: pattern, options: .regularExpression).map { String(line[$0]) }
+            }
+            return fields.joined(separator: ", ")
+        }
+        var catalog: [String: String] = [:]
+        let providers = Self.root + "/Providers"
+        for file in try FileManager.default.contentsOfDirectory(atPath: providers).filter({ $0.hasSuffix(".yaml") }) {
+            var cloud = ""
+            for line in try String(contentsOfFile: providers + "/" + file, encoding: .utf8).split(separator: "\n") {
+                if let name = line.range(of: "(?<=metadata: \\{ name: )[a-z0-9-]+", options: .regularExpression) { cloud = String(line[name]) }
+                if line.hasPrefix("    kubernetes: {") { catalog[cloud] = wiring(line) }
+            }
+        }
+        var beds: [String: String] = [:]
+        var cloud = ""
+        for line in try String(contentsOfFile: Self.root + "/scripts/testbed/beds-catalog.yaml", encoding: .utf8).split(separator: "\n") {
+            if let first = line.first, first.isLetter { cloud = String(line.dropLast()) }
+            if line.hasPrefix("  kubernetes: {") { beds[cloud] = wiring(line) }
+        }
+        #expect(!catalog.isEmpty)
+        #expect(beds == catalog)
+    }
+
     @Test func ciInstallsNothingTheReadmesCommandsDoNot() throws {
         let ci = try String(contentsOfFile: "\(Self.root)/.ci/run", encoding: .utf8)
         #expect(!ci.contains("apt-get"), ".ci/run installs packages itself")
