@@ -6,6 +6,9 @@ public struct SecretPurpose: Sendable, Hashable, CustomStringConvertible {
         case password
         /// The seed of an Ed25519 key: an application's certificate authority or a database server's TLS key.
         case certificateKey
+        /// The salt of a password's verifier (SCRAM's), so the verifier in a database VM's user data is the same at
+        /// every plan and apply.
+        case verifierSalt
     }
 
     public var application: String

@@ -106,4 +106,23 @@ import Testing
         )
         #expect(try SecureRandom.bytes(16).count == 16)
     }
+
+    /// The PBKDF2-HMAC-SHA256 answers published with RFC 7914's test vectors and in wide use since (one iteration, and
+    /// 4096 as SCRAM-SHA-256 uses).
+    @Test(arguments: [
+        (1, "120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b"),
+        (4096, "c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a"),
+    ])
+    func pbkdf2GivesTheKnownOutput(_ iterations: Int, _ expected: String) throws {
+        #expect(try PBKDF2.sha256(password: Array("password".utf8), salt: Array("salt".utf8), iterations: iterations, count: 32) == hex(expected))
+    }
+
+    @Test func pbkdf2RefusesZeroIterations() {
+        #expect(throws: CryptoError.self) { try PBKDF2.sha256(password: [1], salt: [2], iterations: 0, count: 32) }
+    }
+
+    /// FIPS 180-2, appendix A.1: "abc".
+    @Test func sha1GivesTheFIPSOutput() {
+        #expect(SHA1.hash(Array("abc".utf8)) == hex("a9993e364706816aba3e25717850c26c9cd0d89d"))
+    }
 }

@@ -3,10 +3,11 @@ internal import COpenSSL
 /// One-shot digests and HMAC on OpenSSL's EVP interface.
 enum OpenSSLDigest {
     enum Algorithm {
-        case sha256, sha512
+        case sha1, sha256, sha512
 
         var evp: OpaquePointer? {
             switch self {
+            case .sha1: return EVP_sha1()
             case .sha256: return EVP_sha256()
             case .sha512: return EVP_sha512()
             }
