@@ -29,7 +29,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         // The engine catalog: which database engine runs how on which VM image, and its cloud-init; pure.
-        .target(name: "MCloudDatabaseEngines", dependencies: ["MCloudCore"]),
+        .target(name: "MCloudDatabaseEngines", dependencies: ["MCloudCore", "MCloudSecrets"]),
         // Placement inputs of any size from a seeded generator, for the benchmark, the tests and the report's examples.
         .target(name: "MCloudSynthetic", dependencies: ["MCloudCore"]),
         // The contract between rendering, the engine and the providers, and the state backends.
@@ -41,8 +41,8 @@ let package = Package(
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
         .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudAWS"]),
         .target(name: "MCloudKubernetesProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudKubernetes"]),
-        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudOpenStack", "MCloudAWS", "MCloudDatabaseEngines"]),
-        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines"]),
+        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudOpenStack", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
+        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
         .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
         // Placement to resources, resources to changes, changes to what people read.
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudDatabaseEngines"]),
@@ -75,7 +75,7 @@ let package = Package(
         // The scripts a newcomer runs first: install-deps.sh, toolchain.sh, the optional comparison's message.
         .testTarget(name: "ScriptTests", dependencies: ["MCloudTestSupport"]),
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
-        .testTarget(name: "MCloudDatabaseEnginesTests", dependencies: ["MCloudDatabaseEngines", "MCloudCore", "MCloudYAML", "MCloudTestSupport"]),
+        .testTarget(name: "MCloudDatabaseEnginesTests", dependencies: ["MCloudDatabaseEngines", "MCloudCore", "MCloudYAML", "MCloudTestSupport", "MCloudSecrets"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML", "MCloudCore"]),
         .testTarget(name: "MCloudCryptoTests", dependencies: ["MCloudCrypto"]),
         .testTarget(name: "MCloudSecretsTests", dependencies: ["MCloudSecrets", "MCloudCrypto"], exclude: ["Fixtures", "Golden"]),
@@ -85,7 +85,7 @@ let package = Package(
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState", "MCloudProvider"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML", "MCloudCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport", "MCloudDatabaseEngines"]),
+        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport", "MCloudDatabaseEngines", "MCloudSecrets"]),
         .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudAWS", "MCloudAWSProvider", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",

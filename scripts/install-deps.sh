@@ -4,8 +4,9 @@
 #   scripts/install-deps.sh [GROUP...]        default: build
 #   scripts/install-deps.sh --list [GROUP...] print the packages instead
 #
-#   build   the headers mcloud builds against (libyaml, libcurl, OpenSSL, libpq), pkg-config, and Graphviz, which
-#           draws `mcloud graph --format svg|html`
+#   build   the headers mcloud builds against (libyaml, libcurl, OpenSSL, libpq), pkg-config, Graphviz, which
+#           draws `mcloud graph --format svg|html`, and age, whose age-keygen makes the operator's identity that
+#           database VMs' TLS and passwords are derived from (examples.sh makes a throwaway one)
 #   test    what the test suite runs beside the test beds: python3 (the tests' fixture servers), openssl (the
 #           tests' certificates), chromium (the report test opens the HTML report headless), age and
 #           python3-cryptography with python3-yaml (the secrets tests' age interop and independent SOPS reader)
@@ -20,7 +21,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/packages.sh"
 
 packages_of() {
   case "$1" in
-    build) echo libyaml-dev libcurl4-openssl-dev libssl-dev libpq-dev pkg-config graphviz ;;
+    build) echo libyaml-dev libcurl4-openssl-dev libssl-dev libpq-dev pkg-config graphviz age ;;
     test) echo python3 openssl chromium age python3-cryptography python3-yaml ;;
     python) echo python3 python3-venv ;;
     *) echo "$ME: error: unknown group '$1' (build, test, python)" >&2; return 1 ;;

@@ -2,6 +2,7 @@ import MCloudAWS
 import MCloudCore
 import MCloudDatabaseEngines
 import MCloudProvider
+import MCloudSecrets
 
 /// SecurityGroup, Volume and DatabaseServer: EC2 security groups, EBS volumes and instances.
 extension AWSResourceProvider {
@@ -85,7 +86,7 @@ extension AWSResourceProvider {
             let read = ResourceBody(body)
             let server = DatabaseServerSpec(
                 engine: read.string("engine") ?? "", version: read.string("version") ?? "", port: read.int("port"), image: read.image,
-                defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore
+                defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore, access: read.databaseAccess
             )
             // A DR leg with its own IAM user gets a fresh key of that user; another DR bucket in AWS is reached with
             // the instance profile's role; one at another S3 endpoint needs the backup profile's keys. The same for
@@ -104,9 +105,15 @@ extension AWSResourceProvider {
             case .failure(let missing): throw .configuration("\(resource.address): \(missing.message)")
             }
             let disks = try await Self.disks(body, session)
+            let access: ServerAccess?
+            do throws(SecretsError) {
+                access = try server.serverAccess(environment: settings.environment, application: read.application, server: read.name)
+            } catch {
+                throw .configuration("\(resource.address): \(error.description)")
+            }
             let vm = server.vm(
                 recipe: recipe, address: resource.address.rawValue, server: read.name, disks: disks, secrets: backupKeys,
-                restoreSecrets: restoreKeys
+                restoreSecrets: restoreKeys, access: access
             )
             let spec = EC2Client.InstanceSpec(
                 imageID: try await image(server.image ?? .standard(for: .aws), session), instanceType: type, userData: DatabaseUserData.render(vm),

@@ -113,6 +113,13 @@ public struct AWSResourceProvider: ResourceProvider {
         return reasons
     }
 
+    /// A database server whose clients need derived secrets cannot be made without the operator's age identity.
+    public func problems(desired: DesiredResource) -> [String] {
+        guard desired.type == .databaseServer else { return [] }
+        let body = ResourceBody(desired.body)
+        return ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, environment: settings.environment)
+    }
+
     public func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
         try await apply(resource)
     }

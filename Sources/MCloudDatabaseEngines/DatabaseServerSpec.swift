@@ -1,4 +1,5 @@
 public import MCloudCore
+public import MCloudSecrets
 
 /// What a database VM's user data depends on, as a rendered `DatabaseServer` body says it (docs/gitops.md): engine,
 /// version, port, the image family, the backup job with its DR bucket, and the recovery point to load at boot. Both
@@ -13,10 +14,14 @@ public struct DatabaseServerSpec: Sendable {
     public var image: VMImage?
     public var backup: BackupSettings?
     public var restore: RecoveryPoint?
+    /// `spec.access`: the names and users the provider derives TLS and verifiers for.
+    public var access: DatabaseAccess?
 
     public init(
-        engine: String, version: String, port: Int?, image: VMImage?, defaultFamily: String, backup: BackupSettings?, restore: RecoveryPoint?
+        engine: String, version: String, port: Int?, image: VMImage?, defaultFamily: String, backup: BackupSettings?, restore: RecoveryPoint?,
+        access: DatabaseAccess? = nil
     ) {
+        self.access = access
         self.engine = engine
         self.version = version
         self.port = port
@@ -44,7 +49,7 @@ public struct DatabaseServerSpec: Sendable {
     /// and those of the recovery point's bucket.
     public func vm(
         recipe: Recipe, address: String, server: String, disks: [String], secrets: [(name: String, value: String)],
-        restoreSecrets: [(name: String, value: String)] = []
+        restoreSecrets: [(name: String, value: String)] = [], access: ServerAccess? = nil
     ) -> DatabaseVM {
         let vmBackup = backup.map { settings in
             DatabaseVM.Backup(
@@ -53,8 +58,17 @@ public struct DatabaseServerSpec: Sendable {
         }
         let point = restore.map { DatabaseVM.RecoveryPoint(bucket: DatabaseVM.Bucket($0.location, secrets: restoreSecrets), object: $0.object) }
         return DatabaseVM(
-            address: address, server: server, recipe: recipe, port: port ?? recipe.engine.defaultPort, disks: disks, backup: vmBackup, recoveryPoint: point
+            address: address, server: server, recipe: recipe, port: port ?? recipe.engine.defaultPort, disks: disks, backup: vmBackup, recoveryPoint: point,
+            access: access
         )
+    }
+
+    /// The server's `ServerAccess`, derived from the operator's age identity found through `environment`
+    /// (`AgeKeyFile`); nil for a server without clients or on an engine whose recipes make no users yet.
+    public func serverAccess(environment: [String: String], application: String, server: String) throws(SecretsError) -> ServerAccess? {
+        guard ServerAccess.needsRoot(engine: engine, access: access), let access, let engine = Engine(named: engine) else { return nil }
+        let root = SecretRoot(identity: try AgeKeyFile.load(environment: environment))
+        return try ServerAccess.derive(root: root, application: application, server: server, engine: engine, access: access)
     }
 
     public struct RecipeMissing: Error, Sendable {

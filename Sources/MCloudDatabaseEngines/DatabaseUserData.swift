@@ -2,10 +2,11 @@
 /// `write_files` put the settings (`/etc/mcloud/database.conf`), the bucket's keys (root-only
 /// `/etc/mcloud/backup.env`), a vendor repository's source and pin, and five scripts in place, and whose `runcmd`
 /// enables the metadata guard and runs `mcloud-db-setup` once:
-/// - `mcloud-engine prepare|configure|ready|dump|restore`: the recipe's steps, each in a shell of its own;
+/// - `mcloud-engine prepare|configure|secure|ready|dump|restore`: the recipe's steps, each in a shell of its own;
 /// - `mcloud-db-setup`: waits for the data disk under the names the provider gave, formats it if blank (label
 ///   `mcloud-data`), mounts it where the recipe says, installs the engine, configures it for the port, waits until
-///   it answers, and installs the backup schedule as `/etc/cron.d/mcloud-backup`;
+///   it answers, with clients (`ServerAccess`) turns TLS on and makes their users from `/etc/mcloud/access` and
+///   `/etc/mcloud/tls` (`AccessFiles`), and installs the backup schedule as `/etc/cron.d/mcloud-backup`;
 /// - `mcloud-backup`: one dump, its size and SHA-256 recorded as S3 metadata of the object it uploads to
 ///   `s3://<bucket>/<server>/<time>.<ext>`, objects older than the retention deleted, and a status object
 ///   `<server>/status.json` (`BackupStatus`) written whether it worked or not;
@@ -82,6 +83,7 @@ public enum DatabaseUserData {
         if let secrets = vm.recoveryPoint?.bucket.secrets, !secrets.isEmpty {
             files.append(File(path: restoreSecretsPath, permissions: "0600", content: assignments(secrets)))
         }
+        if let access = vm.access { files += AccessFiles.files(vm.recipe.engine, access) }
         if let repository = vm.recipe.repository {
             files.append(File(path: stagedSourcesPath(repository), permissions: "0644", content: repository.sources))
             if let preferences = repository.preferences { files.append(File(path: repository.preferencesPath, permissions: "0644", content: preferences)) }
@@ -130,6 +132,7 @@ public enum DatabaseUserData {
             if let endpoint = bucket.endpoint { pairs.append(("MCLOUD_BACKUP_ENDPOINT", endpoint)) }
             if bucket.writeOnly { pairs.append(("MCLOUD_BACKUP_WRITE_ONLY", "1")) }
         }
+        if vm.access != nil, !vm.recipe.secure.isEmpty { pairs.append(("MCLOUD_ACCESS", "1")) }
         if let point = vm.recoveryPoint {
             pairs += [("MCLOUD_RESTORE_BUCKET", point.bucket.name), ("MCLOUD_RESTORE_OBJECT", point.object), ("MCLOUD_RESTORE_REGION", point.bucket.region)]
             if let endpoint = point.bucket.endpoint { pairs.append(("MCLOUD_RESTORE_ENDPOINT", endpoint)) }
@@ -145,19 +148,19 @@ public enum DatabaseUserData {
         return """
             #!/bin/bash
             # Written by mcloud: the engine catalog's steps for \(recipe.engine.title) \(recipe.series) on \(recipe.family.rawValue).
-            # mcloud-engine prepare|configure|ready|dump|restore; dump writes $OUT, restore reads $IN.
+            # mcloud-engine prepare|configure|secure|ready|dump|restore; dump writes $OUT, restore reads $IN.
             set -euo pipefail
             # shellcheck source=/dev/null
             . \(settingsPath)
 
             """
-            + step("prepare", recipe.prepare) + step("configure", recipe.configure)
+            + step("prepare", recipe.prepare) + step("configure", recipe.configure) + step("secure", recipe.secure)
             + step("ready", [#"(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null"#, recipe.ready])
             + step("dump", [#": "${OUT:?the file to write}""#, recipe.dump]) + step("restore", [#": "${IN:?the dump to load}""#, recipe.restore])
             + """
             case "${1:-}" in
-              prepare | configure | ready | dump | restore) "$1" ;;
-              *) echo "usage: mcloud-engine prepare|configure|ready|dump|restore" >&2; exit 2 ;;
+              prepare | configure | secure | ready | dump | restore) "$1" ;;
+              *) echo "usage: mcloud-engine prepare|configure|secure|ready|dump|restore" >&2; exit 2 ;;
             esac
 
             """
@@ -205,6 +208,12 @@ public enum DatabaseUserData {
         if [ -n "${MCLOUD_RESTORE_OBJECT:-}" ] && [ ! -e /var/lib/mcloud/restored ]; then
           mcloud-restore --recovery-point
           mkdir -p /var/lib/mcloud && touch /var/lib/mcloud/restored
+        fi
+        # The clients' users after the restore, whose dump may bring back older ones; then only TLS reaches the engine.
+        if [ -n "${MCLOUD_ACCESS:-}" ]; then
+          mcloud-engine secure
+          for _ in $(seq 300); do mcloud-engine ready 2>/dev/null && break; sleep 1; done
+          mcloud-engine ready
         fi
         if [ -n "${MCLOUD_BACKUP_SCHEDULE:-}" ]; then
           echo "$MCLOUD_BACKUP_SCHEDULE root /usr/local/sbin/mcloud-backup >>/var/log/mcloud-backup.log 2>&1" >/etc/cron.d/mcloud-backup

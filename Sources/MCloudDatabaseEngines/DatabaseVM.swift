@@ -67,10 +67,14 @@ public struct DatabaseVM: Sendable {
     public var disks: [String]
     public var backup: Backup?
     public var recoveryPoint: RecoveryPoint?
+    /// TLS and the dependent services' users; nil for a server no service uses.
+    public var access: ServerAccess?
 
     public init(
-        address: String, server: String, recipe: Recipe, port: Int, disks: [String], backup: Backup? = nil, recoveryPoint: RecoveryPoint? = nil
+        address: String, server: String, recipe: Recipe, port: Int, disks: [String], backup: Backup? = nil, recoveryPoint: RecoveryPoint? = nil,
+        access: ServerAccess? = nil
     ) {
+        self.access = access
         self.address = address
         self.server = server
         self.recipe = recipe

@@ -1,3 +1,5 @@
+public import MCloudSecrets
+
 /// The database engines mcloud knows by their `spec.engine` names. Every one is either delivered (a VM recipe of the
 /// catalog, or a cloud's managed offer) or refused at plan time with the reason.
 public enum Engine: String, CaseIterable, Sendable, Hashable {
@@ -43,6 +45,15 @@ public enum Engine: String, CaseIterable, Sendable, Hashable {
         case .redis: 6379
         case .clickhouse: 9000
         case .mongodb: 27017
+        }
+    }
+
+    /// What the engine stores for a client's password, for the engines whose recipes make users (`ServerAccess`).
+    public var passwordScheme: PasswordVerifier.Scheme? {
+        switch self {
+        case .postgresql, .postgrespro: .scramSHA256
+        case .redis: .redisSHA256
+        case .mysql, .clickhouse, .mongodb, .arenadata: nil
         }
     }
 

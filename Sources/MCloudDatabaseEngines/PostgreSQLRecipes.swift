@@ -16,6 +16,24 @@ enum PostgreSQLRecipes {
         )
     }
 
+    /// TLS on with the server's certificate (a copy the postgres user owns, as PostgreSQL requires of its key), the
+    /// clients' pg_hba.conf in place of the package's, the users and their databases made, then a restart for TLS.
+    /// `psql` is the client of the recipe's server; shared by Postgres Pro.
+    static func secure(psql: String, service: String) -> [String] {
+        [
+            #"""
+            hba=$(runuser -u postgres -- \#(psql) -X -p "$PORT" -Atc 'SHOW hba_file')
+            install -d -o postgres -g postgres -m 700 /etc/mcloud/tls/postgres
+            install -o postgres -g postgres -m 600 \#(AccessFiles.keyPath) /etc/mcloud/tls/postgres/server.key
+            install -o postgres -g postgres -m 644 \#(AccessFiles.certificatePath) /etc/mcloud/tls/postgres/server.crt
+            install -o postgres -g postgres -m 640 \#(AccessFiles.postgresHBAPath) "$hba"
+            """#,
+            #"runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -c "ALTER SYSTEM SET ssl = on" -c "ALTER SYSTEM SET ssl_cert_file = '/etc/mcloud/tls/postgres/server.crt'" -c "ALTER SYSTEM SET ssl_key_file = '/etc/mcloud/tls/postgres/server.key'" -c "ALTER SYSTEM SET password_encryption = 'scram-sha-256'""#,
+            #"runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -d postgres <\#(AccessFiles.postgresUsersPath)"#,
+            "systemctl restart \(service)",
+        ]
+    }
+
     static let all: [Recipe] = ImageFamily.allCases.flatMap { family in
         majors.map { major in
             let distribution = distributionMajor[family] == major
@@ -32,6 +50,7 @@ enum PostgreSQLRecipes {
                 #"pg_conftool \#(major) main set listen_addresses '*'"#,
                 "systemctl restart postgresql@\(major)-main",
             ],
+            secure: secure(psql: "psql", service: "postgresql@\(major)-main"),
             ready: #"runuser -u postgres -- psql -X -p "$PORT" -Atqc 'SELECT 1' >/dev/null"#,
             // Each database in a transaction of its own: consistent per database, not across them.
             dump: #"runuser -u postgres -- pg_dumpall -p "$PORT" | gzip >"$OUT""#,

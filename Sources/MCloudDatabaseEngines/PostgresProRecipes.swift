@@ -25,6 +25,7 @@ enum PostgresProRecipes {
                     #"runuser -u postgres -- \#(bin)/psql -X -q -p 5432 -c "ALTER SYSTEM SET port = $PORT" -c "ALTER SYSTEM SET listen_addresses = '*'""#,
                     "systemctl restart postgrespro-std-\(major)",
                 ],
+                secure: PostgreSQLRecipes.secure(psql: "\(bin)/psql", service: "postgrespro-std-\(major)"),
                 ready: #"runuser -u postgres -- \#(bin)/psql -X -p "$PORT" -Atqc 'SELECT 1' >/dev/null"#,
                 dump: #"runuser -u postgres -- \#(bin)/pg_dumpall -p "$PORT" | gzip >"$OUT""#,
                 restore: #"gunzip -c "$IN" | runuser -u postgres -- \#(bin)/psql -X -q -p "$PORT" -d postgres >/dev/null"#,

@@ -33,6 +33,10 @@ public struct Recipe: Sendable, Hashable {
     public var prepare: [String]
     /// After the install: the port, the data directory, the service started.
     public var configure: [String]
+    /// After the engine answers, when the server has clients (`ServerAccess`): TLS on with the server's certificate,
+    /// remote clients only over TLS with their password, each user limited to its own database; reads the files
+    /// `AccessFiles` writes. Empty for engines that make no users yet.
+    public var secure: [String]
     /// Succeeds once the engine answers on `$PORT`.
     public var ready: String
     /// A consistent dump to `$OUT`.
@@ -45,7 +49,7 @@ public struct Recipe: Sendable, Hashable {
 
     public init(
         engine: Engine, series: String, family: ImageFamily, source: Source, packages: [String], service: String, mountPoint: String,
-        dataDirectory: String, prepare: [String] = [], configure: [String], ready: String, dump: String, restore: String,
+        dataDirectory: String, prepare: [String] = [], configure: [String], secure: [String] = [], ready: String, dump: String, restore: String,
         dumpExtension: String, proof: Proof
     ) {
         self.engine = engine
@@ -58,6 +62,7 @@ public struct Recipe: Sendable, Hashable {
         self.dataDirectory = dataDirectory
         self.prepare = prepare
         self.configure = configure
+        self.secure = secure
         self.ready = ready
         self.dump = dump
         self.restore = restore

@@ -3,6 +3,7 @@ import MCloudCore
 import MCloudDatabaseEngines
 import MCloudOpenStack
 import MCloudProvider
+import MCloudSecrets
 
 /// `DatabaseServer` as a Nova server: the smallest flavor with the spec's vCPUs and memory, the image the catalog
 /// names (`spec.image`), the engine catalog's cloud-init user data (`DatabaseUserData`) for the image's family, its
@@ -11,7 +12,9 @@ import MCloudProvider
 /// port, role, DNS name and the addresses of its volume and group go into the server's metadata, which the
 /// server's own scripts read too. Reads back the flavor's size, the attached volume and the group. With
 /// `spec.backup`, the keys of the DR bucket's backup profile are resolved at creation and given to the VM in its
-/// user data only; with `spec.restore` (a failover's recovery point), those of the bucket it restores from.
+/// user data only; with `spec.restore` (a failover's recovery point), those of the bucket it restores from. With
+/// `spec.access`, the server's TLS certificate and its clients' verifiers are derived from the operator's age
+/// identity (`ServerAccess`) into the user data; `problems` makes a missing identity a plan-time error.
 struct DatabaseServerKind: Sendable {
     static let kind = ResourceKind.databaseServer
     let cloud: String
@@ -47,6 +50,10 @@ struct DatabaseServerKind: Sendable {
             observed.append(ObservedResource(address: address, providerID: server.id, attributes: body.document, isBeingDeleted: server.isDeleting))
         }
         return observed
+    }
+
+    static func problems(_ body: ResourceBody, environment: [String: String]) -> [String] {
+        ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, environment: environment)
     }
 
     static func replacementReasons(desired: ResourceBody, current: ResourceBody) -> [String] {
@@ -94,7 +101,7 @@ struct DatabaseServerKind: Sendable {
     private func request(_ body: ResourceBody, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) -> ServerRequest {
         let spec = DatabaseServerSpec(
             engine: body.string("engine") ?? "", version: body.string("version") ?? "", port: body.int("port"), image: body.image,
-            defaultFamily: VMImage.standard(for: .openstack).family, backup: body.backup, restore: body.restore
+            defaultFamily: VMImage.standard(for: .openstack).family, backup: body.backup, restore: body.restore, access: body.databaseAccess
         )
         let recipe: Recipe
         switch spec.recipe() {
@@ -111,9 +118,15 @@ struct DatabaseServerKind: Sendable {
         }
         let secrets = if let location = spec.backup?.location { try await keys(location) } else { [(name: String, value: String)]() }
         let restoreSecrets = if let point = spec.restore { try await keys(point.location) } else { [(name: String, value: String)]() }
+        let access: ServerAccess?
+        do throws(SecretsError) {
+            access = try spec.serverAccess(environment: environment, application: body.application, server: body.name)
+        } catch {
+            throw .configuration(error.description, at: nil, file: nil)
+        }
         let vm = spec.vm(
             recipe: recipe, address: body.address.rawValue, server: body.name, disks: try await Self.disks(body, clients), secrets: secrets,
-            restoreSecrets: restoreSecrets
+            restoreSecrets: restoreSecrets, access: access
         )
         let networks = try await connection.serverNetworks()
         return ServerRequest(

@@ -102,7 +102,11 @@ public struct OpenStackResourceProvider: ResourceProvider {
     }
 
     public func problems(desired: DesiredResource) -> [String] {
-        desired.type == SecurityGroupKind.kind ? SecurityGroupKind.problems(ResourceBody(desired.body)) : []
+        switch desired.type {
+        case SecurityGroupKind.kind: SecurityGroupKind.problems(ResourceBody(desired.body))
+        case DatabaseServerKind.kind: DatabaseServerKind.problems(ResourceBody(desired.body), environment: environment)
+        default: []
+        }
     }
 
     public func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {

@@ -18,6 +18,7 @@ extension ResourceBody {
         static let replicaOf = "replicaOf"
         static let backup = "backup"
         static let restore = "restore"
+        static let access = "access"
     }
 
     public var databaseRole: DatabaseRole? { string(DatabaseServerKey.role).flatMap(DatabaseRole.init(rawValue:)) }
@@ -49,6 +50,18 @@ extension ResourceBody {
     public var restore: RecoveryPoint? {
         guard let fields = spec[DatabaseServerKey.restore], let location = Self.location(in: fields), let object = fields["object"]?.stringValue else { return nil }
         return RecoveryPoint(location: location, object: object, takenAt: fields["takenAt"]?.stringValue ?? "")
+    }
+
+    /// `spec.access`: the server's names and the users of its dependent services; nil in bodies rendered before it,
+    /// and for a server no service depends on.
+    public var databaseAccess: DatabaseAccess? {
+        guard let fields = spec[DatabaseServerKey.access], let cell = fields["cell"]?.stringValue else { return nil }
+        let names = fields["names"]?.arrayItems.compactMap(\.stringValue) ?? []
+        let clients = (fields["clients"]?.arrayItems ?? []).compactMap { client -> DatabaseAccess.Client? in
+            guard let service = client["service"]?.stringValue, let user = client["user"]?.stringValue, let database = client["database"]?.stringValue else { return nil }
+            return DatabaseAccess.Client(service: service, user: user, database: database, cidrs: client["cidrs"]?.arrayItems.compactMap(\.stringValue) ?? [])
+        }
+        return DatabaseAccess(cell: cell, names: names, clients: clients)
     }
 
     /// The body with `point` as its `spec.restore`, or without one.
@@ -91,6 +104,19 @@ extension ResourceBody {
         public static func backup(_ backup: BackupSettings) -> (key: String, value: JSONValue) {
             let fields: [(String, JSONValue)] = [("schedule", .string(backup.schedule)), ("retentionDays", .int(backup.retentionDays))]
             return (DatabaseServerKey.backup, .object(fields + (backup.location.map(ResourceBody.locationFields) ?? [])))
+        }
+
+        public static func access(_ access: DatabaseAccess) -> (key: String, value: JSONValue) {
+            let clients = access.clients.map { client -> JSONValue in
+                .object([
+                    ("service", .string(client.service)), ("user", .string(client.user)), ("database", .string(client.database)),
+                    ("cidrs", .array(client.cidrs.map(JSONValue.string))),
+                ])
+            }
+            return (
+                DatabaseServerKey.access,
+                .object([("cell", .string(access.cell)), ("names", .array(access.names.map(JSONValue.string))), ("clients", .array(clients))])
+            )
         }
     }
 

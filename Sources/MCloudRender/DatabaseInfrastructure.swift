@@ -79,6 +79,7 @@ struct DatabaseInfrastructure {
             )
             // Standbys do not replicate yet (replicaOf is recorded only), so only the primary has data to back up.
             if copy == 0, let backup = serverBackup { server.append(field(ResourceBody.DatabaseServerField.backup(backup))) }
+            if copy == 0, let access { server.append(field(ResourceBody.DatabaseServerField.access(access))) }
             return [resource(.volume, name, [("sizeGiB", .number(database.size.storageGiB))] + zone), resource(.databaseServer, name, server)]
         }
     }
@@ -100,6 +101,30 @@ struct DatabaseInfrastructure {
         if !managed, database.standbys > 0 { rules.append(rule(["securityGroup": .string(securityGroupAddress)])) }
         return resource(.securityGroup, base, [("ingress", .list(rules))])
     }
+
+    /// Who may use the primary: per dependent service cell, a user and a database of its own, admitted from the egress
+    /// CIDRs of the clusters it runs in, or, in the database's own cloud when the catalog gives none, from the private
+    /// ranges (the security group then narrows it to the cloud's network). The certificate's names are the in-cluster
+    /// ones of the database's namespace and of each dependent's. Nil when no service depends on it.
+    private var access: DatabaseAccess? {
+        var clients: [String: DatabaseAccess.Client] = [:]
+        var namespaces = [cell.namespace]
+        for dependent in topology.databaseDependents[index].map({ topology.services[$0] }) {
+            let user = DatabaseAccess.engineName(dependent.cell.name)
+            let cidrs = dependent.replicas.flatMap { replica -> [String] in
+                let egress = topology.clouds[replica.cloud]?.endpoints.kubernetesEgressCIDRs ?? []
+                return egress.isEmpty && replica.cloud == cloud.name ? Self.privateRanges : egress
+            }
+            clients[dependent.cell.name] = DatabaseAccess.Client(service: dependent.cell.name, user: user, database: user, cidrs: Array(Set(cidrs)).sorted())
+            if !namespaces.contains(dependent.namespace) { namespaces.append(dependent.namespace) }
+        }
+        guard !clients.isEmpty else { return nil }
+        let names = namespaces.flatMap { namespace in ["\(database.name).\(namespace).svc", "\(database.name).\(namespace).svc.cluster.local"] }
+        return DatabaseAccess(cell: cell.cell.name, names: names, clients: clients.values.sorted { $0.service < $1.service })
+    }
+
+    /// RFC 1918's ranges.
+    static let privateRanges = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]
 
     /// The DR leg's bucket: in the backup cloud, named after the cell.
     var disasterBucket: (cloud: Cloud, address: String, name: String)? {

@@ -24,11 +24,18 @@ func mcloudRun(_ arguments: [String], environment: [String: String] = [:], input
 }
 
 /// The tests run mcloud as an operator who allows the Kubernetes bed's kubeconfig, which the fixture catalogs name
-/// (docs/security.md, H3), unless a test says otherwise.
+/// (docs/security.md, H3), and who holds an age identity (`Fixtures/age.key`), from which database VMs with clients
+/// derive their TLS and passwords (docs/connectivity.md), unless a test says otherwise.
 func operatorAllowingTheBeds(_ environment: [String: String]) -> [String: String] {
-    guard environment["MCLOUD_ALLOWED_KUBECONFIGS"] == nil else { return environment }
-    let bed = ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes"
-    return environment.merging(["MCLOUD_ALLOWED_KUBECONFIGS": bed + "/kubeconfig:" + bed + "/kubeconfig-files"]) { first, _ in first }
+    var environment = environment
+    if environment["MCLOUD_ALLOWED_KUBECONFIGS"] == nil {
+        let bed = ProcessInfo.processInfo.environment["MCLOUD_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/kubernetes"
+        environment["MCLOUD_ALLOWED_KUBECONFIGS"] = bed + "/kubeconfig:" + bed + "/kubeconfig-files"
+    }
+    if environment["MCLOUD_AGE_KEY_FILE"] == nil, environment["SOPS_AGE_KEY_FILE"] == nil {
+        environment["MCLOUD_AGE_KEY_FILE"] = fixtures + "/age.key"
+    }
+    return environment
 }
 
 /// Standard input for an in-process run, one line per read.

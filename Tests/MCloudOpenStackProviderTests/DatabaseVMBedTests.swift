@@ -153,7 +153,8 @@ struct Beds {
     /// The secret of the backup identity the VMs get (the catalog's backup profile), not the deploying one.
     var secret: String { moto.backupKeys.secret }
 
-    init() throws {
+    /// `extra` goes into the provider's environment: the age key file of a server with clients.
+    init(extra: [String: String] = [:]) throws {
         let environment = ProcessInfo.processInfo.environment
         openstack = try TestBedEnvironment.load(directory: environment["MCLOUD_OPENSTACK_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/openstack", start: "scripts/testbed/openstack.sh up")
         moto = try TestBedEnvironment.load(directory: environment["MCLOUD_TESTBED_MOTO_DIR"] ?? "/tmp/mcloud-testbed/moto", start: "scripts/testbed/moto.sh start")
@@ -164,7 +165,7 @@ struct Beds {
         let config = NSTemporaryDirectory() + "mcloud-bed-backup-\(UUID().uuidString.prefix(8)).config"
         try moto.writeBackupProfile(to: config)
         provider = OpenStackResourceProvider(
-            cloud: "bed", environment: keys.merging(["AWS_CONFIG_FILE": config]) { _, new in new },
+            cloud: "bed", environment: keys.merging(["AWS_CONFIG_FILE": config]) { _, new in new }.merging(extra) { _, new in new },
             connect: { () throws(OpenStackError) -> OpenStackSession in
                 try OpenStackSession(cloud: try CloudsYAML.load(cloud: cloudName, environment: ["OS_CLIENT_CONFIG_FILE": configFile]))
             },
@@ -192,7 +193,9 @@ struct Beds {
     }
 
     /// A DatabaseServer as the rendering makes one for a cell with a DR leg in another cloud (moto).
-    func server(_ address: ResourceAddress, name: String, test: DatabaseVMBedTests.Case, bucket: String, volume: String) -> DesiredResource {
+    func server(
+        _ address: ResourceAddress, name: String, test: DatabaseVMBedTests.Case, bucket: String, volume: String, access: DatabaseAccess? = nil
+    ) -> DesiredResource {
         let backup: JSONValue = .object([
             // A schedule that does not fire while the test runs: the test runs the backup itself.
             ("schedule", .string("0 0 1 1 *")), ("retentionDays", .int(7)), ("cloud", .string("moto")), ("bucket", .string(bucket)),
@@ -205,7 +208,7 @@ struct Beds {
                 ("flavor", .object([("vcpu", .int(1)), ("memoryGiB", .int(1))])),
                 ("image", .object([("family", .string("debian-12")), ("id", .string(openstack["MCLOUD_TEST_OS_IMAGE_ID"]))])),
                 ("volume", .string(volume)), ("backup", backup),
-            ])),
+            ] + (access.map { [ResourceBody.DatabaseServerField.access($0)] } ?? []))),
         ])
         return DesiredResource(address: address, provider: "openstack", cloud: "bed", type: "DatabaseServer", body: body, dependencies: [ResourceAddress(volume)])
     }

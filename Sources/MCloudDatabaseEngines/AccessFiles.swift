@@ -1,0 +1,74 @@
+/// The files a server with clients gets beside its recipe (`ServerAccess`): the TLS files, and for each engine that
+/// makes users its own configuration of them, which the recipe's `secure` step installs. Names and CIDRs were checked
+/// by `ServerAccess.validate`, so they go in unquoted; verifiers hold only base64, hex and `$:#*`.
+enum AccessFiles {
+    static let authorityPath = "/etc/mcloud/tls/ca.crt"
+    static let certificatePath = "/etc/mcloud/tls/server.crt"
+    static let keyPath = "/etc/mcloud/tls/server.key"
+    static let postgresHBAPath = "/etc/mcloud/access/pg_hba.conf"
+    static let postgresUsersPath = "/etc/mcloud/access/users.sql"
+    static let redisUsersPath = "/etc/mcloud/access/users.acl"
+
+    static func files(_ engine: Engine, _ access: ServerAccess) -> [DatabaseUserData.File] {
+        var files = [
+            DatabaseUserData.File(path: authorityPath, permissions: "0644", content: access.authorityPEM),
+            DatabaseUserData.File(path: certificatePath, permissions: "0644", content: access.certificatePEM),
+            DatabaseUserData.File(path: keyPath, permissions: "0600", content: access.privateKeyPEM),
+        ]
+        switch engine {
+        case .postgresql, .postgrespro:
+            files += [
+                DatabaseUserData.File(path: postgresHBAPath, permissions: "0644", content: postgresHBA(access.users)),
+                DatabaseUserData.File(path: postgresUsersPath, permissions: "0600", content: postgresUsers(access.users)),
+            ]
+        case .redis:
+            files.append(DatabaseUserData.File(path: redisUsersPath, permissions: "0600", content: redisUsers(access.users)))
+        case .mysql, .clickhouse, .mongodb, .arenadata:
+            break
+        }
+        return files
+    }
+
+    /// Local administration by peer; a client only over TLS, with its password, to its own database, from its own
+    /// CIDRs; any connection without TLS refused outright, and anything else matches no line, which PostgreSQL refuses.
+    static func postgresHBA(_ users: [ServerAccess.User]) -> String {
+        var lines = [
+            "# Written by mcloud: remote clients only over TLS with their password, each to its own database from its own addresses.",
+            "local all all peer",
+        ]
+        for user in users {
+            lines += user.cidrs.map { "hostssl \(user.database) \(user.name) \($0) scram-sha-256" }
+        }
+        lines += ["hostnossl all all 0.0.0.0/0 reject", "hostnossl all all ::/0 reject"]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Redis's ACL file: `default` off and without its password-less flag (which would otherwise keep protected mode
+    /// refusing every other host), and per client a user with its password's hash, limited to keys and channels under
+    /// its prefix and to no administrative or dangerous command. Redis has no per-user source address: the security
+    /// group admits the clients' clusters. The recipe's `secure` step adds the VM's own administrator.
+    static func redisUsers(_ users: [ServerAccess.User]) -> String {
+        var lines = ["user default off resetpass resetkeys resetchannels -@all"]
+        for user in users {
+            lines.append("user \(user.name) on \(user.verifier) resetkeys resetchannels ~\(user.database):* &\(user.database):* +@all -@admin -@dangerous")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Each user made once and given its verifier at every run (a restored dump brings back older ones), with a
+    /// database it owns and no one else may connect to.
+    static func postgresUsers(_ users: [ServerAccess.User]) -> String {
+        var lines = ["-- Written by mcloud: one user per dependent service, with its password's SCRAM verifier and a database of its own."]
+        for user in users {
+            lines += [
+                "SELECT 'CREATE ROLE \(user.name)' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '\(user.name)')",
+                "\\gexec",
+                "ALTER ROLE \(user.name) WITH LOGIN PASSWORD '\(user.verifier)';",
+                "SELECT 'CREATE DATABASE \(user.database) OWNER \(user.name)' WHERE NOT EXISTS (SELECT FROM pg_database WHERE datname = '\(user.database)')",
+                "\\gexec",
+                "REVOKE ALL ON DATABASE \(user.database) FROM PUBLIC;",
+            ]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

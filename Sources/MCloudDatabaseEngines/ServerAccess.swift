@@ -1,0 +1,108 @@
+public import MCloudCore
+public import MCloudSecrets
+
+/// What a database VM is given so that remote clients reach it only over verified TLS, each with its own password:
+/// the application's CA, the server's certificate and key, and per dependent service its user, database, source
+/// CIDRs and the engine's verifier of its password. Derived at create time from the operator's root, never stored in
+/// the plan: the body says only names (`DatabaseAccess`). The clients' passwords are not in it, only verifiers.
+public struct ServerAccess: Sendable {
+    /// One client as the body names it, with the engine's stored form of its password (`PasswordVerifier`), never
+    /// the password.
+    public struct User: Sendable, Hashable {
+        public var client: DatabaseAccess.Client
+        public var verifier: String
+
+        public var name: String { client.user }
+        public var database: String { client.database }
+        public var cidrs: [String] { client.cidrs }
+    }
+
+    public var authorityPEM: String
+    public var certificatePEM: String
+    /// The server's own key, in its root-only file: it never leaves the VM otherwise (docs/security.md).
+    public var privateKeyPEM: String
+    public var users: [User]
+
+    public init(authorityPEM: String, certificatePEM: String, privateKeyPEM: String, users: [User]) {
+        self.authorityPEM = authorityPEM
+        self.certificatePEM = certificatePEM
+        self.privateKeyPEM = privateKeyPEM
+        self.users = users
+    }
+
+    /// Derives everything for the server `server` of `application` on `engine`: its certificate for the body's names
+    /// and the server's own name, and each client's verifier. Refuses names and CIDRs that are not what rendering
+    /// writes (`DatabaseAccess.engineName`, addresses), as they go into the engine's configuration unquoted.
+    public static func derive(
+        root: SecretRoot, application: String, server: String, engine: Engine, access: DatabaseAccess
+    ) throws(SecretsError) -> ServerAccess {
+        try validate(access)
+        guard let scheme = engine.passwordScheme else {
+            throw .invalidInput(reason: "mcloud makes no users on \(engine.title) VMs yet")
+        }
+        let authority = try ApplicationCA.derive(root: root, application: application)
+        let certificate = try ServerCertificate(
+            root: root, authority: authority, application: application, cell: access.cell,
+            dnsNames: access.names + (access.names.contains(server) || !isHostName(server) ? [] : [server]), ipAddresses: []
+        )
+        var users: [User] = []
+        for client in access.clients {
+            let credential = try ClientCredential(root: root, application: application, cell: access.cell, service: client.service)
+            users.append(User(client: client, verifier: try credential.verifier(scheme)))
+        }
+        return ServerAccess(
+            authorityPEM: certificate.authorityPEM, certificatePEM: certificate.certificatePEM, privateKeyPEM: certificate.privateKeyPEM, users: users
+        )
+    }
+
+    /// Whether a server of `engine` with `access` is made with derived secrets: it has clients, on an engine whose
+    /// recipes make users.
+    public static func needsRoot(engine: String, access: DatabaseAccess?) -> Bool {
+        guard let access, !access.clients.isEmpty else { return false }
+        return Engine(named: engine)?.passwordScheme != nil
+    }
+
+    /// Why such a server cannot be made with `environment`: its names are malformed, or the operator's age identity is
+    /// missing or unreadable. Both IaaS providers report these from `problems(desired:)`, so `plan` fails on them
+    /// and apply never stops halfway for them.
+    public static func problems(engine: String, access: DatabaseAccess?, environment: [String: String]) -> [String] {
+        guard needsRoot(engine: engine, access: access), let access else { return [] }
+        var problems: [String] = []
+        do {
+            try validate(access)
+        } catch {
+            problems.append(error.description)
+        }
+        do {
+            _ = try AgeKeyFile.load(environment: environment)
+        } catch {
+            problems.append("its clients' TLS certificate and passwords are derived from the operator's age identity, which is not available: \(error.description)")
+        }
+        return problems
+    }
+
+    /// The body's names and CIDRs as rendering writes them; anything else is refused before it reaches a file.
+    public static func validate(_ access: DatabaseAccess) throws(SecretsError) {
+        for client in access.clients {
+            for name in [client.user, client.database] where DatabaseAccess.engineName(name) != name {
+                throw .invalidInput(reason: "spec.access: \"\(name)\" of \(client.service) is not an engine-safe name (lowercase letters, digits and _)")
+            }
+            for cidr in client.cidrs where !isCIDR(cidr) {
+                throw .invalidInput(reason: "spec.access: \"\(cidr)\" of \(client.service) is not a CIDR")
+            }
+        }
+        for name in access.names where !isHostName(name) {
+            throw .invalidInput(reason: "spec.access: \"\(name)\" is not a host name")
+        }
+    }
+
+    static func isCIDR(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let bits = Int(parts[1]), (0...128).contains(bits), !parts[0].isEmpty else { return false }
+        return parts[0].allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
+    }
+
+    static func isHostName(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 253 && text.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "." }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import MCloudCore
+import MCloudSecrets
+import MCloudTestSupport
+import MCloudYAML
+import Testing
+@testable import MCloudDatabaseEngines
+
+/// A server with clients: its user data carries the TLS files and, per client, a user with the verifier of its
+/// password, never the password; PostgreSQL admits each client only over TLS, to its own database, from its CIDRs.
+struct AccessUserDataTests {
+    static let root = SecretRoot(identity: try! AgeIdentity(secretKey: [UInt8](repeating: 7, count: 32)))
+    static let access = DatabaseAccess(
+        cell: "payments-db@eu", names: ["payments-db.retail-bank-eu.svc", "payments-db.retail-bank-eu.svc.cluster.local"],
+        clients: [
+            DatabaseAccess.Client(service: "payments-api@eu", user: "payments_api_eu", database: "payments_api_eu", cidrs: ["203.0.113.0/24", "2001:db8::/64"]),
+            DatabaseAccess.Client(service: "ledger@eu", user: "ledger_eu", database: "ledger_eu", cidrs: ["198.51.100.7/32"]),
+        ]
+    )
+
+    static func vm(_ recipe: Recipe, access: DatabaseAccess = access) throws -> DatabaseVM {
+        var vm = UserDataTests.vm(recipe)
+        vm.access = try ServerAccess.derive(root: root, application: "retail-bank", server: "retail-bank-eu.payments-db.0", engine: recipe.engine, access: access)
+        return vm
+    }
+
+    static var postgres: Recipe { EngineCatalog.recipes.first { $0.engine == .postgresql && $0.proof == .bed }! }
+
+    @Test func thePostgreSQLUserDataHoldsTheTLSFilesAndTheClientsVerifiersButNoPassword() throws {
+        let vm = try Self.vm(Self.postgres)
+        let text = DatabaseUserData.render(vm)
+        let files = try UserDataTests.files(text)
+        for (path, permissions) in [(AccessFiles.authorityPath, "0644"), (AccessFiles.certificatePath, "0644"), (AccessFiles.keyPath, "0600"), (AccessFiles.postgresUsersPath, "0600")] {
+            #expect(files[path]?["permissions"]?.scalar?.value == permissions, "\(path)")
+        }
+        #expect(files[AccessFiles.keyPath]?["content"]?.scalar?.value.hasPrefix("-----BEGIN PRIVATE KEY-----\n") == true)
+        let users = try #require(files[AccessFiles.postgresUsersPath]?["content"]?.scalar?.value)
+        for client in Self.access.clients {
+            let credential = try ClientCredential(root: Self.root, application: "retail-bank", cell: "payments-db@eu", service: client.service)
+            #expect(!text.contains(credential.password.value), "\(client.service)'s password is in the user data")
+            #expect(users.contains("ALTER ROLE \(client.user) WITH LOGIN PASSWORD '\(try credential.verifier(.scramSHA256))';"))
+        }
+        let hba = try #require(files[AccessFiles.postgresHBAPath]?["content"]?.scalar?.value)
+        #expect(hba.split(separator: "\n").dropFirst() == [
+            "local all all peer",
+            "hostssl payments_api_eu payments_api_eu 203.0.113.0/24 scram-sha-256", "hostssl payments_api_eu payments_api_eu 2001:db8::/64 scram-sha-256",
+            "hostssl ledger_eu ledger_eu 198.51.100.7/32 scram-sha-256",
+            "hostnossl all all 0.0.0.0/0 reject", "hostnossl all all ::/0 reject",
+        ])
+        #expect(DatabaseUserData.settings(vm).contains("MCLOUD_ACCESS='1'\n"))
+        let setup = DatabaseUserData.setup
+        let restore = try #require(setup.range(of: "mcloud-restore --recovery-point"))
+        let secure = try #require(setup.range(of: "mcloud-engine secure"))
+        let schedule = try #require(setup.range(of: "/etc/cron.d/mcloud-backup"))
+        #expect(restore.upperBound < secure.lowerBound && secure.upperBound < schedule.lowerBound)
+    }
+
+    /// Redis: `default` off and stripped of its password-less flag, each client's hash limited to its prefix, and once
+    /// secured, `ready` and `dump` go through the Unix socket as the VM's own administrator.
+    @Test func theRedisUserDataGivesEachClientItsHashAndPrefixAndTurnsDefaultOff() throws {
+        let redis = try #require(EngineCatalog.recipes.first { $0.engine == .redis && $0.proof == .bed })
+        let vm = try Self.vm(redis)
+        let files = try UserDataTests.files(DatabaseUserData.render(vm))
+        let acl = try #require(files[AccessFiles.redisUsersPath]?["content"]?.scalar?.value)
+        #expect(files[AccessFiles.redisUsersPath]?["permissions"]?.scalar?.value == "0600")
+        let hash = try ClientCredential(root: Self.root, application: "retail-bank", cell: "payments-db@eu", service: "payments-api@eu").verifier(.redisSHA256)
+        #expect(acl.split(separator: "\n").map(String.init) == [
+            "user default off resetpass resetkeys resetchannels -@all",
+            "user payments_api_eu on \(hash) resetkeys resetchannels ~payments_api_eu:* &payments_api_eu:* +@all -@admin -@dangerous",
+            "user ledger_eu on \(try ClientCredential(root: Self.root, application: "retail-bank", cell: "payments-db@eu", service: "ledger@eu").verifier(.redisSHA256)) resetkeys resetchannels ~ledger_eu:* &ledger_eu:* +@all -@admin -@dangerous",
+        ])
+        #expect(DatabaseUserData.settings(vm).contains("MCLOUD_ACCESS='1'\n"))
+        let engine = DatabaseUserData.engine(redis)
+        #expect(engine.contains("port 0\ntls-port $PORT\n") && engine.contains("redis-cli -s /run/redis/redis-server.sock --user mcloud-admin"))
+    }
+
+    @Test func aServerWithoutClientsOrOnAnEngineWithoutUsersGetsNoAccessStep() throws {
+        #expect(!DatabaseUserData.settings(UserDataTests.vm(Self.postgres)).contains("MCLOUD_ACCESS"))
+        let mysql = try #require(EngineCatalog.recipes.first { $0.engine == .mysql })
+        #expect(throws: SecretsError.self) { try Self.vm(mysql) }
+        #expect(!ServerAccess.needsRoot(engine: "mysql", access: Self.access))
+        #expect(ServerAccess.needsRoot(engine: "postgresql", access: Self.access))
+        #expect(!ServerAccess.needsRoot(engine: "postgresql", access: DatabaseAccess(cell: "a@eu", names: [], clients: [])))
+    }
+
+    @Test(arguments: [
+        ("user", DatabaseAccess.Client(service: "a@eu", user: "a; DROP ROLE postgres", database: "a", cidrs: ["10.0.0.0/8"])),
+        ("database", DatabaseAccess.Client(service: "a@eu", user: "a", database: "A-b", cidrs: ["10.0.0.0/8"])),
+        ("cidr", DatabaseAccess.Client(service: "a@eu", user: "a", database: "a", cidrs: ["10.0.0.0/8 trust"])),
+        ("cidr without length", DatabaseAccess.Client(service: "a@eu", user: "a", database: "a", cidrs: ["10.0.0.1"])),
+    ])
+    func aBodyWhoseNamesWouldBreakOutOfTheConfigurationIsRefused(_ field: String, _ client: DatabaseAccess.Client) {
+        let access = DatabaseAccess(cell: "a@eu", names: ["a.ns.svc"], clients: [client])
+        #expect(throws: SecretsError.self, "\(field)") { try ServerAccess.validate(access) }
+        #expect(ServerAccess.problems(engine: "postgresql", access: access, environment: [:]).contains { $0.contains("spec.access") })
+    }
+
+    /// Plan time, not apply: a missing identity is a problem of the desired server, naming the file looked for.
+    @Test func aServerWithClientsAndNoAgeIdentityIsAPlanProblem() throws {
+        let missing = ServerAccess.problems(engine: "postgresql", access: Self.access, environment: ["MCLOUD_AGE_KEY_FILE": "/nonexistent/age.key"])
+        #expect(missing.count == 1 && missing[0].contains("/nonexistent/age.key"), "\(missing)")
+        let folder = try UserDataTests.folder()
+        try Data("# test\n\(try AgeIdentity(secretKey: [UInt8](repeating: 7, count: 32)).encoded)\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/age.key"))
+        #expect(ServerAccess.problems(engine: "postgresql", access: Self.access, environment: ["MCLOUD_AGE_KEY_FILE": "\(folder)/age.key"]).isEmpty)
+        #expect(ServerAccess.problems(engine: "mysql", access: Self.access, environment: [:]).isEmpty)
+    }
+}
