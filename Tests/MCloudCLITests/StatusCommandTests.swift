@@ -1,6 +1,7 @@
 import Foundation
 import MCloudCore
 @testable import MCloudCLI
+import MCloudHTTP
 import MCloudProvider
 import Synchronization
 import Testing
@@ -62,6 +63,53 @@ import Testing
         #expect(checked.status == 0, "\(checked.output)")
     }
 
+    /// Debian's prometheus scrapes `--listen` on loopback every second; a query then returns the ready replicas.
+    @Test func aRealPrometheusScrapesListenAndAQueryReturnsTheReadyReplicas() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus"), "install Debian's prometheus package (scripts/install-deps.sh)")
+        let lab = try await StatusLab()
+        lab.catalog.ready = 0
+        let stderr = BufferedOutput()
+        let serving = Task { await lab.status(["--listen", "127.0.0.1:0"], stderr: stderr) }
+        defer { serving.cancel() }
+        var port: Int?
+        for _ in 0..<200 where port == nil {
+            port = stderr.text.split(separator: "http://127.0.0.1:").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let target = try #require(port, "\(stderr.text)")
+        let web = try MetricsListener(host: "127.0.0.1", port: 0).port
+        let folder = "\(lab.lab.folder)/prometheus"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try """
+            global: { scrape_interval: 1s, evaluation_interval: 1s }
+            scrape_configs:
+              - job_name: mcloud
+                static_configs: [{ targets: ["127.0.0.1:\(target)"] }]
+
+            """.write(toFile: "\(folder)/prometheus.yml", atomically: true, encoding: .utf8)
+        let prometheus = Process()
+        prometheus.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus")
+        prometheus.arguments = ["--config.file=\(folder)/prometheus.yml", "--storage.tsdb.path=\(folder)/data", "--web.listen-address=127.0.0.1:\(web)"]
+        prometheus.standardOutput = FileHandle.nullDevice
+        prometheus.standardError = FileHandle.nullDevice
+        try prometheus.run()
+        defer {
+            prometheus.terminate()
+            prometheus.waitUntilExit()
+        }
+        let query = "http://127.0.0.1:\(web)/api/v1/query?query=mcloud_cell_replicas_ready"
+        var result: [JSONValue] = []
+        for _ in 0..<120 where result.isEmpty {
+            try await Task.sleep(for: .milliseconds(250))
+            guard let answer = try? await CurlTransport().send(HTTPRequest(method: .GET, url: query)), answer.status == 200 else { continue }
+            result = (try? JSONParser.parse(answer.body))?["data"]?["result"]?.arrayItems ?? []
+        }
+        let sample = try #require(result.first, "prometheus never scraped \(target)")
+        #expect(sample["metric"]?["cell"]?.stringValue == "api@eu")
+        #expect(sample["metric"]?["law"]?.stringValue == "GDPR art. 44")
+        #expect(sample["value"]?.arrayItems.last?.stringValue == "0")
+    }
+
     struct Misuse: Sendable, CustomTestStringConvertible {
         var arguments: [String]
         var message: String
@@ -72,6 +120,9 @@ import Testing
         Misuse(arguments: ["--timeout", "0"], message: "error: --timeout must be a whole number of seconds from 1 to 3600, not \"0\"\n"),
         Misuse(arguments: ["--timeout", "soon"], message: "error: --timeout must be a whole number of seconds from 1 to 3600, not \"soon\"\n"),
         Misuse(arguments: ["--jsn"], message: "error: unknown option '--jsn'; did you mean '--json'?\n"),
+        Misuse(arguments: ["--listen", "9464"], message: "error: --listen needs HOST:PORT, such as 127.0.0.1:9464, not \"9464\"\n"),
+        Misuse(arguments: ["--listen", "127.0.0.1:9464", "--json"], message: "error: --json is for one reading; --listen serves the metrics until stopped\n"),
+        Misuse(arguments: ["--listen", "localhost:9464"], message: "error: cannot listen on localhost:9464: localhost is not an IPv4 address\n"),
         Misuse(arguments: ["ledgr"], message: "error: the state records no cell 'ledgr'; did you mean 'ledger'?\n"),
     ])
     func aBadCallIsAClearErrorAndExitsOne(_ misuse: Misuse) async throws {
@@ -95,9 +146,8 @@ struct StatusLab {
         lab.clouds.backups = [BackupObject(key: "\(lab.server)/20270115T070000Z.sql.gz", time: Int(WorkflowClockTests.start) - 3600, size: 4096, sha256: nil)]
     }
 
-    func status(_ arguments: [String]) async -> Run {
+    func status(_ arguments: [String], stderr: BufferedOutput = BufferedOutput()) async -> Run {
         let stdout = BufferedOutput()
-        let stderr = BufferedOutput()
         let options = ["-f", "\(lab.folder)/app", "--providers", "\(lab.folder)/providers", "--state", "file://\(lab.folder)/state.json"]
         let context = CommandContext(
             stdout: stdout, stderr: stderr, environment: ["NO_COLOR": "1", "HOME": lab.folder], clock: lab.clock, providers: catalog
