@@ -54,7 +54,8 @@ public struct KubernetesResourceProvider: ResourceProvider {
                             }
                             return ObservedResource(
                                 address: address, providerID: object.value(at: ["metadata", "uid"])?.stringValue ?? "",
-                                attributes: attributes, isBeingDeleted: object.value(at: ["metadata", "deletionTimestamp"]) != nil
+                                attributes: attributes, isBeingDeleted: object.value(at: ["metadata", "deletionTimestamp"]) != nil,
+                                rollout: Rollout(deployment: object)
                             )
                         })
                     } catch {
