@@ -1,14 +1,16 @@
 import MCloudCore
 
 /// Every Kubernetes object of one cluster: per namespace its Namespace and default-deny policy, per cell placed on
-/// the cloud its Deployment and what goes with it. Namespaces in name order, cells in name order within them.
+/// the cloud its Deployment and what goes with it, then what makes the names of the connections made there resolve
+/// (`ConnectionNameBuilder`). Namespaces in name order, cells in name order within them.
 enum ClusterRenderer {
     /// The clouds that run at least one replica, sorted.
     static func clouds(_ topology: Topology) -> [String] {
         Set(topology.services.flatMap { $0.replicas.map(\.cloud) }).sorted()
     }
 
-    static func objects(for cloud: String, in topology: Topology) -> [KubernetesObject] {
+    /// `names`: the namespaces' connection objects in this cluster, from `ConnectionNameBuilder.objects`.
+    static func objects(for cloud: String, in topology: Topology, names: [String: [KubernetesObject]]) -> [KubernetesObject] {
         let placed = topology.services.indices.filter { topology.services[$0].count(on: cloud) > 0 }
         let byNamespace = Dictionary(grouping: placed) { topology.services[$0].namespace }
         var objects: [KubernetesObject] = []
@@ -19,6 +21,7 @@ enum ClusterRenderer {
             for index in cells {
                 objects += cellObjects(CellOnCloud(topology: topology, index: index, cloud: cloud))
             }
+            objects += names[namespace] ?? []
         }
         return objects
     }
