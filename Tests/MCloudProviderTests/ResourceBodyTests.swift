@@ -58,4 +58,25 @@ import Testing
     @Test func everyRenderedBodyIsSelectedByItsApplication() {
         #expect(ResourceLabels.selector(application: "shop") == "app.kubernetes.io/managed-by=mcloud,app.kubernetes.io/part-of=shop")
     }
+    /// One ready endpoint per IPv4 address, as the API server accepts them; anything else is left out.
+    @Test func aSliceHoldsOneReadyEndpointPerIPv4Address() throws {
+        let slice = ResourceBody(.object([
+            ("kind", .string("EndpointSlice")),
+            ("metadata", .object([("annotations", .object([(ResourceBody.endpointSourcesAnnotation, .string("a.lab.DatabaseServer.x,k.lab.Ingress.y"))]))])),
+            ("endpoints", .array([])),
+        ]))
+        #expect(slice.endpointSources == ["a.lab.DatabaseServer.x", "k.lab.Ingress.y"])
+        let filled = slice.settingEndpoints(["10.0.0.5", "fd00::5", "db.example.net", "010.0.0.1", "256.1.1.1", "10.0.0", "192.0.2.1"])
+        #expect(filled.endpointAddresses == ["10.0.0.5", "192.0.2.1"])
+        #expect(filled.document["endpoints"]?.serialized(pretty: false) == #"[{"addresses":["10.0.0.5"],"conditions":{"ready":true}},{"addresses":["192.0.2.1"],"conditions":{"ready":true}}]"#)
+        // Only a slice names sources.
+        #expect(Self.body.endpointSources.isEmpty)
+    }
+
+    @Test func reportedAddressesAreReadBackAndNoneRemovesThem() {
+        let reported = Self.body.reportingAddresses(["10.0.0.5", "fd00::5"])
+        #expect(reported.reportedAddresses == ["10.0.0.5", "fd00::5"])
+        #expect(reported.reportingAddresses([]).document.value(at: ["status"])?.objectPairs.isEmpty == true)
+        #expect(Self.body.reportedAddresses.isEmpty)
+    }
 }
