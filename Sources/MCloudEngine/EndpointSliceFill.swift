@@ -1,8 +1,8 @@
 public import MCloudProvider
 import MCloudCore
 
-/// Fills the EndpointSlices rendering leaves empty with the addresses the providers report for what each names
-/// (`ResourceBody.endpointSources`; docs/connectivity.md, Names): at plan time from the refresh, so the plan shows a
+/// Fills the EndpointSlices rendering leaves empty, and the egress NetworkPolicies it leaves open to any address, with
+/// the addresses the providers report for what each names (`ResourceBody.endpointSources`; docs/connectivity.md, Names): at plan time from the refresh, so the plan shows a
 /// changed address as a change and an unchanged one as none; at apply time again from what this apply made or
 /// changed, so a slice made with its database, or rewritten by a failover or placement move, holds the new address.
 public enum EndpointSliceFill {
@@ -11,12 +11,12 @@ public enum EndpointSliceFill {
     /// it when it named the same sources (a plan without refresh), else stays empty until apply fills it.
     public static func filled(_ desired: [DesiredResource], reported: [ResourceAddress: [String]], state: State) -> [DesiredResource] {
         desired.map { resource in
-            guard resource.type == .endpointSlice else { return resource }
+            guard ResourceBody.addressFilledKinds.contains(resource.type) else { return resource }
             let body = ResourceBody(resource.body)
             let sources = body.endpointSources
             if let addresses = addresses(of: sources, in: reported) { return with(addresses, resource) }
             if let recorded = state[resource.address].map({ ResourceBody($0.attributes) }), recorded.endpointSources == sources {
-                return with(recorded.endpointAddresses, resource)
+                return with(recorded.targetAddresses, resource)
             }
             return resource
         }
@@ -25,11 +25,11 @@ public enum EndpointSliceFill {
     /// `resource` refilled from `reported` just before it is applied, when this apply has reported addresses for one
     /// of its sources; the addresses the plan gave it are kept for sources with none reported here.
     static func refilled(_ resource: DesiredResource, reported: [ResourceAddress: [String]]) -> DesiredResource {
-        guard resource.type == .endpointSlice else { return resource }
+        guard ResourceBody.addressFilledKinds.contains(resource.type) else { return resource }
         let body = ResourceBody(resource.body)
         let sources = body.endpointSources
         guard let fresh = addresses(of: sources, in: reported) else { return resource }
-        let planned = sources.allSatisfy { reported[$0] != nil } ? [] : body.endpointAddresses
+        let planned = sources.allSatisfy { reported[$0] != nil } ? [] : body.targetAddresses
         return with(fresh + planned, resource)
     }
 
@@ -48,7 +48,7 @@ public enum EndpointSliceFill {
     private static func with(_ addresses: [String], _ resource: DesiredResource) -> DesiredResource {
         var seen = Set<String>()
         var filled = resource
-        filled.body = ResourceBody(resource.body).settingEndpoints(addresses.filter { seen.insert($0).inserted }).document
+        filled.body = ResourceBody(resource.body).settingTargetAddresses(addresses.filter { seen.insert($0).inserted }).document
         return filled
     }
 }

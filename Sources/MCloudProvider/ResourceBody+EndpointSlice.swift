@@ -1,9 +1,10 @@
 import MCloudCore
 
-/// The one place an EndpointSlice that mcloud keeps is read and written: rendering names in an annotation the
-/// resources whose addresses the slice is to hold (a database's server or managed endpoint, a service's Ingresses in
-/// other clusters), and apply fills `endpoints` with the addresses their providers report under `status.addresses`
-/// (docs/connectivity.md, Names). The annotation is also what orders the slice after those resources.
+/// The one place the objects that follow a connection's addresses are read and written: rendering names in an
+/// annotation the resources whose addresses an EndpointSlice is to hold, and a NetworkPolicy its egress is to admit
+/// (a database's server or managed endpoint, a service's Ingresses in other clusters), and apply fills the slice's
+/// `endpoints` and the policy's egress destinations with the addresses their providers report under
+/// `status.addresses` (docs/connectivity.md, Names). The annotation is also what orders them after those resources.
 extension ResourceBody {
     /// The annotation with the addresses of the resources the slice points at, separated by commas.
     public static let endpointSourcesAnnotation = "mcloud.io/endpoints-from"
@@ -11,9 +12,13 @@ extension ResourceBody {
     /// leave it alone.
     public static let endpointSliceManager = "mcloud.io"
 
-    /// The resources whose addresses the slice holds, in the order rendered; empty for any other body.
+    /// The kinds whose addresses apply fills in.
+    public static let addressFilledKinds: Set<ResourceKind> = [.endpointSlice, .networkPolicy]
+
+    /// The resources whose addresses the slice holds or the policy admits, in the order rendered; empty for any other
+    /// body.
     public var endpointSources: [ResourceAddress] {
-        guard kind == .endpointSlice,
+        guard Self.addressFilledKinds.contains(kind),
             let value = document.value(at: ["metadata", "annotations", Self.endpointSourcesAnnotation])?.stringValue
         else { return [] }
         return value.split(separator: ",").map { ResourceAddress(String($0)) }
@@ -33,18 +38,33 @@ extension ResourceBody {
         ResourceBody(Self.setting(Self.reportedAddressesPath, to: addresses.isEmpty ? nil : .array(addresses.map(JSONValue.string)), in: document))
     }
 
-    /// The addresses of the slice's endpoints, in order.
-    public var endpointAddresses: [String] {
-        (document["endpoints"]?.arrayItems ?? []).flatMap { $0["addresses"]?.arrayItems.compactMap(\.stringValue) ?? [] }
+    /// The addresses of the slice's endpoints, or the policy's egress destinations, in order.
+    public var targetAddresses: [String] {
+        if kind == .networkPolicy {
+            let rule = document.value(at: ["spec", "egress"])?.arrayItems.first
+            return (rule?["to"]?.arrayItems ?? []).compactMap { $0.value(at: ["ipBlock", "cidr"])?.stringValue }.map { cidr in
+                cidr.hasSuffix("/32") ? String(cidr.dropLast(3)) : cidr
+            }
+        }
+        return (document["endpoints"]?.arrayItems ?? []).flatMap { $0["addresses"]?.arrayItems.compactMap(\.stringValue) ?? [] }
     }
 
-    /// The slice with one ready endpoint per address, in the order given; the slice's address type is IPv4, so any
-    /// other address is left out.
-    public func settingEndpoints(_ addresses: [String]) -> ResourceBody {
-        let endpoints = addresses.filter(Self.isIPv4).map { address -> JSONValue in
-            .object([("addresses", .array([.string(address)])), ("conditions", .object([("ready", .bool(true))]))])
+    /// The slice with one ready endpoint per address, or the policy with each egress rule going to exactly those
+    /// addresses (any destination when there are none yet, as rendered), in the order given. Only IPv4 addresses go
+    /// in: the slice's address type, and what a `/32` block means.
+    public func settingTargetAddresses(_ addresses: [String]) -> ResourceBody {
+        let addresses = addresses.filter(Self.isIPv4)
+        guard kind == .networkPolicy else {
+            let endpoints = addresses.map { address -> JSONValue in
+                .object([("addresses", .array([.string(address)])), ("conditions", .object([("ready", .bool(true))]))])
+            }
+            return ResourceBody(Self.setting(["endpoints"], to: .array(endpoints), in: document))
         }
-        return ResourceBody(Self.setting(["endpoints"], to: .array(endpoints), in: document))
+        let destinations = addresses.map { address -> JSONValue in .object([("ipBlock", .object([("cidr", .string(address + "/32"))]))]) }
+        let rules = (document.value(at: ["spec", "egress"])?.arrayItems ?? []).map { rule in
+            Self.setting(["to"], to: destinations.isEmpty ? nil : .array(destinations), in: rule)
+        }
+        return ResourceBody(Self.setting(["spec", "egress"], to: .array(rules), in: document))
     }
 
     /// Four decimal numbers of at most 255, without leading zeros, as the API server's validation wants them.

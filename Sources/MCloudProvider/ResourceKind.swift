@@ -23,5 +23,6 @@ public struct ResourceKind: TypedName {
     public static let ingress: ResourceKind = "Ingress"
     public static let service: ResourceKind = "Service"
     public static let endpointSlice: ResourceKind = "EndpointSlice"
+    public static let networkPolicy: ResourceKind = "NetworkPolicy"
     public static let horizontalPodAutoscaler: ResourceKind = "HorizontalPodAutoscaler"
 }

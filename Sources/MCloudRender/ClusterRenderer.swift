@@ -9,8 +9,11 @@ enum ClusterRenderer {
         Set(topology.services.flatMap { $0.replicas.map(\.cloud) }).sorted()
     }
 
-    /// `names`: the namespaces' connection objects in this cluster, from `ConnectionNameBuilder.objects`.
-    static func objects(for cloud: String, in topology: Topology, names: [String: [KubernetesObject]]) -> [KubernetesObject] {
+    /// `names`: the namespaces' connection objects in this cluster, from `ConnectionNameBuilder.objects`; `addressed`,
+    /// from `ConnectionNameBuilder.addressed`.
+    static func objects(
+        for cloud: String, in topology: Topology, names: [String: [KubernetesObject]], addressed: [String: Set<String>]
+    ) -> [KubernetesObject] {
         let placed = topology.services.indices.filter { topology.services[$0].count(on: cloud) > 0 }
         let byNamespace = Dictionary(grouping: placed) { topology.services[$0].namespace }
         var objects: [KubernetesObject] = []
@@ -19,7 +22,8 @@ enum ClusterRenderer {
             let audience = cells.first.flatMap { topology.services[$0].cell.audience }
             objects += NamespaceBuilder.build(namespace: namespace, application: topology.application, audience: audience, cloud: cloud)
             for index in cells {
-                objects += cellObjects(CellOnCloud(topology: topology, index: index, cloud: cloud))
+                let cell = topology.services[index].cell.name
+                objects += cellObjects(CellOnCloud(topology: topology, index: index, cloud: cloud, addressed: addressed["\(cell) \(cloud)"] ?? []))
             }
             objects += names[namespace] ?? []
         }

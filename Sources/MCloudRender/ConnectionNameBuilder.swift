@@ -7,7 +7,9 @@ import MCloudProvider
 /// the resources whose addresses it is to hold: rendered empty, as those addresses are known only once applied, and
 /// filled by apply. A service reached through a cluster set gets a `ServiceExport` in each of the set's clusters
 /// that run it, from which the set's controller makes the `ServiceImport` that `<service>.<namespace>.svc.clusterset.local`
-/// names. A service with replicas in the dependent's cluster already has its own Service.
+/// names. A service with replicas in the dependent's cluster already has its own Service. Each connection to a Service
+/// without a selector also gets a NetworkPolicy of its own (`NetworkPolicyBuilder.egress`) that apply narrows to the
+/// addresses the slice holds.
 enum ConnectionNameBuilder {
     static let endpointSliceAPIVersion = "discovery.k8s.io/v1"
     static let serviceExportAPIVersion = "multicluster.x-k8s.io/v1alpha1"
@@ -36,15 +38,16 @@ enum ConnectionNameBuilder {
         switch (connection.route, connection.target) {
         case (.databaseServer(_, let source), .database(_, _, let port)), (.managedEndpoint(_, let source), .database(_, _, let port)):
             let ports = port.map { [Port(name: nil, service: $0, endpoint: $0)] } ?? []
-            return selectorless(connection, sources: [ResourceAddress(source)], ports: ports, labels: labels).map { (dependent.cloud, $0) }
+            return (selectorless(connection, sources: [ResourceAddress(source)], ports: ports, labels: labels)
+                + [egress(connection, sources: [ResourceAddress(source)], port: port, in: topology)]).map { (dependent.cloud, $0) }
         case (.ingress(let clouds, let port), .service(_, let servicePorts)):
             let namespace = Topology.namespace(application: topology.application, audience: target.audience)
             let sources = clouds.map {
                 ResourceAddress(KubernetesObject.address(cloud: $0, IngressBuilder.apiVersion, IngressBuilder.kind, namespace: namespace, name: target.workload))
             }
             let name = servicePorts.first { $0.port == port }?.name
-            return selectorless(connection, sources: sources, ports: [Port(name: name, service: port, endpoint: ingressPort)], labels: labels)
-                .map { (dependent.cloud, $0) }
+            return (selectorless(connection, sources: sources, ports: [Port(name: name, service: port, endpoint: ingressPort)], labels: labels)
+                + [egress(connection, sources: sources, port: ingressPort, in: topology)]).map { (dependent.cloud, $0) }
         case (.clusterSet(_, let clouds), _):
             let namespace = Topology.namespace(application: topology.application, audience: target.audience)
             return clouds.map { cloud in
@@ -56,6 +59,32 @@ enum ConnectionNameBuilder {
         default:
             return []
         }
+    }
+
+    /// The connections whose egress has a policy of its own: by dependent cell and cloud (`payments-api@eu aws-irl`), the
+    /// cells they reach.
+    static func addressed(_ connections: [Connection]) -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        for connection in connections {
+            switch connection.route {
+            case .databaseServer, .managedEndpoint, .ingress:
+                result["\(connection.dependent.cell.name) \(connection.dependent.cloud)", default: []].insert(connection.target.cell.name)
+            case .clusterService, .clusterSet:
+                continue
+            }
+        }
+        return result
+    }
+
+    private static func egress(_ connection: Connection, sources: [ResourceAddress], port: Int?, in topology: Topology) -> KubernetesObject {
+        let dependent = connection.dependent
+        let service = topology.services.first { $0.cell == dependent.cell }?.service
+        let labels = CellLabels(cell: dependent.cell, application: topology.application, workloadLabels: service?.labels ?? [:])
+        return NetworkPolicyBuilder.egress(
+            name: KubernetesName.fit("allow-\(dependent.cell.workload)-to-\(connection.name.prefix { $0 != "." })"), namespace: dependent.namespace,
+            labels: labels.metadata(cloud: dependent.cloud), selector: labels.selector, port: port,
+            annotations: [ResourceBody.endpointSourcesAnnotation: .string(ResourceBody.endpointSourcesValue(sources))]
+        )
     }
 
     /// A port of the Service and where its slice's endpoints listen for it; without one, the Service is headless, so

@@ -52,8 +52,10 @@ public enum DesiredResources {
                     let length = text.utf8.count
                     if length < addressLengths.count, addressLengths[length], addresses.contains(ResourceAddress(text)) { needed.insert(ResourceAddress(text)) }
                 }
-                // A slice reaching several clusters' Ingresses names them in one annotation, which no address equals.
-                if resource.type == .endpointSlice { needed.formUnion(ResourceBody(resource.body).endpointSources.filter(addresses.contains)) }
+                // A slice or policy reaching several clusters' Ingresses names them in one annotation, which no address equals.
+                if ResourceBody.addressFilledKinds.contains(resource.type) {
+                    needed.formUnion(ResourceBody(resource.body).endpointSources.filter(addresses.contains))
+                }
                 needed.remove(resource.address)
                 var resolved = resource
                 resolved.dependencies = needed.sorted()

@@ -9,9 +9,11 @@ public struct Rendering: Sendable {
     public init(model: Model, placement: Placement) {
         let topology = Topology(model: model, placement: placement)
         let clouds = ClusterRenderer.clouds(topology)
-        let names = ConnectionNameBuilder.objects(Wiring(topology).connections, in: topology)
+        let connections = Wiring(topology).connections
+        let names = ConnectionNameBuilder.objects(connections, in: topology)
+        let addressed = ConnectionNameBuilder.addressed(connections)
         clusters = Parallel.map(clouds.count) {
-            $0.map { (cloud: clouds[$0], objects: ClusterRenderer.objects(for: clouds[$0], in: topology, names: names[clouds[$0]] ?? [:])) }
+            $0.map { (cloud: clouds[$0], objects: ClusterRenderer.objects(for: clouds[$0], in: topology, names: names[clouds[$0]] ?? [:], addressed: addressed)) }
         }
         let resources = topology.databases.indices.flatMap { DatabaseInfrastructure($0, in: topology)?.resources ?? [] }
             + topology.cdns.map { CDNInfrastructure.resource($0.cdn, cloud: $0.cloud, in: topology) }

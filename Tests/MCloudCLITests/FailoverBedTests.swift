@@ -181,8 +181,8 @@ struct LedgerBed {
         let slice = try await kubernetes.get(ObjectReference(apiVersion: "discovery.k8s.io/v1beta1", kind: "EndpointSlice", namespace: "\(application)-eu", name: "ledger"))
         let body = ResourceBody(try #require(slice, "no EndpointSlice ledger", sourceLocation: sourceLocation))
         #expect(body.endpointSources.map(\.rawValue) == [source], sourceLocation: sourceLocation)
-        let addresses = ResourceBody(.object([("kind", .string("EndpointSlice"))])).settingEndpoints(server.addresses).endpointAddresses
-        #expect(!addresses.isEmpty && body.endpointAddresses == addresses, "\(server.addresses) against \(body.endpointAddresses)", sourceLocation: sourceLocation)
+        let addresses = ResourceBody(.object([("kind", .string("EndpointSlice"))])).settingTargetAddresses(server.addresses).targetAddresses
+        #expect(!addresses.isEmpty && body.targetAddresses == addresses, "\(server.addresses) against \(body.targetAddresses)", sourceLocation: sourceLocation)
     }
 
     /// The live servers mcloud made for `address`.

@@ -20,17 +20,27 @@ import Testing
         return F.desired(ResourceAddress("memory.lab.DatabaseServer.shop.\(name)"), body, type: .databaseServer)
     }
 
-    /// The slice as rendering writes it: no endpoints, its server named in the annotation.
-    static func slice(of server: DesiredResource) -> DesiredResource {
+    static let policy: ResourceAddress = "memory.lab.NetworkPolicy.shop.allow-web-to-db"
+
+    /// What follows `server`'s addresses as rendering writes it, `server` named in its annotation: the slice with no
+    /// endpoints, and the egress policy open to any address on the port.
+    static func follower(_ kind: ResourceKind, of server: DesiredResource) -> DesiredResource {
+        let (apiVersion, name, content): (String, String, [(String, JSONValue)]) = kind == .endpointSlice
+            ? ("discovery.k8s.io/v1", "db", [("addressType", "IPv4"), ("endpoints", .array([]))])
+            : ("networking.k8s.io/v1", "allow-web-to-db", [
+                ("spec", .object([("egress", .array([.object([("ports", .array([.object([("protocol", "TCP"), ("port", .int(5432))])]))])]))])),
+            ])
+        let annotations: JSONValue = .object([(ResourceBody.endpointSourcesAnnotation, .string(server.address.rawValue))])
         let body: JSONValue = .object([
-            ("apiVersion", "discovery.k8s.io/v1"), ("kind", "EndpointSlice"),
-            ("metadata", .object([
-                ("name", "db"), ("namespace", "shop"),
-                ("annotations", .object([(ResourceBody.endpointSourcesAnnotation, .string(server.address.rawValue))])),
-            ])),
-            ("addressType", "IPv4"), ("endpoints", .array([])),
-        ])
-        return F.desired(Self.slice, body, dependencies: [server.address], type: .endpointSlice)
+            ("apiVersion", .string(apiVersion)), ("kind", .string(kind.rawValue)),
+            ("metadata", .object([("name", .string(name)), ("namespace", "shop"), ("annotations", annotations)])),
+        ] + content)
+        return F.desired(kind == .endpointSlice ? slice : policy, body, dependencies: [server.address], type: kind)
+    }
+
+    /// The server, and the slice and policy that follow its addresses.
+    static func connection(_ server: DesiredResource) -> [DesiredResource] {
+        [server, follower(.endpointSlice, of: server), follower(.networkPolicy, of: server)]
     }
 
     static func plan(_ desired: [DesiredResource], _ provider: MemoryProvider, state: State?, refresh: Bool = true) async throws -> DeploymentPlan {
@@ -51,12 +61,12 @@ import Testing
         let backend = try ApplierTests.lockedBackend()
         let server = Self.server("db.0")
         provider.reporting.withLock { $0[server.address] = addresses }
-        _ = try await Self.apply([server, Self.slice(of: server)], provider, backend)
+        _ = try await Self.apply(Self.connection(server), provider, backend)
         return (provider, backend, server)
     }
 
     static func liveAddresses(_ provider: MemoryProvider) -> [String] {
-        provider.objects.withLock { $0[slice] }.map { ResourceBody($0).endpointAddresses } ?? []
+        provider.objects.withLock { $0[slice] }.map { ResourceBody($0).targetAddresses } ?? []
     }
 
     static func action(_ plan: DeploymentPlan, _ address: ResourceAddress) -> ResourceChange.Action? {
@@ -65,13 +75,14 @@ import Testing
 
     @Test func aSliceMadeWithItsServerHoldsTheAddressTheProviderReportedAndLaterPlansKeepIt() async throws {
         let (provider, backend, server) = try await Self.appliedServer(reporting: ["fd00::5", "10.0.0.5"])
-        // The slice's address type is IPv4: the server's IPv6 address is left out.
+        // The slice's address type is IPv4: the server's IPv6 address is left out. The policy admits that address alone.
         #expect(Self.liveAddresses(provider) == ["10.0.0.5"])
+        #expect(provider.objects.withLock { $0[Self.policy] }.map { ResourceBody($0).targetAddresses } == ["10.0.0.5"])
         let recorded = try #require(try backend.read()?[Self.slice])
-        #expect(ResourceBody(recorded.attributes).endpointAddresses == ["10.0.0.5"])
+        #expect(ResourceBody(recorded.attributes).targetAddresses == ["10.0.0.5"])
         for refresh in [true, false] {
-            let again = try await Self.plan([server, Self.slice(of: server)], provider, state: try backend.read(), refresh: refresh)
-            #expect(Self.action(again, Self.slice) == .noOp, "refresh \(refresh)")
+            let again = try await Self.plan(Self.connection(server), provider, state: try backend.read(), refresh: refresh)
+            #expect(Self.action(again, Self.slice) == .noOp && Self.action(again, Self.policy) == .noOp, "refresh \(refresh)")
         }
     }
 
@@ -81,7 +92,7 @@ import Testing
         let (provider, backend, _) = try await Self.appliedServer()
         let new = Self.server("db-b.0")
         provider.reporting.withLock { $0[new.address] = ["10.1.0.7"] }
-        let plan = try await Self.apply([new, Self.slice(of: new)], provider, backend)
+        let plan = try await Self.apply(Self.connection(new), provider, backend)
         #expect(Self.action(plan, Self.slice) == .update)
         #expect(Self.liveAddresses(provider) == ["10.1.0.7"])
     }
@@ -91,11 +102,11 @@ import Testing
     @Test func aReplacedServersNewAddressReachesASlicePlannedAsUnchanged() async throws {
         let (provider, backend, server) = try await Self.appliedServer()
         let replaced = Self.server("db.0", image: "debian-13")
-        let plan = try await Self.plan([replaced, Self.slice(of: replaced)], provider, state: try backend.read())
+        let plan = try await Self.plan(Self.connection(replaced), provider, state: try backend.read())
         #expect(Self.action(plan, replaced.address) == .replace && Self.action(plan, Self.slice) == .noOp)
         provider.reporting.withLock { $0[server.address] = ["10.0.0.6"] }
         #expect(try await ApplierTests.run(plan, provider, backend: backend).succeeded)
         #expect(Self.liveAddresses(provider) == ["10.0.0.6"])
-        #expect(ResourceBody(try #require(try backend.read()?[Self.slice]).attributes).endpointAddresses == ["10.0.0.6"])
+        #expect(ResourceBody(try #require(try backend.read()?[Self.slice]).attributes).targetAddresses == ["10.0.0.6"])
     }
 }
