@@ -49,8 +49,8 @@ extension ResourceBody {
         return (document["endpoints"]?.arrayItems ?? []).flatMap { $0["addresses"]?.arrayItems.compactMap(\.stringValue) ?? [] }
     }
 
-    /// The slice with one ready endpoint per address (no `endpoints` without any, as rendered), or the policy with
-    /// each egress rule going to exactly those addresses (any destination without any, as rendered), in the order given. Only IPv4 addresses go
+    /// The slice with one ready endpoint per address, or the policy with each egress rule going to exactly those
+    /// addresses (any destination without any, as rendered), in the order given. Only IPv4 addresses go
     /// in: the slice's address type, and what a `/32` block means.
     public func settingTargetAddresses(_ addresses: [String]) -> ResourceBody {
         let addresses = addresses.filter(Self.isIPv4)
@@ -58,7 +58,7 @@ extension ResourceBody {
             let endpoints = addresses.map { address -> JSONValue in
                 .object([("addresses", .array([.string(address)])), ("conditions", .object([("ready", .bool(true))]))])
             }
-            return ResourceBody(Self.setting(["endpoints"], to: endpoints.isEmpty ? nil : .array(endpoints), in: document))
+            return ResourceBody(Self.setting(["endpoints"], to: .array(endpoints), in: document))
         }
         let destinations = addresses.map { address -> JSONValue in .object([("ipBlock", .object([("cidr", .string(address + "/32"))]))]) }
         let rules = (document.value(at: ["spec", "egress"])?.arrayItems ?? []).map { rule in

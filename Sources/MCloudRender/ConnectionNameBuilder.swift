@@ -108,8 +108,7 @@ enum ConnectionNameBuilder {
         let sliceLabels = labels.metadata(cloud: cloud, extra: [
             ("kubernetes.io/service-name", name), ("endpointslice.kubernetes.io/managed-by", ResourceBody.endpointSliceManager),
         ])
-        // No `endpoints` until apply fills them: the API server gives an empty list back as null, which would differ.
-        var content: [(String, ObjectNode)] = [("addressType", "IPv4")]
+        var content: [(String, ObjectNode)] = [("addressType", "IPv4"), ("endpoints", [])]
         if !ports.isEmpty { content.append(("ports", .list(ports.map { $0.node($0.endpoint) }))) }
         let slice = KubernetesObject(
             endpointSliceAPIVersion, "EndpointSlice", name: name, namespace: namespace, labels: sliceLabels,

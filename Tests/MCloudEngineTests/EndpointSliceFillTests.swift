@@ -26,7 +26,7 @@ import Testing
     /// endpoints, and the egress policy open to any address on the port.
     static func follower(_ kind: ResourceKind, of server: DesiredResource) -> DesiredResource {
         let (apiVersion, name, content): (String, String, [(String, JSONValue)]) = kind == .endpointSlice
-            ? ("discovery.k8s.io/v1", "db", [("addressType", "IPv4")])
+            ? ("discovery.k8s.io/v1", "db", [("addressType", "IPv4"), ("endpoints", .array([]))])
             : ("networking.k8s.io/v1", "allow-web-to-db", [
                 ("spec", .object([("egress", .array([.object([("ports", .array([.object([("protocol", "TCP"), ("port", .int(5432))])]))])]))])),
             ])
