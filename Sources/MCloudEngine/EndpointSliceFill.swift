@@ -11,9 +11,9 @@ public enum EndpointSliceFill {
     /// it when it named the same sources (a plan without refresh), else stays empty until apply fills it.
     public static func filled(_ desired: [DesiredResource], reported: [ResourceAddress: [String]], state: State) -> [DesiredResource] {
         desired.map { resource in
-            guard ResourceBody.addressFilledKinds.contains(resource.type) else { return resource }
-            let body = ResourceBody(resource.body)
-            let sources = body.endpointSources
+            // A policy that names no sources (a cell's own) is left as rendered.
+            let sources = ResourceBody(resource.body).endpointSources
+            guard !sources.isEmpty else { return resource }
             if let addresses = addresses(of: sources, in: reported) { return with(addresses, resource) }
             if let recorded = state[resource.address].map({ ResourceBody($0.attributes) }), recorded.endpointSources == sources {
                 return with(recorded.targetAddresses, resource)

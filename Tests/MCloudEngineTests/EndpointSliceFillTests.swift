@@ -86,6 +86,20 @@ import Testing
         }
     }
 
+    /// A policy that names no sources, such as a cell's own, keeps its egress rules, with or without refresh.
+    @Test func aPolicyNamingNoSourcesIsLeftAsRendered() async throws {
+        let (provider, backend, server) = try await Self.appliedServer()
+        var own = Self.follower(.networkPolicy, of: server)
+        own.address = "memory.lab.NetworkPolicy.shop.allow-web"
+        own.body = ResourceBody(own.body).settingSpec(["egress"], .array([.object([("to", .array([.object([("podSelector", .object([]))])]))])])).document
+        own.body = ResourceBody.setting(["metadata", "annotations"], to: nil, in: own.body)
+        _ = try await Self.apply(Self.connection(server) + [own], provider, backend)
+        for refresh in [true, false] {
+            let again = try await Self.plan(Self.connection(server) + [own], provider, state: try backend.read(), refresh: refresh)
+            #expect(Self.action(again, own.address) == .noOp, "refresh \(refresh)")
+        }
+    }
+
     /// A failover or placement move renders the slice naming the new primary's server: apply makes the server,
     /// then rewrites the slice with its address.
     @Test func aSliceNamingAnotherServerIsRewrittenWithItsAddress() async throws {
