@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudRenderTests",
-            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML", "MCloudCore", "MCloudTestSupport"],
+            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML", "MCloudCore", "MCloudProvider", "MCloudTestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudCDNProvider", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"]),
