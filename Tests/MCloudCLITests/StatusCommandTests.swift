@@ -99,7 +99,8 @@ import Testing
         }
         let query = "http://127.0.0.1:\(web)/api/v1/query?query=mcloud_cell_replicas_ready"
         var result: [JSONValue] = []
-        for _ in 0..<120 where result.isEmpty {
+        // Up to 2 minutes: prometheus opens its TSDB before the first scrape, slowly on a loaded machine.
+        for _ in 0..<480 where result.isEmpty {
             try await Task.sleep(for: .milliseconds(250))
             guard let answer = try? await CurlTransport().send(HTTPRequest(method: .GET, url: query)), answer.status == 200 else { continue }
             result = (try? JSONParser.parse(answer.body))?["data"]?["result"]?.arrayItems ?? []
