@@ -38,12 +38,12 @@ let package = Package(
         // Each cloud's client, then the provider built on it (a provider may use another cloud's client, never another provider).
         .target(name: "MCloudKubernetes", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
-        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP"]),
+        .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto"]),
         .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudAWS"]),
         .target(name: "MCloudKubernetesProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudKubernetes"]),
         .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudOpenStack", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
-        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
-        .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
+        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
+        .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
         // Placement to resources, resources to changes, changes to what people read.
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudDatabaseEngines"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider"]),
@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "MCloudCLI",
             dependencies: [
-                "MCloudCore", "MCloudYAML", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudRender",
+                "MCloudCore", "MCloudYAML", "MCloudHTTP", "MCloudCrypto", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudRender",
                 "MCloudEngine", "MCloudViews", "MCloudPolicy", "MCloudKubernetesProvider", "MCloudOpenStackProvider", "MCloudAWSProvider",
                 "MCloudCDNProvider", "MCloudDatabaseEngines",
             ]
@@ -85,8 +85,8 @@ let package = Package(
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState", "MCloudProvider"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML", "MCloudCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport", "MCloudDatabaseEngines", "MCloudSecrets"]),
-        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudAWS", "MCloudAWSProvider", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudCrypto", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport", "MCloudDatabaseEngines", "MCloudSecrets"]),
+        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudCrypto", "MCloudAWS", "MCloudAWSProvider", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudRenderTests",
-            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML", "MCloudCore", "MCloudTestSupport"],
+            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML", "MCloudCore", "MCloudProvider", "MCloudTestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudCDNProvider", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"]),

@@ -9,7 +9,8 @@
 #           database VMs' TLS and passwords are derived from (examples.sh makes a throwaway one)
 #   test    what the test suite runs beside the test beds: python3 (the tests' fixture servers), openssl (the
 #           tests' certificates), chromium (the report test opens the HTML report headless), age and
-#           python3-cryptography with python3-yaml (the secrets tests' age interop and independent SOPS reader)
+#           python3-cryptography with python3-yaml (the secrets tests' age interop and independent SOPS reader),
+#           prometheus (its promtool checks `status --prometheus`'s metrics and docs/alerts/mcloud-rules.yml)
 #   python  python3-venv, for the venvs of the optional scripts (check-placements.sh, validate-rendered.sh)
 #
 # scripts/examples.sh installs build; scripts/test.sh build and test; every test bed installs its own packages when
@@ -22,7 +23,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/packages.sh"
 packages_of() {
   case "$1" in
     build) echo libyaml-dev libcurl4-openssl-dev libssl-dev libpq-dev pkg-config graphviz age ;;
-    test) echo python3 openssl chromium age python3-cryptography python3-yaml ;;
+    test) echo python3 openssl chromium age python3-cryptography python3-yaml prometheus ;;
     python) echo python3 python3-venv ;;
     *) echo "$ME: error: unknown group '$1' (build, test, python)" >&2; return 1 ;;
   esac

@@ -12,6 +12,7 @@ scripts/testbed/kubernetes.sh start >/dev/null
 scripts/testbed/postgres.sh start >/dev/null
 scripts/testbed/moto.sh start >/dev/null
 scripts/testbed/openstack.sh up >/dev/null
+scripts/testbed/openstack.sh sweep
 scripts/testbed/container.sh start >/dev/null
 source scripts/toolchain.sh
 swift build --build-tests -Xswiftc -warnings-as-errors

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCrypto
 import MCloudHTTP
 
 /// S3 buckets for disaster-recovery backups: create, versioning, lifecycle expiry, tags, listing and deletion.
@@ -243,7 +244,7 @@ public struct S3Client: Sendable {
         var headers = headers
         if let body {
             // S3 requires Content-MD5 on configuration writes (lifecycle, tagging) and checks it on every upload.
-            headers.append(("Content-MD5", Data(Digest.md5(body)).base64EncodedString()))
+            headers.append(("Content-MD5", Data(MD5.digest(body)).base64EncodedString()))
             // Without a type, libcurl labels a body form data, and S3-compatible servers may parse it as such.
             if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(("Content-Type", "application/xml")) }
         }

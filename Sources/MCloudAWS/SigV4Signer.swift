@@ -1,4 +1,5 @@
 public import Foundation
+import MCloudCrypto
 public import MCloudHTTP
 
 /// AWS Signature Version 4: the `Authorization` header, or a presigned URL (query signing).
@@ -102,9 +103,9 @@ public struct SigV4Signer: Sendable {
 
     /// The signing key for a day: an HMAC chain over date, region, service and `aws4_request`.
     public func signingKey(day: String) -> [UInt8] {
-        var key = Digest.hmacSHA256(key: Array("AWS4\(credentials.secretAccessKey)".utf8), message: Array(day.utf8))
+        var key = HMAC.sha256(key: Array("AWS4\(credentials.secretAccessKey)".utf8), message: Array(day.utf8))
         for part in [region, service, "aws4_request"] {
-            key = Digest.hmacSHA256(key: key, message: Array(part.utf8))
+            key = HMAC.sha256(key: key, message: Array(part.utf8))
         }
         return key
     }
@@ -112,14 +113,14 @@ public struct SigV4Signer: Sendable {
     private func scope(_ stamp: AmzDate) -> String { "\(stamp.day)/\(region)/\(service)/aws4_request" }
 
     private func signature(_ canonical: String, stamp: AmzDate) -> (String, String) {
-        let stringToSign = [Self.algorithm, stamp.full, scope(stamp), Digest.hex(Digest.sha256(Array(canonical.utf8)))].joined(separator: "\n")
-        let signature = Digest.hex(Digest.hmacSHA256(key: signingKey(day: stamp.day), message: Array(stringToSign.utf8)))
+        let stringToSign = [Self.algorithm, stamp.full, scope(stamp), Hex.lowercase(SHA2.sha256(Array(canonical.utf8)))].joined(separator: "\n")
+        let signature = Hex.lowercase(HMAC.sha256(key: signingKey(day: stamp.day), message: Array(stringToSign.utf8)))
         return (stringToSign, signature)
     }
 
     private func payloadHash(_ request: HTTPRequest) -> String {
         if let given = request.header("x-amz-content-sha256") { return given }
-        return options.unsignedPayload ? Self.unsignedPayload : Digest.hex(Digest.sha256(request.body ?? []))
+        return options.unsignedPayload ? Self.unsignedPayload : Hex.lowercase(SHA2.sha256(request.body ?? []))
     }
 
     private func joinQuery(_ first: String?, _ second: String) -> String {

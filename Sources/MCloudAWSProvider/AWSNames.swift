@@ -1,4 +1,5 @@
 import MCloudAWS
+import MCloudCrypto
 import Foundation
 import MCloudHTTP
 
@@ -19,7 +20,7 @@ enum AWSNames {
         "mcloud-" + String(hash(address + "\n" + digest).prefix(40))
     }
 
-    static func hash(_ text: String) -> String { Digest.hex(Digest.sha256(Array(text.utf8))) }
+    static func hash(_ text: String) -> String { Hex.lowercase(SHA2.sha256(Array(text.utf8))) }
 
     private static func scoped(address: String, name: String) -> String {
         let suffix = "-" + hash(address).prefix(8)

@@ -1,6 +1,7 @@
 public import MCloudCDN
 public import MCloudCore
 public import MCloudProvider
+import MCloudCrypto
 import MCloudHTTP
 import Foundation
 
@@ -60,7 +61,7 @@ public struct CDNResourceBody: Sendable {
 
     /// A digest of the body that ignores key order and `1` versus `1.0`, as the engine's comparison does.
     public static func digest(_ body: JSONValue) -> String {
-        String(Digest.hex(Digest.sha256(Array(ResourceBody(body).canonicalText.utf8))).prefix(16))
+        String(Hex.lowercase(SHA2.sha256(Array(ResourceBody(body).canonicalText.utf8))).prefix(16))
     }
 
     /// The deployment in the body's shape. What the CDN reports (origins, cache rules) comes from it; what it

@@ -8,9 +8,10 @@ import Foundation
 enum AtomicFile {
     static let permissions: mode_t = 0o600
 
-    /// False after printing why `what` could not be written.
-    static func write(_ bytes: Data, to path: String, what: String, _ context: CommandContext) -> Bool {
-        switch writeTemporary(bytes, beside: path) {
+    /// False after printing why `what` could not be written. `mode` is for a file another user's process reads, such
+    /// as node_exporter the metrics of `status --prometheus`.
+    static func write(_ bytes: Data, to path: String, what: String, mode: mode_t = permissions, _ context: CommandContext) -> Bool {
+        switch writeTemporary(bytes, beside: path, mode: mode) {
         case .failure(let reason):
             context.stderr.write("error: cannot write \(what) to \(path): \(reason)\n")
             return false
@@ -31,12 +32,12 @@ enum AtomicFile {
     }
 
     /// The temporary file's path once `bytes` are in it, on disk.
-    private static func writeTemporary(_ bytes: Data, beside path: String) -> Result<String, Failure> {
+    private static func writeTemporary(_ bytes: Data, beside path: String, mode: mode_t) -> Result<String, Failure> {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         for _ in 0..<8 {
             let temporary = (folder.isEmpty ? "" : folder + "/") + ".\(name).tmp-" + String(UInt64.random(in: .min ... .max), radix: 16)
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, permissions)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if descriptor < 0 {
                 if errno == EEXIST { continue }
                 return .failure(Failure(reason: describe(errno)))

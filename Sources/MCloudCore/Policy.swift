@@ -51,8 +51,9 @@ public struct Policy: Hashable, Sendable {
     /// The resource kinds mcloud renders, which `denyDelete.kinds` may name as well (a Kubernetes Service is a
     /// resource of a Service cell). Tests hold this list to what rendering makes.
     public static let resourceKinds = [
-        "BackupBucket", "BackupIdentity", "BackupSchedule", "CDNResource", "ConfigMap", "DatabaseServer", "Deployment", "HorizontalPodAutoscaler",
-        "Ingress", "ManagedDatabase", "Namespace", "NetworkPolicy", "PodDisruptionBudget", "SecurityGroup", "Volume",
+        "BackupBucket", "BackupIdentity", "BackupSchedule", "CDNResource", "ConfigMap", "DatabaseServer", "Deployment", "EndpointSlice",
+        "HorizontalPodAutoscaler", "Ingress", "ManagedDatabase", "Namespace", "NetworkPolicy", "PodDisruptionBudget", "SecurityGroup",
+        "ServiceExport", "Volume",
     ]
 
     public var name: String

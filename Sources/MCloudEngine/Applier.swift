@@ -48,6 +48,7 @@ public struct Applier: Sendable {
         var halted = Set<String>()
         func cloudKey(_ change: ResourceChange) -> String { "\(change.provider) \(change.cloud)" }
         let stopSignal = stopSignal
+        let reported = ReportedAddresses()
         await withTaskGroup(of: Result.self) { group in
             var running = 0
             func startReady() {
@@ -57,7 +58,7 @@ public struct Applier: Sendable {
                     guard !halted.contains(cloudKey(change)) else { continue }
                     running += 1
                     started += 1
-                    group.addTask { await run(change, index: next, providers: providers, recorder: recorder) }
+                    group.addTask { await run(change, index: next, providers: providers, recorder: recorder, reported: reported) }
                 }
             }
             startReady()
@@ -86,7 +87,7 @@ public struct Applier: Sendable {
         )
     }
 
-    private func run(_ change: ResourceChange, index: Int, providers: ProviderSet, recorder: StateRecorder) async -> Result {
+    private func run(_ change: ResourceChange, index: Int, providers: ProviderSet, recorder: StateRecorder, reported: ReportedAddresses) async -> Result {
         let clock = ContinuousClock()
         let start = clock.now
         report(.started(address: change.address, action: change.action))
@@ -107,7 +108,7 @@ public struct Applier: Sendable {
             return fail(change, index, "no \(change.provider) provider for \(change.cloud)")
         }
         do {
-            let providerID = try await perform(change, provider: provider, recorder: recorder)
+            let providerID = try await perform(change, provider: provider, recorder: recorder, reported: reported)
             stopTicking()
             let elapsed = clock.now - start
             report(.finished(address: change.address, action: change.action, seconds: Int(elapsed.components.seconds), providerID: providerID))
@@ -131,10 +132,15 @@ public struct Applier: Sendable {
         return .failed(index, message)
     }
 
-    /// Does one change and records it; returns the provider's ID of what now exists.
-    private func perform(_ change: ResourceChange, provider: any ResourceProvider, recorder: StateRecorder) async throws -> String? {
+    /// Does one change and records it; returns the provider's ID of what now exists. An EndpointSlice is refilled
+    /// with the addresses this apply's earlier changes reported for what it names (they come first in the graph), and
+    /// updated even when planned as unchanged if those moved (a replaced server got another address).
+    private func perform(_ change: ResourceChange, provider: any ResourceProvider, recorder: StateRecorder, reported: ReportedAddresses) async throws -> String? {
         let recorded = await recorder.state[change.address] ?? change.recorded
-        switch change.action {
+        let refilled = change.after.map { EndpointSliceFill.refilled($0, reported: reported.all) }
+        var action = change.action
+        if action == .noOp, let refilled, let planned = change.after, !FieldDiff.same(refilled.body, planned.body) { action = .update }
+        switch action {
         case .noOp:
             return recorded?.providerID
         case .delete:
@@ -142,13 +148,13 @@ public struct Applier: Sendable {
             try await recorder.forget(change.address)
             return nil
         case .create, .update, .replace:
-            guard let desired = change.after else { return nil }
+            guard let desired = refilled else { return nil }
             let observed: ObservedResource
-            if change.action == .replace, let recorded {
+            if action == .replace, let recorded {
                 try await provider.delete(recorded)
                 try await recorder.forget(change.address)
                 observed = try await provider.create(desired)
-            } else if change.action == .update, let recorded {
+            } else if action == .update, let recorded {
                 observed = try await provider.update(desired, recorded: recorded)
             } else {
                 observed = try await provider.create(desired)
@@ -158,6 +164,7 @@ public struct Applier: Sendable {
             guard !observed.providerID.isEmpty else {
                 throw ProviderError(.failed, "\(change.action.rawValue) in \(change.cloud): the cloud's answer carries no ID for it, so it is not recorded; the next apply finds it and takes it over")
             }
+            if let addresses = EndpointSliceFill.reportedAddresses(observed.attributes) { reported.record(addresses, for: desired.address) }
             // A recovery point is consumed when its server is made: the state records the server without it.
             let body = RecoveryPoints.consumed(desired.body)
             try await recorder.record(ResourceState(
@@ -166,6 +173,18 @@ public struct Applier: Sendable {
             ))
             return observed.providerID
         }
+    }
+}
+
+/// The addresses providers reported for what this apply made or changed, by address, for the EndpointSlices that
+/// name them.
+private final class ReportedAddresses: Sendable {
+    private let addresses = Mutex<[ResourceAddress: [String]]>([:])
+
+    var all: [ResourceAddress: [String]] { addresses.withLock { $0 } }
+
+    func record(_ reported: [String], for address: ResourceAddress) {
+        addresses.withLock { $0[address] = reported }
     }
 }
 

@@ -1,7 +1,8 @@
 import MCloudProvider
 
 /// The order of an apply: which change waits for which. Creates and updates wait for what they depend on; a delete
-/// goes before the delete (or replace) of what the deleted resource depended on, so dependents leave first.
+/// goes before the delete (or replace) of what the deleted resource depended on, so dependents leave first. Changes
+/// with nothing to do are left out, but for an EndpointSlice or egress policy whose source is made anew.
 struct ApplyGraph {
     let changes: [ResourceChange]
     /// For each change (by index), the indices that may start only once it is done.
@@ -10,7 +11,12 @@ struct ApplyGraph {
     let waitCounts: [Int]
 
     init(_ all: [ResourceChange]) throws(EngineError) {
-        changes = all.filter { $0.action != .noOp }
+        // An unchanged EndpointSlice or egress policy stays when something it names is made anew: that may come back
+        // with another address, which the Applier then writes into it.
+        let remade = Set(all.filter { $0.action == .create || $0.action == .replace }.map(\.address))
+        changes = all.filter { change in
+            change.action != .noOp || (ResourceBody.addressFilledKinds.contains(change.type) && change.after?.dependencies.contains(where: remade.contains) == true)
+        }
         let index = Dictionary(changes.enumerated().map { ($1.address, $0) }, uniquingKeysWith: { first, _ in first })
         var dependents = Array(repeating: [Int](), count: changes.count)
         var waits = Array(repeating: 0, count: changes.count)

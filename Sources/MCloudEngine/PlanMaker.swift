@@ -71,6 +71,8 @@ public enum PlanMaker {
         }
         guard problems.isEmpty else { throw EngineError("cannot be delivered, so nothing was planned:\n" + problems.joined(separator: "\n")) }
         let observed = request.refresh ? try await refresh(request, state: state, providers: providers) : nil
+        let reported = (observed ?? [:]).compactMapValues { EndpointSliceFill.reportedAddresses($0.attributes) }
+        request.desired = EndpointSliceFill.filled(request.desired, reported: reported, state: state)
         let changes = ChangeSet.changes(desired: request.desired, state: state, observed: observed) { desired, current in
             providers.provider(desired.provider, cloud: desired.cloud)?.replacementReasons(desired: desired, current: current) ?? []
         }

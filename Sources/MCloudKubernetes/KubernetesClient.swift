@@ -165,10 +165,11 @@ public actor KubernetesClient {
     }
 
     /// Older API versions with the same schema for the fields mcloud writes, tried when a cluster does not serve
-    /// the GA version yet (the 1.20 test bed has neither autoscaling/v2 nor policy/v1).
+    /// the GA version yet (the 1.20 test bed has neither autoscaling/v2, policy/v1 nor discovery.k8s.io/v1).
     static let compatibleVersions: [String: [String]] = [
         "autoscaling/v2|HorizontalPodAutoscaler": ["autoscaling/v2beta2"],
         "policy/v1|PodDisruptionBudget": ["policy/v1beta1"],
+        "discovery.k8s.io/v1|EndpointSlice": ["discovery.k8s.io/v1beta1"],
     ]
 
     /// The version this cluster serves for the object: its own, or a compatible older one.

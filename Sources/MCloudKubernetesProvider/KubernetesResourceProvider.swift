@@ -54,7 +54,8 @@ public struct KubernetesResourceProvider: ResourceProvider {
                             }
                             return ObservedResource(
                                 address: address, providerID: object.value(at: ["metadata", "uid"])?.stringValue ?? "",
-                                attributes: attributes, isBeingDeleted: object.value(at: ["metadata", "deletionTimestamp"]) != nil
+                                attributes: attributes, isBeingDeleted: object.value(at: ["metadata", "deletionTimestamp"]) != nil,
+                                rollout: Rollout(deployment: object)
                             )
                         })
                     } catch {
@@ -171,8 +172,11 @@ public struct KubernetesResourceProvider: ResourceProvider {
     static func trimmed(_ object: JSONValue) -> JSONValue {
         let serverOwned: Set<String> = ["managedFields", "resourceVersion", "uid", "creationTimestamp", "generation", "selfLink"]
         guard case .object(let pairs) = object else { return object }
+        let slice = object["kind"]?.stringValue == ResourceKind.endpointSlice.rawValue
         return .object(pairs.compactMap { key, value in
             if key == "status" { return nil }
+            // The API server gives a slice's empty endpoints back as null; rendering writes the list the schema requires.
+            if slice, key == "endpoints", case .null = value { return (key, .array([])) }
             if key == "metadata", case .object(let metadata) = value { return (key, .object(metadata.filter { !serverOwned.contains($0.0) })) }
             return (key, value)
         })

@@ -101,6 +101,9 @@ public struct Server: Sendable, Hashable {
     /// `deleting`, `resize_prep`, ... while Nova works on the server.
     public var taskState: String?
     public var attachedVolumeIDs: [String]
+    /// The server's addresses on all its networks, floating ones first (they reach it from outside its cloud), then
+    /// fixed ones, each group in the order Nova lists them.
+    public var addresses: [String] = []
 
     static func decode(_ item: JSONValue) -> Server? {
         guard let id = item["id"]?.stringValue else { return nil }
@@ -111,8 +114,17 @@ public struct Server: Sendable, Hashable {
             tags: item["tags"]?.arrayItems.compactMap(\.stringValue) ?? [], metadata: metadata, fault: item["fault"]?["message"]?.stringValue,
             flavorVCPUs: item["flavor"]?["vcpus"]?.intValue, flavorRAMMiB: item["flavor"]?["ram"]?.intValue,
             availabilityZone: item["OS-EXT-AZ:availability_zone"]?.stringValue, taskState: item["OS-EXT-STS:task_state"]?.stringValue,
-            attachedVolumeIDs: item["os-extended-volumes:volumes_attached"]?.arrayItems.compactMap { $0["id"]?.stringValue } ?? []
+            attachedVolumeIDs: item["os-extended-volumes:volumes_attached"]?.arrayItems.compactMap { $0["id"]?.stringValue } ?? [],
+            addresses: addresses(item["addresses"])
         )
+    }
+
+    /// `addresses` is keyed by network name: `{"private": [{"addr": "10.0.0.5", "OS-EXT-IPS:type": "fixed"}]}`.
+    private static func addresses(_ networks: JSONValue?) -> [String] {
+        let entries = (networks?.objectPairs ?? []).sorted { $0.0 < $1.0 }.flatMap { $0.1.arrayItems }
+        let floating = entries.filter { $0["OS-EXT-IPS:type"]?.stringValue == "floating" }.compactMap { $0["addr"]?.stringValue }
+        let fixed = entries.filter { $0["OS-EXT-IPS:type"]?.stringValue != "floating" }.compactMap { $0["addr"]?.stringValue }
+        return floating + fixed
     }
 
     /// Being deleted, or deleted and still listed.

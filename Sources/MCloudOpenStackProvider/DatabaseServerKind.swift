@@ -10,7 +10,8 @@ import MCloudSecrets
 /// Volume attached (the user data waits for it as `/dev/disk/by-id/virtio-<volume id>` or `/dev/vdb`) and its
 /// SecurityGroup given. The spec's engine, version,
 /// port, role, DNS name and the addresses of its volume and group go into the server's metadata, which the
-/// server's own scripts read too. Reads back the flavor's size, the attached volume and the group. With
+/// server's own scripts read too. Reads back the flavor's size, the attached volume and the group, and reports the
+/// server's addresses (`status.addresses`), which apply puts in the EndpointSlices that name the server. With
 /// `spec.backup`, the keys of the DR bucket's backup profile are resolved at creation and given to the VM in its
 /// user data only; with `spec.restore` (a failover's recovery point), those of the bucket it restores from. With
 /// `spec.access`, the server's TLS certificate and its clients' verifiers are derived from the operator's age
@@ -47,6 +48,7 @@ struct DatabaseServerKind: Sendable {
                 let size = try await connection.reportedSize(spec: body.int("flavor", "vcpu"), memoryGiB: body.double("flavor", "memoryGiB"), actual: (vcpus, ram))
                 body = body.settingSpec(["flavor", "vcpu"], size.vcpu).settingSpec(["flavor", "memoryGiB"], size.memoryGiB)
             }
+            body = body.reportingAddresses(server.addresses)
             observed.append(ObservedResource(address: address, providerID: server.id, attributes: body.document, isBeingDeleted: server.isDeleting))
         }
         return observed
@@ -84,7 +86,7 @@ struct DatabaseServerKind: Sendable {
         }
         if server.status != "ACTIVE" { server = try await clients.nova.waitUntilActive(server.id) }
         try await attachVolume(body, to: server, clients)
-        return ObservedResource(address: body.address, providerID: server.id, attributes: body.document)
+        return ObservedResource(address: body.address, providerID: server.id, attributes: body.reportingAddresses(server.addresses).document)
     }
 
     /// The keys for `target`, for the VM's user data: a fresh key of the leg's own IAM user when mcloud made one (a
@@ -175,7 +177,7 @@ struct DatabaseServerKind: Sendable {
         }
         try await clients.nova.setMetadata(server.id, Self.metadata(body))
         try await attachVolume(body, to: server, clients)
-        return ObservedResource(address: body.address, providerID: server.id, attributes: body.document)
+        return ObservedResource(address: body.address, providerID: server.id, attributes: body.reportingAddresses(server.addresses).document)
     }
 
     func delete(_ recorded: ResourceState) async throws(OpenStackError) {

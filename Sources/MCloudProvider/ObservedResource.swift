@@ -12,8 +12,14 @@ public struct ObservedResource: Sendable, Hashable {
     public var isBeingDeleted: Bool
     /// What the refresh found wrong that no apply fixes, such as a DR leg whose backups stopped; shown on the plan.
     public var warnings: [String]
+    /// A workload's rollout as the cloud reports it; nil for what runs no replicas.
+    public var rollout: Rollout?
 
-    public init(address: ResourceAddress, providerID: String, attributes: JSONValue, isBeingDeleted: Bool = false, warnings: [String] = []) {
+    public init(
+        address: ResourceAddress, providerID: String, attributes: JSONValue, isBeingDeleted: Bool = false, warnings: [String] = [],
+        rollout: Rollout? = nil
+    ) {
+        self.rollout = rollout
         self.address = address
         self.providerID = providerID
         self.attributes = attributes

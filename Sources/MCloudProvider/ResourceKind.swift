@@ -21,5 +21,8 @@ public struct ResourceKind: TypedName {
     public static let namespace: ResourceKind = "Namespace"
     public static let deployment: ResourceKind = "Deployment"
     public static let ingress: ResourceKind = "Ingress"
+    public static let service: ResourceKind = "Service"
+    public static let endpointSlice: ResourceKind = "EndpointSlice"
+    public static let networkPolicy: ResourceKind = "NetworkPolicy"
     public static let horizontalPodAutoscaler: ResourceKind = "HorizontalPodAutoscaler"
 }

@@ -11,8 +11,11 @@ struct CellOnCloud {
     /// `labels.metadata(cloud:)` and `labels.selector`, built and written once for all the cell's objects.
     let metadata: ObjectNode
     let selector: ObjectNode
+    /// The cells it reaches by address from this cloud, whose egress has a policy of its own.
+    let addressed: Set<String>
 
-    init(topology: Topology, index: Int, cloud: String) {
+    init(topology: Topology, index: Int, cloud: String, addressed: Set<String>) {
+        self.addressed = addressed
         self.topology = topology
         self.index = index
         self.cloud = cloud

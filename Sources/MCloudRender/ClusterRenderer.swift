@@ -1,14 +1,19 @@
 import MCloudCore
 
 /// Every Kubernetes object of one cluster: per namespace its Namespace and default-deny policy, per cell placed on
-/// the cloud its Deployment and what goes with it. Namespaces in name order, cells in name order within them.
+/// the cloud its Deployment and what goes with it, then what makes the names of the connections made there resolve
+/// (`ConnectionNameBuilder`). Namespaces in name order, cells in name order within them.
 enum ClusterRenderer {
     /// The clouds that run at least one replica, sorted.
     static func clouds(_ topology: Topology) -> [String] {
         Set(topology.services.flatMap { $0.replicas.map(\.cloud) }).sorted()
     }
 
-    static func objects(for cloud: String, in topology: Topology) -> [KubernetesObject] {
+    /// `names`: the namespaces' connection objects in this cluster, from `ConnectionNameBuilder.objects`; `addressed`,
+    /// from `ConnectionNameBuilder.addressed`.
+    static func objects(
+        for cloud: String, in topology: Topology, names: [String: [KubernetesObject]], addressed: [String: Set<String>]
+    ) -> [KubernetesObject] {
         let placed = topology.services.indices.filter { topology.services[$0].count(on: cloud) > 0 }
         let byNamespace = Dictionary(grouping: placed) { topology.services[$0].namespace }
         var objects: [KubernetesObject] = []
@@ -17,8 +22,10 @@ enum ClusterRenderer {
             let audience = cells.first.flatMap { topology.services[$0].cell.audience }
             objects += NamespaceBuilder.build(namespace: namespace, application: topology.application, audience: audience, cloud: cloud)
             for index in cells {
-                objects += cellObjects(CellOnCloud(topology: topology, index: index, cloud: cloud))
+                let cell = topology.services[index].cell.name
+                objects += cellObjects(CellOnCloud(topology: topology, index: index, cloud: cloud, addressed: addressed["\(cell) \(cloud)"] ?? []))
             }
+            objects += names[namespace] ?? []
         }
         return objects
     }

@@ -2,9 +2,9 @@ import MCloudCore
 public import MCloudProvider
 
 /// Turns a rendering into the resources apply works with, each with its address and what it needs first: a
-/// namespace before its objects, a database before the ConfigMap that holds its host name, and any resource before
-/// one whose declaration names its address (a server's volume and security group, a CDN's origin ingresses, a
-/// bucket's source database). Rendering infers these because it knows what it rendered: the engine only follows
+/// namespace before its objects, and any resource before one whose declaration names its address (a server's volume
+/// and security group, a CDN's origin ingresses, a bucket's source database, the database server or Ingresses whose
+/// addresses an EndpointSlice is to hold). Rendering infers these because it knows what it rendered: the engine only follows
 /// the edges.
 public enum DesiredResources {
     public static func from(_ rendering: Rendering) -> [DesiredResource] {
@@ -39,10 +39,6 @@ public enum DesiredResources {
         let addressLengths = addresses.reduce(into: [Bool](repeating: false, count: (addresses.map(\.rawValue.utf8.count).max() ?? 0) + 1)) {
             $0[$1.rawValue.utf8.count] = true
         }
-        let byHostName = resources.reduce(into: [String: ResourceAddress]()) { hosts, resource in
-            guard resource.provider != .kubernetes, let host = resource.body.value(at: ["spec", "dnsName"])?.stringValue else { return }
-            hosts[host] = resource.address
-        }
         let resolved = Parallel.map(resources.count) { range in
             resources[range].map { resource in
                 var needed = Set<ResourceAddress>()
@@ -52,11 +48,13 @@ public enum DesiredResources {
                     let namespaceAddress = ResourceAddress.kubernetes(cloud: resource.cloud, apiVersion: "v1", kind: .namespace, namespace: "", name: namespace)
                     if addresses.contains(namespaceAddress) { needed.insert(namespaceAddress) }
                 }
-                let findsHosts = resource.provider == .kubernetes && !byHostName.isEmpty
                 forEachString(in: resource.body) { text in
                     let length = text.utf8.count
                     if length < addressLengths.count, addressLengths[length], addresses.contains(ResourceAddress(text)) { needed.insert(ResourceAddress(text)) }
-                    if findsHosts, let database = byHostName[text] { needed.insert(database) }
+                }
+                // A slice or policy reaching several clusters' Ingresses names them in one annotation, which no address equals.
+                if ResourceBody.addressFilledKinds.contains(resource.type) {
+                    needed.formUnion(ResourceBody(resource.body).endpointSources.filter(addresses.contains))
                 }
                 needed.remove(resource.address)
                 var resolved = resource

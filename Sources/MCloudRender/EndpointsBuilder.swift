@@ -2,7 +2,9 @@ import MCloudCore
 
 /// The ConfigMap with the endpoints of the databases a cell uses, read by its pods as environment variables:
 /// `ACCOUNTS_DB_HOST` and `ACCOUNTS_DB_PORT`; a global cell that uses a perAudience database gets one pair per
-/// audience (`ACCOUNTS_DB_RU_HOST`). Nil when the cell uses no database.
+/// audience (`ACCOUNTS_DB_RU_HOST`). The host is the connection's name in the cell's namespace
+/// (`accounts-db.retail-bank-ru.svc`), which the Service `ConnectionNameBuilder` renders there makes resolve to the
+/// primary wherever it runs. Nil when the cell uses no database.
 enum EndpointsBuilder {
     static func name(_ context: CellOnCloud) -> String { "\(context.name)-endpoints" }
 
@@ -13,7 +15,8 @@ enum EndpointsBuilder {
         for database in databases {
             var prefix = environmentName(database.database.name)
             if context.cell.cell.audience == nil, let audience = database.cell.audience { prefix += "_" + environmentName(audience) }
-            data.append((prefix + "_HOST", DatabaseEndpoint.host(database)))
+            let dependent = Connection.Dependent(cell: context.cell.cell, cloud: context.cloud, namespace: context.namespace)
+            data.append((prefix + "_HOST", Wiring.localName(database.database.name, of: database.cell, for: dependent)))
             if let port = DatabaseEndpoint.port(database) { data.append((prefix + "_PORT", String(port))) }
         }
         return KubernetesObject(

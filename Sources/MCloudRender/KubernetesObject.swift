@@ -11,7 +11,8 @@ public struct KubernetesObject: Sendable {
 
     /// `content` follows `apiVersion`, `kind` and `metadata`, in the order given.
     init(
-        _ apiVersion: String, _ kind: String, name: String, namespace: String, labels: ObjectNode, content: [(String, ObjectNode)]
+        _ apiVersion: String, _ kind: String, name: String, namespace: String, labels: ObjectNode, annotations: ObjectNode? = nil,
+        content: [(String, ObjectNode)]
     ) {
         self.apiVersion = apiVersion
         self.kind = kind
@@ -20,6 +21,7 @@ public struct KubernetesObject: Sendable {
         var metadata: [(String, ObjectNode)] = [("name", .string(name))]
         if kind != "Namespace" { metadata.append(("namespace", .string(namespace))) }
         metadata.append(("labels", labels))
+        if let annotations { metadata.append(("annotations", annotations)) }
         body = .map([("apiVersion", .string(apiVersion)), ("kind", .string(kind)), ("metadata", .map(metadata))] + content)
     }
 

@@ -16,8 +16,9 @@ enum NetworkPolicyBuilder {
     /// port; and, when a dependent runs in a cluster where this cell does not, the service's ports from that cluster's
     /// egress addresses (the catalog's `egressCIDRs`), since traffic from another cluster has no pod to select; from
     /// any source only for a cluster whose egress addresses the catalog does not give. Egress: DNS; each dependency
-    /// in this cluster by its pods; dependencies outside it (databases, and services with no replica here) by port
-    /// alone, as their addresses are only known once applied.
+    /// in this cluster by its pods; dependencies reached by address (databases, services through their Ingress) have
+    /// a policy each (`egress`); the rest outside it (services through a cluster set, and anything in a cluster
+    /// that is not wired) by port alone, as their addresses are the set's.
     static func build(_ context: CellOnCloud) -> KubernetesObject {
         let topology = context.topology
         let cell = context.cell
@@ -46,7 +47,7 @@ enum NetworkPolicyBuilder {
         // No `to` on DNS: node-local DNS caches answer on a link-local address of the node, not from a pod.
         var egress: [ObjectNode] = [["ports": [PolicyPort(transport: "UDP", port: 53).node, PolicyPort(transport: "TCP", port: 53).node]]]
         var outside: Set<PolicyPort> = []
-        for dependency in topology.serviceDependencies[context.index].sorted().map({ topology.services[$0] }) {
+        for dependency in topology.serviceDependencies[context.index].sorted().map({ topology.services[$0] }) where !context.addressed.contains(dependency.cell.name) {
             let dependencyPorts = dependency.service.ports.map(PolicyPort.init)
             guard !dependencyPorts.isEmpty else { continue }
             if dependency.count(on: context.cloud) > 0 {
@@ -55,7 +56,7 @@ enum NetworkPolicyBuilder {
                 outside.formUnion(dependencyPorts)
             }
         }
-        for database in topology.databaseDependencies[context.index].map({ topology.databases[$0] }) {
+        for database in topology.databaseDependencies[context.index].map({ topology.databases[$0] }) where !context.addressed.contains(database.cell.name) {
             // An engine without a known port gets every TCP port rather than a broken connection.
             outside.insert(PolicyPort(transport: "TCP", port: DatabaseEndpoint.port(database)))
         }
@@ -70,6 +71,19 @@ enum NetworkPolicyBuilder {
         return KubernetesObject(
             "networking.k8s.io/v1", "NetworkPolicy", name: "allow-\(context.name)", namespace: context.namespace,
             labels: context.metadata, content: [("spec", .map(spec))]
+        )
+    }
+
+    /// `allow-<workload>-to-<name>`: the cell's egress to one connection's addresses on its port (every TCP port for
+    /// an engine mcloud does not know), open to any address as rendered; apply narrows it to the addresses the
+    /// providers report for what the annotation names (docs/security.md, M7).
+    static func egress(name: String, namespace: String, labels: ObjectNode, selector: ObjectNode, port: Int?, annotations: ObjectNode) -> KubernetesObject {
+        KubernetesObject(
+            "networking.k8s.io/v1", "NetworkPolicy", name: name, namespace: namespace, labels: labels, annotations: annotations,
+            content: [("spec", [
+                "podSelector": ["matchLabels": selector], "policyTypes": ["Egress"],
+                "egress": [["ports": [PolicyPort(transport: "TCP", port: port).node]]],
+            ])]
         )
     }
 

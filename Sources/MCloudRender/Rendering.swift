@@ -9,7 +9,12 @@ public struct Rendering: Sendable {
     public init(model: Model, placement: Placement) {
         let topology = Topology(model: model, placement: placement)
         let clouds = ClusterRenderer.clouds(topology)
-        clusters = Parallel.map(clouds.count) { $0.map { (cloud: clouds[$0], objects: ClusterRenderer.objects(for: clouds[$0], in: topology)) } }
+        let connections = Wiring(topology).connections
+        let names = ConnectionNameBuilder.objects(connections, in: topology)
+        let addressed = ConnectionNameBuilder.addressed(connections)
+        clusters = Parallel.map(clouds.count) {
+            $0.map { (cloud: clouds[$0], objects: ClusterRenderer.objects(for: clouds[$0], in: topology, names: names[clouds[$0]] ?? [:], addressed: addressed)) }
+        }
         let resources = topology.databases.indices.flatMap { DatabaseInfrastructure($0, in: topology)?.resources ?? [] }
             + topology.cdns.map { CDNInfrastructure.resource($0.cdn, cloud: $0.cloud, in: topology) }
         infrastructure = Dictionary(grouping: resources, by: \.cloud).sorted { $0.key < $1.key }.map { (cloud: $0.key, resources: $0.value) }

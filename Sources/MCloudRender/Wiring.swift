@@ -72,7 +72,7 @@ public struct Wiring: Sendable {
 
     /// The name of `target` in the dependent's namespace: `payments-db.retail-bank-eu.svc`; a global cell reaching
     /// one audience's cell of several gets the audience in it (`accounts-db-ru.retail-bank.svc`), as its ConfigMap does.
-    private static func localName(_ workload: String, of target: Cell, for dependent: Connection.Dependent) -> String {
+    static func localName(_ workload: String, of target: Cell, for dependent: Connection.Dependent) -> String {
         var name = workload
         if dependent.cell.audience == nil, let audience = target.audience { name = KubernetesName.fit("\(workload)-\(audience)") }
         return "\(KubernetesName.service(name)).\(dependent.namespace).svc"

@@ -31,7 +31,7 @@ public struct SopsDecryptor: Sendable {
             values[key] = try walk.visit(pair.value, path: [key])
         }
         let expected = try Self.open(mac, dataKey: dataKey, path: lastModified)
-        guard expected == hexUppercase(SHA2.sha512(walk.macInput)) else { throw .sopsFormat(reason: "the MAC does not match the values") }
+        guard expected == Hex.uppercase(SHA2.sha512(walk.macInput)) else { throw .sopsFormat(reason: "the MAC does not match the values") }
         return try secret(values)
     }
 

@@ -41,7 +41,7 @@ public struct SopsEncryptor: Sendable {
             macInput += Array(value.utf8)
             encrypted.append((key, .string(try Self.seal(value, dataKey: dataKey, path: "stringData:\(key):"))))
         }
-        let mac = hexUppercase(SHA2.sha512(macInput))
+        let mac = Hex.uppercase(SHA2.sha512(macInput))
         let ageEncryptor = AgeEncryptor(root: root)
         var ageEntries: [YAMLNode] = []
         for recipient in recipients {
@@ -96,10 +96,4 @@ public struct SopsEncryptor: Sendable {
             throw .crypto(error)
         }
     }
-}
-
-/// SOPS's `fmt.Sprintf("%X", ...)` of the MAC.
-func hexUppercase(_ bytes: [UInt8]) -> String {
-    let digits = Array("0123456789ABCDEF".utf8)
-    return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MCloudCore
+import MCloudCrypto
 import MCloudHTTP
 import Testing
 @testable import MCloudAWS
@@ -95,8 +96,8 @@ struct AWSClientTests {
         let sent = try #require(transport.sent.first)
         let body = String(decoding: sent.body ?? [], as: UTF8.self)
         #expect(body.contains("<LocationConstraint>eu-west-1</LocationConstraint>"))
-        #expect(sent.header("x-amz-content-sha256") == Digest.hex(Digest.sha256(sent.body ?? [])))
-        #expect(sent.header("content-md5") == Data(Digest.md5(sent.body ?? [])).base64EncodedString())
+        #expect(sent.header("x-amz-content-sha256") == Hex.lowercase(SHA2.sha256(sent.body ?? [])))
+        #expect(sent.header("content-md5") == Data(MD5.digest(sent.body ?? [])).base64EncodedString())
         #expect(sent.header("authorization")?.contains("SignedHeaders=content-md5;content-type;host;x-amz-content-sha256;x-amz-date") == true)
     }
 

@@ -1,4 +1,5 @@
 import MCloudHTTP
+import MCloudCrypto
 import Testing
 @testable import MCloudAWS
 
@@ -18,7 +19,7 @@ struct SigV4S3Tests {
 
     @Test("S3 sends and signs x-amz-content-sha256 with the body's hash, or UNSIGNED-PAYLOAD when asked")
     func payload() {
-        let hash = Digest.hex(Digest.sha256(Array("hello".utf8)))
+        let hash = Hex.lowercase(SHA2.sha256(Array("hello".utf8)))
         for (options, expected) in [(SigV4Signer.Options.s3, hash), (SigV4Signer.Options(normalizePath: false, encodePath: false, payloadHashHeader: true, unsignedPayload: true), "UNSIGNED-PAYLOAD")] {
             let signed = SigV4Signer(credentials: TestConfiguration.credentials, region: "us-east-1", service: "s3", options: options).sign(Self.request, at: TestConfiguration.date)
             #expect(signed.request.header("x-amz-content-sha256") == expected)

@@ -66,6 +66,8 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
     let delay: Duration
     /// Addresses whose body the provider says it cannot deliver, with why.
     let undeliverable: [ResourceAddress: String]
+    /// The addresses it reports (`status.addresses`) for a resource, as a cloud reports a server's.
+    let reporting = Mutex<[ResourceAddress: [String]]>([:])
 
     init(
         failing: [ResourceAddress: String] = [:], withoutID: Set<ResourceAddress> = [], delay: Duration = .milliseconds(2),
@@ -83,7 +85,11 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
     }
 
     func refresh(application: String, desired: [DesiredResource], recorded: [ResourceState]) async throws(ProviderError) -> [ObservedResource] {
-        objects.withLock { $0 }.sorted { $0.key < $1.key }.map { ObservedResource(address: $0.key, providerID: "id-\($0.key)", attributes: $0.value) }
+        objects.withLock { $0 }.sorted { $0.key < $1.key }.map { ObservedResource(address: $0.key, providerID: "id-\($0.key)", attributes: reported($0.value, $0.key)) }
+    }
+
+    private func reported(_ body: JSONValue, _ address: ResourceAddress) -> JSONValue {
+        ResourceBody(body).reportingAddresses(reporting.withLock { $0[address] ?? [] }).document
     }
 
     func problems(desired: DesiredResource) -> [String] {
@@ -100,13 +106,16 @@ final class MemoryProvider: ResourceProvider, ProviderCatalog {
     func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
         try await work("create", resource.address)
         objects.withLock { $0[resource.address] = resource.body }
-        return ObservedResource(address: resource.address, providerID: withoutID.contains(resource.address) ? "" : "id-\(resource.address)", attributes: resource.body)
+        return ObservedResource(
+            address: resource.address, providerID: withoutID.contains(resource.address) ? "" : "id-\(resource.address)",
+            attributes: reported(resource.body, resource.address)
+        )
     }
 
     func update(_ resource: DesiredResource, recorded: ResourceState) async throws(ProviderError) -> ObservedResource {
         try await work("update", resource.address)
         objects.withLock { $0[resource.address] = resource.body }
-        return ObservedResource(address: resource.address, providerID: recorded.providerID, attributes: resource.body)
+        return ObservedResource(address: resource.address, providerID: recorded.providerID, attributes: reported(resource.body, resource.address))
     }
 
     func delete(_ resource: ResourceState) async throws(ProviderError) {

@@ -10,9 +10,10 @@ import Testing
 
     static func plugin(_ body: String, timeout: Double = ExecCredentialPlugin.defaultTimeout) throws -> ExecCredentialPlugin {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("mcloud-exec-\(UUID().uuidString).sh")
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
-        let config = Kubeconfig.ExecConfig(apiVersion: "client.authentication.k8s.io/v1", command: script.path, args: [], env: [:], installHint: nil)
+        try Data("\(body)\n".utf8).write(to: script)
+        // Run by sh rather than executed: a file just written can still be open for writing in a child another test
+        // forked meanwhile, and exec of it then fails with ETXTBSY ("could not start", seen in a full run).
+        let config = Kubeconfig.ExecConfig(apiVersion: "client.authentication.k8s.io/v1", command: "/bin/sh", args: [script.path], env: [:], installHint: nil)
         return ExecCredentialPlugin(config: config, environment: ["PATH": "/usr/bin:/bin"], timeout: timeout)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import MCloudAWS
 import MCloudCore
+import MCloudCrypto
 import MCloudDatabaseEngines
 import MCloudHTTP
 import MCloudOpenStack
@@ -86,7 +87,7 @@ import Testing
             #expect(object.hasPrefix("\(server)/") && object.hasSuffix(".\(recipe.dumpExtension)"))
             let head = try #require(try await beds.s3.headObject(bucket: bucket, key: object))
             let bytes = try await beds.s3.getObject(bucket: bucket, key: object)
-            let sha256 = Digest.sha256(bytes).map { String(format: "%02x", $0) }.joined()
+            let sha256 = SHA2.sha256(bytes).map { String(format: "%02x", $0) }.joined()
             #expect(head.metadata["sha256"] == sha256 && status.sha256 == sha256)
             #expect(head.size == bytes.count && status.size == bytes.count && head.metadata["size"] == String(bytes.count))
             let done = try #require(status.lastSuccess)

@@ -101,6 +101,19 @@ struct RequestTests {
         #expect(Volume.decode(answer)?.volumeType == "luks-ssd")
     }
 
+    /// Networks are read in name order; a floating address, which reaches the server from outside its cloud, first.
+    @Test("a server's addresses are read back, floating ones first")
+    func serverAddressesReadBack() throws {
+        let answer = try JSONParser.parse(#"""
+            {"id":"s1","name":"db-0","status":"ACTIVE","addresses":{
+              "public":[{"addr":"203.0.113.7","version":4,"OS-EXT-IPS:type":"fixed"}],
+              "private":[{"addr":"10.0.0.5","version":4,"OS-EXT-IPS:type":"fixed"},{"addr":"198.51.100.9","version":4,"OS-EXT-IPS:type":"floating"},
+                         {"addr":"fd00::5","version":6}]}}
+            """#)
+        #expect(Server.decode(answer)?.addresses == ["198.51.100.9", "10.0.0.5", "fd00::5", "203.0.113.7"])
+        #expect(Server.decode(try JSONParser.parse(#"{"id":"s2"}"#))?.addresses == [])
+    }
+
     @Test("a create is retried only when its server may exist", arguments: [
         (OpenStackError.transport(operation: "x", .connection(url: "u", detail: "reset")), true),
         (.api(APIFault(operation: "x", status: 503, kind: nil, message: "", requestID: nil)), true),

@@ -58,4 +58,41 @@ import Testing
     @Test func everyRenderedBodyIsSelectedByItsApplication() {
         #expect(ResourceLabels.selector(application: "shop") == "app.kubernetes.io/managed-by=mcloud,app.kubernetes.io/part-of=shop")
     }
+    /// One ready endpoint per IPv4 address, as the API server accepts them; anything else is left out.
+    @Test func aSliceHoldsOneReadyEndpointPerIPv4Address() throws {
+        let slice = ResourceBody(.object([
+            ("kind", .string("EndpointSlice")),
+            ("metadata", .object([("annotations", .object([(ResourceBody.endpointSourcesAnnotation, .string("a.lab.DatabaseServer.x,k.lab.Ingress.y"))]))])),
+            ("endpoints", .array([])),
+        ]))
+        #expect(slice.endpointSources == ["a.lab.DatabaseServer.x", "k.lab.Ingress.y"])
+        let filled = slice.settingTargetAddresses(["10.0.0.5", "fd00::5", "db.example.net", "010.0.0.1", "256.1.1.1", "10.0.0", "192.0.2.1"])
+        #expect(filled.targetAddresses == ["10.0.0.5", "192.0.2.1"])
+        #expect(filled.document["endpoints"]?.serialized(pretty: false) == #"[{"addresses":["10.0.0.5"],"conditions":{"ready":true}},{"addresses":["192.0.2.1"],"conditions":{"ready":true}}]"#)
+        #expect(filled.settingTargetAddresses([]).document["endpoints"] == .array([]))
+        // Only a slice or a policy names sources.
+        #expect(Self.body.endpointSources.isEmpty)
+    }
+
+    /// A policy's egress goes to exactly the addresses, each a /32 block, on the ports rendered; with none it stays
+    /// open to any address, as rendered.
+    @Test func anEgressPolicyGoesToExactlyTheAddresses() {
+        let policy = ResourceBody(.object([
+            ("kind", .string("NetworkPolicy")),
+            ("metadata", .object([("annotations", .object([(ResourceBody.endpointSourcesAnnotation, .string("a.lab.DatabaseServer.x"))]))])),
+            ("spec", .object([("egress", .array([.object([("ports", .array([.object([("protocol", .string("TCP")), ("port", .int(5432))])]))])]))])),
+        ]))
+        #expect(policy.endpointSources == ["a.lab.DatabaseServer.x"])
+        let narrowed = policy.settingTargetAddresses(["10.0.0.5", "fd00::5"])
+        #expect(narrowed.document.value(at: ["spec", "egress"])?.serialized(pretty: false) == #"[{"ports":[{"protocol":"TCP","port":5432}],"to":[{"ipBlock":{"cidr":"10.0.0.5/32"}}]}]"#)
+        #expect(narrowed.targetAddresses == ["10.0.0.5"])
+        #expect(narrowed.settingTargetAddresses([]).document == policy.document)
+    }
+
+    @Test func reportedAddressesAreReadBackAndNoneRemovesThem() {
+        let reported = Self.body.reportingAddresses(["10.0.0.5", "fd00::5"])
+        #expect(reported.reportedAddresses == ["10.0.0.5", "fd00::5"])
+        #expect(reported.reportingAddresses([]).document.value(at: ["status"])?.objectPairs.isEmpty == true)
+        #expect(Self.body.reportedAddresses.isEmpty)
+    }
 }

@@ -83,7 +83,7 @@ import Testing
     }
 
     /// Addresses are unique, every reference to another resource or an Ingress resolves, and every ConfigMap
-    /// host is the `dnsName` of a database's primary.
+    /// host is a name in the cell's namespace whose EndpointSlice points at resources the rendering has.
     @Test(arguments: RenderFixtures.examples)
     func everyAddressIsUniqueAndEveryReferenceResolves(_ name: String) throws {
         let (model, plan) = try RenderFixtures.example(name)
@@ -100,11 +100,17 @@ import Testing
                 #expect(known.contains(reference), "\(resource.address) refers to \(reference)")
             }
         }
-        let dnsNames = Set(rendering.allResources.compactMap { $0.body.at("spec", "dnsName")?.stringValue })
-        let hosts = rendering.allObjects.filter { $0.object.kind == "ConfigMap" }
-            .flatMap { $0.object.body["data"]?.fields ?? [] }.filter { $0.0.hasSuffix("_HOST") }.compactMap(\.1.stringValue)
-        #expect(!hosts.isEmpty)
-        #expect(Set(hosts).isSubset(of: dnsNames))
+        for (cloud, configMap) in rendering.allObjects where configMap.kind == "ConfigMap" {
+            let hosts = configMap.body["data"]?.fields.filter { $0.0.hasSuffix("_HOST") }.compactMap(\.1.stringValue) ?? []
+            #expect(!hosts.isEmpty)
+            for host in hosts {
+                let parts = host.split(separator: ".").map(String.init)
+                #expect(parts.count == 3 && parts[1] == configMap.namespace && parts[2] == "svc", "\(host)")
+                let slice = try #require(rendering.object(on: cloud, "EndpointSlice", configMap.namespace, parts[0]), "\(cloud) \(host)")
+                let sources = slice.body.at("metadata", "annotations", "mcloud.io/endpoints-from")?.stringValue ?? ""
+                #expect(sources.split(separator: ",").allSatisfy { known.contains(String($0)) }, "\(sources)")
+            }
+        }
     }
 
     /// The catalog's endpoints (kubeconfig contexts, CDN APIs and their token variables) stay out of the tree.

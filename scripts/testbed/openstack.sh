@@ -8,6 +8,7 @@
 #   openstack.sh status     exit 0 running and ready, 3 stopped, 1 half running
 #   openstack.sh env        print the env file of the running bed (exit 1 when not running)
 #   openstack.sh stop       stop exactly the processes this script started (by PID file)
+#   openstack.sh sweep      delete what earlier runs left in project mcloud (scripts/test.sh does, before the tests)
 set -euo pipefail
 
 DIR=${MCLOUD_TESTBED_DIR:-/tmp/mcloud-testbed/openstack}
@@ -35,7 +36,7 @@ log() { printf '%s\n' "$*" >&2; }
 die() { log "openstack.sh: $*"; exit 1; }
 
 usage() {
-  sed -n '6,10p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '6,11p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -474,7 +475,7 @@ setup() {
     --endpoint "image=http://127.0.0.1:$GLANCE_PORT" --endpoint "network=http://127.0.0.1:$NEUTRON_PORT" \
     --endpoint "block-storage=http://127.0.0.1:$CINDER_PORT/v3" --endpoint "volumev3=http://127.0.0.1:$CINDER_PORT/v3" \
     --endpoint "database=http://127.0.0.1:$TROVE_PORT/v1.0/%(tenant_id)s" >>"$LOGS/setup.log" 2>&1 \
-    || { tail -n 30 "$LOGS/setup.log" >&2; die "registration failed (log: $LOGS/setup.log)"; }
+    || { tail -n 30 "$LOGS/setup.log" >&2; die "setup $1 failed (log: $LOGS/setup.log)"; }
 }
 
 # --- commands -----------------------------------------------------------------------------------------------
@@ -519,6 +520,7 @@ case "${1:-}" in
   up|start) cmd_up ;;
   stop) stop_all; rm -f "$DIR/env" ;;
   status) cmd_status ;;
+  sweep) ready || die "not running (scripts/testbed/openstack.sh up)"; setup sweep ;;
   env) ready || die "not running (scripts/testbed/openstack.sh up)"; cat "$DIR/env" ;;
   *) usage ;;
 esac

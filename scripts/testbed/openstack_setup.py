@@ -3,10 +3,14 @@
 
     openstack_setup.py register  --keystone URL --dir DIR --service-password P --endpoint TYPE=URL ...
     openstack_setup.py resources --keystone URL --dir DIR --service-password P --trove-manage CMD
+    openstack_setup.py sweep     --keystone URL --dir DIR --service-password P
 
 register: projects service, mcloud, mcloud-quota; users admin (bootstrap), mcloud, the service users; the
 catalog. resources: a tiny image, flavors, the Trove datastore, low quotas on mcloud-quota, an application
-credential for mcloud, then DIR/clouds.yaml and DIR/env (written last: the env file means "ready").
+credential for mcloud, then DIR/clouds.yaml and DIR/env (written last: the env file means "ready"). sweep: deletes
+what an earlier run left in project mcloud (a run killed before its cleanup): Trove instances, then servers, volumes
+and security groups other than default. The bed keeps its databases across stop and up, and Trove lists every
+instance it holds with a Nova and a Cinder lookup each, so leftovers slow every later listing.
 """
 import argparse
 import json
@@ -203,16 +207,58 @@ def resources(args):
         handle.write("".join("%s=%s\n" % item for item in env.items()))
 
 
+def wait_empty(what, list_items, limit=300):
+    deadline = time.time() + limit
+    while True:
+        left = list_items()
+        if not left:
+            return
+        if time.time() > deadline:
+            raise SystemExit("sweep: %d %s still there after %d s: %s" % (len(left), what, limit, ", ".join(left[:5])))
+        time.sleep(2)
+
+
+def sweep(args):
+    user, info = token(args.keystone, "mcloud", "mcloud-pass", "mcloud")
+    catalog = info["catalog"]
+    trove, nova = endpoint(catalog, "database"), endpoint(catalog, "compute")
+    cinder, neutron = endpoint(catalog, "volumev3"), endpoint(catalog, "network")
+
+    def instances():
+        return [i["id"] for i in call("GET", trove + "/instances?limit=1000", user)[1]["instances"]]
+    for instance in instances():
+        call("DELETE", "%s/instances/%s" % (trove, instance), user, ok=(202, 204, 404))
+    wait_empty("Trove instances", instances)
+
+    def servers():
+        return [s["id"] for s in call("GET", nova + "/servers?limit=1000", user)[1]["servers"]]
+    for server in servers():
+        call("DELETE", "%s/servers/%s" % (nova, server), user, ok=(204, 404))
+    wait_empty("servers", servers)
+
+    def volumes():
+        return [v["id"] for v in call("GET", cinder + "/volumes?limit=1000", user)[1]["volumes"]]
+    for volume in volumes():
+        call("DELETE", "%s/volumes/%s?cascade=true" % (cinder, volume), user, ok=(202, 404))
+    wait_empty("volumes", volumes)
+
+    groups = call("GET", neutron + "/v2.0/security-groups?project_id=" + info["project"]["id"], user)[1]["security_groups"]
+    for group in groups:
+        if group["name"] != "default":
+            call("DELETE", "%s/v2.0/security-groups/%s" % (neutron, group["id"]), user, ok=(204, 404, 409))
+    print("sweep: project mcloud is empty")
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("phase", choices=["register", "resources"])
+    parser.add_argument("phase", choices=["register", "resources", "sweep"])
     parser.add_argument("--keystone", required=True)
     parser.add_argument("--dir", required=True)
     parser.add_argument("--service-password", required=True)
     parser.add_argument("--trove-manage", default="")
     parser.add_argument("--endpoint", action="append", default=[])
     args = parser.parse_args()
-    register(args) if args.phase == "register" else resources(args)
+    {"register": register, "resources": resources, "sweep": sweep}[args.phase](args)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 import Foundation
 import MCloudCore
+import MCloudCrypto
 import MCloudEngine
 import MCloudHTTP
 import MCloudManifest
@@ -72,6 +73,6 @@ struct DeploymentInputs {
                 }
             }
         }
-        return "sha256:" + Digest.hex(Digest.sha256(bytes))
+        return "sha256:" + Hex.lowercase(SHA2.sha256(bytes))
     }
 }

@@ -3,13 +3,14 @@ internal import COpenSSL
 /// One-shot digests and HMAC on OpenSSL's EVP interface.
 enum OpenSSLDigest {
     enum Algorithm {
-        case sha1, sha256, sha512
+        case sha1, sha256, sha512, md5
 
         var evp: OpaquePointer? {
             switch self {
             case .sha1: return EVP_sha1()
             case .sha256: return EVP_sha256()
             case .sha512: return EVP_sha512()
+            case .md5: return EVP_md5()
             }
         }
     }

@@ -1,0 +1,51 @@
+import Foundation
+import MCloudCore
+import MCloudHTTP
+@testable import MCloudKubernetes
+import Testing
+
+/// `mcloud status` against the real kube-apiserver of the test bed. The bed runs no controllers, so the test writes
+/// each Deployment's status through the status subresource, as the Deployment controller would.
+@Suite(.serialized) struct StatusBedTests {
+    /// Writes `api`'s and `web`'s status: every replica updated, `ready` of `api`'s ready (all when nil).
+    static func report(_ workspace: EngineWorkspace, apiReady: Int?) async throws {
+        let client = try workspace.client()
+        for (name, replicas) in [("api", 3), ("web", 2)] {
+            let reference = ObjectReference(apiVersion: "apps/v1", kind: "Deployment", namespace: workspace.namespace, name: name)
+            let live = try #require(try await client.get(reference))
+            let generation = live.value(at: ["metadata", "generation"])?.intValue ?? 1
+            let ready = name == "api" ? apiReady ?? replicas : replicas
+            let status = #"{"status": {"observedGeneration": \#(generation), "replicas": \#(replicas), "updatedReplicas": \#(replicas), "readyReplicas": \#(ready), "availableReplicas": \#(ready)}}"#
+            let path = "/apis/apps/v1/namespaces/\(workspace.namespace)/deployments/\(name)/status"
+            let response = try await client.send(.PATCH, path, body: Array(status.utf8), contentType: "application/merge-patch+json", operation: "status of \(name)")
+            #expect(response.status == 200, "\(String(decoding: response.body, as: UTF8.self))")
+        }
+    }
+
+    @Test func aDeploymentWithFewerReadyReplicasIsDegradedAndExitsTwoThenHealthyOnceAllAreReady() async throws {
+        let workspace = try EngineWorkspace()
+        let applied = await workspace.run("apply", ["--auto-approve"])
+        #expect(applied.exitCode == 0, "\(applied.stderr)")
+
+        let fresh = await workspace.run("status", ["--detailed-exitcode"])
+        #expect(fresh.exitCode == 2, "no controller has reported yet: \(fresh.stdout)\(fresh.stderr)")
+        #expect(fresh.stdout.contains("Progressing"), "\(fresh.stdout)")
+
+        try await Self.report(workspace, apiReady: 1)
+        let degraded = await workspace.run("status", ["--detailed-exitcode"])
+        #expect(degraded.exitCode == 2, "\(degraded.stdout)\(degraded.stderr)")
+        #expect(degraded.stdout.hasPrefix("Application \(workspace.application): Degraded (api@eu in lab: 1 of 3 replicas ready)\n"), "\(degraded.stdout)")
+        let json = try JSONParser.parse(Array(await workspace.run("status", ["--json", "api@eu"]).stdout.utf8))
+        let site = json["cells"]?.arrayItems.first?["sites"]?.arrayItems.first
+        #expect(site?["replicas"]?["ready"]?.intValue == 1)
+        #expect(site?["replicas"]?["desired"]?.intValue == 3)
+
+        try await Self.report(workspace, apiReady: nil)
+        let healthy = await workspace.run("status", ["--detailed-exitcode"])
+        #expect(healthy.exitCode == 0, "\(healthy.stdout)\(healthy.stderr)")
+        #expect(healthy.stdout.hasPrefix("Application \(workspace.application): Healthy\n"), "\(healthy.stdout)")
+
+        let destroyed = await workspace.run("destroy", ["--auto-approve"])
+        #expect(destroyed.exitCode == 0, "\(destroyed.stderr)")
+    }
+}
