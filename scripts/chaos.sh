@@ -14,5 +14,6 @@ scripts/testbed/postgres.sh start >/dev/null
 scripts/testbed/moto.sh start >/dev/null
 scripts/testbed/openstack.sh up >/dev/null
 source scripts/toolchain.sh
+source scripts/age-identity.sh
 swift build --product mcloud -Xswiftc -warnings-as-errors >/dev/null
 exec python3 scripts/testbed/chaos.py "$@"

@@ -11,8 +11,9 @@ if [ ! -f "$bench/check.py" ] || [ ! -d "$bench/instances" ]; then
   echo "check-placements: the shared benchmark is not here: no $bench/check.py and instances/ (CI puts shared/ beside the clone; elsewhere set MCLOUD_BENCH_DIR). Nothing was checked." >&2
   exit 1
 fi
-scripts/install-deps.sh python
+scripts/install-deps.sh build python
 source scripts/toolchain.sh
+source scripts/age-identity.sh
 
 # PyYAML for the checker, in a venv kept outside the checkout and keyed by the Python version.
 python_version=$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')

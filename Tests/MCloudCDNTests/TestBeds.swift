@@ -26,15 +26,17 @@ struct CDNTestBed {
     /// What a client talks to: the proxy when there is one.
     var apiURL: String { (proxy ?? server).url + "/cdn" }
 
+    /// The server moves on by reads and a 2-second window, so a wait ends in seconds; its bound is the beds' own,
+    /// since under the suite's load a test may not get a thread for minutes (10 s failed that way).
     func service(token: String = CDNTestBed.token, transport: RetryingTransport = CDNTestBed.transport) -> GCoreCDN {
-        GCoreCDN(baseURL: apiURL, credential: .apiKey(token), transport: transport, pollInterval: 0.02, timeout: 10)
+        GCoreCDN(baseURL: apiURL, credential: .apiKey(token), transport: transport, pollInterval: 0.02, timeout: BedTiming.requestDeadline)
     }
 
     /// VK's dialect: a project in the path, `originGroups`, a Keystone token.
     func vkService(project: String) -> GCoreCDN {
         GCoreCDN(
             baseURL: (proxy ?? server).url + "/api/cdn/api/v1/projects/\(project)", credential: .keystoneToken(Self.token), originGroupsPath: "/originGroups",
-            transport: Self.transport, pollInterval: 0.02, timeout: 10
+            transport: Self.transport, pollInterval: 0.02, timeout: BedTiming.requestDeadline
         )
     }
 
