@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
         .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
         // Placement to resources, resources to changes, changes to what people read.
-        .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudDatabaseEngines"]),
+        .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudDatabaseEngines", "MCloudSecrets"]),
         .target(name: "MCloudEngine", dependencies: ["MCloudCore", "MCloudProvider"]),
         .target(name: "MCloudViews", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudEngine"]),
         .target(name: "MCloudPolicy", dependencies: ["MCloudCore", "MCloudProvider", "MCloudEngine", "MCloudViews"]),
@@ -54,7 +54,7 @@ let package = Package(
             dependencies: [
                 "MCloudCore", "MCloudYAML", "MCloudHTTP", "MCloudCrypto", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudRender",
                 "MCloudEngine", "MCloudViews", "MCloudPolicy", "MCloudKubernetesProvider", "MCloudOpenStackProvider", "MCloudAWSProvider",
-                "MCloudCDNProvider", "MCloudDatabaseEngines",
+                "MCloudCDNProvider", "MCloudDatabaseEngines", "MCloudSecrets",
             ]
         ),
         .executableTarget(name: "mcloud", dependencies: ["MCloudCLI"]),
@@ -115,7 +115,10 @@ let package = Package(
         ),
         .testTarget(
             name: "MCloudRenderTests",
-            dependencies: ["MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML", "MCloudCore", "MCloudProvider", "MCloudTestSupport"],
+            dependencies: [
+                "MCloudRender", "MCloudManifest", "MCloudPlanner", "MCloudYAML", "MCloudCore", "MCloudProvider", "MCloudTestSupport", "MCloudSecrets",
+                "MCloudDatabaseEngines",
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(name: "MCloudCDNTests", dependencies: ["MCloudTestSupport", "MCloudCDN", "MCloudCDNProvider", "MCloudAWS", "MCloudHTTP", "MCloudCore", "MCloudProvider"]),
@@ -123,7 +126,7 @@ let package = Package(
             name: "MCloudCLITests",
             dependencies: [
                 "MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudProvider", "MCloudCore", "MCloudHTTP", "MCloudOpenStack",
-                "MCloudAWS", "MCloudSynthetic",
+                "MCloudAWS", "MCloudSynthetic", "MCloudSecrets", "MCloudDatabaseEngines",
             ],
             exclude: ["Golden", "Fixtures"]
         ),

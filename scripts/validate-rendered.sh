@@ -2,6 +2,9 @@
 # Renders every bundled example with `mcloud render` and checks the trees as a cluster would take them:
 # every object strictly against the Kubernetes 1.30 schemas (kubernetes-validate --strict), and every
 # cluster folder through `kubectl kustomize`. Any error, or an object whose kind has no schema, fails.
+# A connection's Secret is a SOPS document (docs/gitops.md, "Secrets"): its top-level `sops` key, which
+# Flux removes when it decrypts, is no field of a Secret, so the Secret is checked without it, and every
+# value of its stringData must be encrypted. The Secrets are derived from the test fixtures' age identity.
 # MCLOUD_BIN points at an mcloud binary to use instead of building one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,6 +31,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0
+export MCLOUD_AGE_KEY_FILE="$PWD/Tests/MCloudCLITests/Fixtures/age.key"
 for application in Manifests/*/; do
   name=$(basename "$application")
   out="$work/$name"
@@ -41,7 +45,18 @@ for application in Manifests/*/; do
   # A ServiceExport is the Multi-Cluster Services CRD's (docs/connectivity.md, Names), which Kubernetes' schemas
   # do not have; kubectl kustomize below still reads it.
   objects=()
-  while IFS= read -r file; do objects+=("$file"); done < <(find "$out/clusters" -name '*.yaml' ! -name kustomization.yaml ! -name '*.serviceexport.yaml' | sort)
+  while IFS= read -r file; do objects+=("$file"); done < <(find "$out/clusters" -name '*.yaml' ! -name kustomization.yaml ! -name '*.serviceexport.yaml' ! -name '*.secret.yaml' | sort)
+  # The Secret as Flux applies it: SopsEncryptor writes the `sops` key last, so everything from it on goes.
+  while IFS= read -r file; do
+    relative=${file#"$out/"}
+    if ! grep -q '^sops:' "$file" || grep -A1000 '^stringData:' "$file" | sed '/^sops:/,$d' | grep '^  ' | grep -vq ': ENC\[AES256_GCM,'; then
+      echo "$name/$relative: a Secret that is not SOPS-encrypted" >&2
+      failed=1
+    fi
+    mkdir -p "$work/secrets/$name/$(dirname "$relative")"
+    sed '/^sops:/,$d' "$file" >"$work/secrets/$name/$relative"
+    objects+=("$work/secrets/$name/$relative")
+  done < <(find "$out/clusters" -name '*.secret.yaml' | sort)
   # --quiet prints only failures and warnings; a warning means a kind without a schema, which was not checked.
   report=$("$venv/bin/kubernetes-validate" --strict --quiet --kubernetes-version "$kubernetes_version" "${objects[@]}" 2>&1) || failed=1
   if [ -n "$report" ]; then

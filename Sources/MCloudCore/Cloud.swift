@@ -82,6 +82,9 @@ public struct Cloud: Hashable, Sendable {
         /// The Multi-Cluster Services cluster set the cluster belongs to (KEP-1645): its services reach a service of
         /// another cluster of the same set by `<service>.<namespace>.svc.clusterset.local`.
         public var kubernetesClusterSet: String?
+        /// The cluster's age recipient (`age1...`), to which `render` also encrypts the Secrets it writes into that
+        /// cluster's folder, so its Flux decrypts them with its own identity (docs/gitops.md, "Secrets").
+        public var kubernetesAgeRecipient: String?
         /// The cluster's API server URL: Argo CD's `destination.server` for it.
         public var kubernetesServer: String?
         /// The name the cluster is registered under in Argo CD: its `destination.name` (by default the cloud's
@@ -103,8 +106,9 @@ public struct Cloud: Hashable, Sendable {
             openstackCloud: String? = nil, kubernetesContext: String? = nil, kubeconfig: String? = nil, cdnURL: String? = nil,
             cdnTokenEnv: String? = nil, objectStorageURL: String? = nil, awsProfile: String? = nil, kubernetesEgressCIDRs: [String] = [],
             kubernetesServer: String? = nil, argocdCluster: String? = nil, fluxKubeConfigSecret: String? = nil, fluxKubeConfigKey: String? = nil,
-            objectStorageBackupProfile: String? = nil, kubernetesClusterSet: String? = nil
+            objectStorageBackupProfile: String? = nil, kubernetesClusterSet: String? = nil, kubernetesAgeRecipient: String? = nil
         ) {
+            self.kubernetesAgeRecipient = kubernetesAgeRecipient
             self.kubernetesClusterSet = kubernetesClusterSet
             self.objectStorageBackupProfile = objectStorageBackupProfile
             self.kubernetesEgressCIDRs = kubernetesEgressCIDRs

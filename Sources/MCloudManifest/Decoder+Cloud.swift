@@ -217,12 +217,13 @@ extension Decoder {
         if let openstack = entry("openstack", ["cloud"], required: ["cloud"]) {
             endpoints.openstackCloud = openstack["cloud"].flatMap { nonEmptyString($0, openstack.path("cloud")) }
         }
-        let kubernetesKeys = ["context", "kubeconfig", "egressCIDRs", "clusterSet", "server", "argocdCluster", "fluxKubeConfigSecret", "fluxKubeConfigKey"]
+        let kubernetesKeys = ["context", "kubeconfig", "egressCIDRs", "clusterSet", "server", "argocdCluster", "fluxKubeConfigSecret", "fluxKubeConfigKey", "ageRecipient"]
         if let kubernetes = entry("kubernetes", kubernetesKeys, required: ["context"]) {
             endpoints.kubernetesContext = kubernetes["context"].flatMap { nonEmptyString($0, kubernetes.path("context")) }
             endpoints.kubeconfig = kubernetes["kubeconfig"].flatMap { nonEmptyString($0, kubernetes.path("kubeconfig")) }
             endpoints.kubernetesEgressCIDRs = kubernetes["egressCIDRs"].flatMap { cidrs($0, kubernetes.path("egressCIDRs")) } ?? []
             endpoints.kubernetesClusterSet = kubernetes["clusterSet"].flatMap { name($0, kubernetes.path("clusterSet")) }
+            endpoints.kubernetesAgeRecipient = kubernetes["ageRecipient"].flatMap { ageRecipient($0, kubernetes.path("ageRecipient")) }
             gitOpsReferences(kubernetes, into: &endpoints)
         }
         if let cdn = entry("cdn", ["url", "tokenEnv"], required: ["url"]) {
@@ -242,6 +243,18 @@ extension Decoder {
             endpoints.awsProfile = aws["profile"].flatMap { nonEmptyString($0, aws.path("profile")) }
         }
         return endpoints
+    }
+
+    /// An age X25519 recipient as `age-keygen` prints it: `age1` and 58 characters of bech32's lowercase alphabet
+    /// (32 bytes and a 6-character checksum). The checksum is checked when `render` encrypts to it.
+    private func ageRecipient(_ node: YAMLNode, _ path: String) -> String? {
+        guard let value = string(node, path) else { return nil }
+        let alphabet = Set("qpzry9x8gf2tvdw0s3jn54khce6mua7l")
+        guard value.hasPrefix("age1"), value.count == 62, value.dropFirst(4).allSatisfy(alphabet.contains) else {
+            error(node.location, "\(path): \"\(value)\" is not an age recipient: expected age1 and 58 lowercase bech32 characters, as age-keygen prints it")
+            return nil
+        }
+        return value
     }
 
     /// How Argo CD and Flux name the cluster (docs/gitops.md, "Bootstrap"): Argo CD's destination is a server URL or

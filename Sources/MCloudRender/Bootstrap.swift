@@ -74,6 +74,9 @@ public struct Bootstrap: Sendable {
         public var cloud: String
         public var argocd: ArgoCDDestination
         public var flux: KubeConfig
+        /// Whether the cluster's folder holds SOPS-encrypted Secrets, which Flux decrypts with the age identity in the
+        /// Secret `sops-age` of `flux-system` (docs/gitops.md, "Secrets").
+        public var decrypts = false
 
         /// What the catalog says of `cloud`: Argo CD by `argocdCluster`, else by `server`, else by the cloud's own
         /// name (what `argocd cluster add CONTEXT --name CLOUD` registers); Flux by `fluxKubeConfigSecret`, else
@@ -95,6 +98,8 @@ public struct Bootstrap: Sendable {
     public static let argocdNamespace = "argocd"
     /// Flux's own namespace; a Kustomization's kubeconfig Secret must be in the same one.
     public static let fluxNamespace = "flux-system"
+    /// The Secret in `flux-system` holding the age identity Flux decrypts a cluster's Secrets with (key `age.agekey`).
+    public static let fluxDecryptionSecret = "sops-age"
     /// Argo CD's finalizer that deletes an Application's resources with it.
     static let cascadeFinalizer = "resources-finalizer.argocd.argoproj.io"
 
@@ -114,7 +119,11 @@ public struct Bootstrap: Sendable {
         let endpoints = Dictionary(model.clouds.map { ($0.name, $0.endpoints) }, uniquingKeysWith: { first, _ in first })
         self.init(
             application: model.application.name, source: source,
-            clusters: rendering.clusters.map { Cluster(cloud: $0.cloud, endpoints: endpoints[$0.cloud] ?? Cloud.Endpoints()) }
+            clusters: rendering.clusters.map { cluster in
+                var named = Cluster(cloud: cluster.cloud, endpoints: endpoints[cluster.cloud] ?? Cloud.Endpoints())
+                named.decrypts = rendering.secrets.contains { $0.cloud == cluster.cloud }
+                return named
+            }
         )
     }
 
@@ -235,20 +244,22 @@ public struct Bootstrap: Sendable {
     func kustomization(_ cluster: Cluster) -> ObjectNode {
         var secretRef: [(String, ObjectNode)] = [("name", .string(cluster.flux.secret))]
         if let key = cluster.flux.key { secretRef.append(("key", .string(key))) }
+        var spec: [(String, ObjectNode)] = [
+            ("interval", "10m0s"),
+            ("retryInterval", "2m0s"),
+            ("timeout", "5m0s"),
+            ("path", .string("./" + Self.path(of: cluster.cloud))),
+            ("prune", true),
+            ("wait", true),
+            ("sourceRef", ["kind": "GitRepository", "name": .string(application)]),
+            ("kubeConfig", ["secretRef": .map(secretRef)]),
+        ]
+        if cluster.decrypts { spec.append(("decryption", ["provider": "sops", "secretRef": ["name": .string(Self.fluxDecryptionSecret)]])) }
         return [
             "apiVersion": "kustomize.toolkit.fluxcd.io/v1",
             "kind": "Kustomization",
             "metadata": metadata(kustomizationName(cluster.cloud), namespace: Self.fluxNamespace, cloud: cluster.cloud),
-            "spec": [
-                "interval": "10m0s",
-                "retryInterval": "2m0s",
-                "timeout": "5m0s",
-                "path": .string("./" + Self.path(of: cluster.cloud)),
-                "prune": true,
-                "wait": true,
-                "sourceRef": ["kind": "GitRepository", "name": .string(application)],
-                "kubeConfig": ["secretRef": .map(secretRef)],
-            ],
+            "spec": .map(spec),
         ]
     }
 }

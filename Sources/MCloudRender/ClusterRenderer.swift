@@ -10,9 +10,9 @@ enum ClusterRenderer {
     }
 
     /// `names`: the namespaces' connection objects in this cluster, from `ConnectionNameBuilder.objects`; `addressed`,
-    /// from `ConnectionNameBuilder.addressed`.
+    /// from `ConnectionNameBuilder.addressed`; `secrets`: the connection Secrets, whose Deployments read them.
     static func objects(
-        for cloud: String, in topology: Topology, names: [String: [KubernetesObject]], addressed: [String: Set<String>]
+        for cloud: String, in topology: Topology, names: [String: [KubernetesObject]], addressed: [String: Set<String>], secrets: [ConnectionSecret] = []
     ) -> [KubernetesObject] {
         let placed = topology.services.indices.filter { topology.services[$0].count(on: cloud) > 0 }
         let byNamespace = Dictionary(grouping: placed) { topology.services[$0].namespace }
@@ -23,18 +23,19 @@ enum ClusterRenderer {
             objects += NamespaceBuilder.build(namespace: namespace, application: topology.application, audience: audience, cloud: cloud)
             for index in cells {
                 let cell = topology.services[index].cell.name
-                objects += cellObjects(CellOnCloud(topology: topology, index: index, cloud: cloud, addressed: addressed["\(cell) \(cloud)"] ?? []))
+                let context = CellOnCloud(topology: topology, index: index, cloud: cloud, addressed: addressed["\(cell) \(cloud)"] ?? [])
+                objects += cellObjects(context, secrets: secrets.filter { $0.cloud == cloud && $0.service == cell })
             }
             objects += names[namespace] ?? []
         }
         return objects
     }
 
-    static func cellObjects(_ context: CellOnCloud) -> [KubernetesObject] {
+    static func cellObjects(_ context: CellOnCloud, secrets: [ConnectionSecret] = []) -> [KubernetesObject] {
         let configMap = EndpointsBuilder.build(context)
         let endpoints = configMap.map { (name: $0.name, hash: EndpointsBuilder.hash($0)) }
         return [
-            DeploymentBuilder.build(context, endpoints: endpoints),
+            DeploymentBuilder.build(context, endpoints: endpoints, secrets: secrets),
             ServiceBuilder.build(context),
             AutoscalerBuilder.build(context),
             DisruptionBudgetBuilder.build(context),
@@ -44,12 +45,12 @@ enum ClusterRenderer {
         ].compactMap { $0 }
     }
 
-    /// The cluster's `kustomization.yaml`: every object file, sorted.
-    static func kustomization(_ objects: [KubernetesObject]) -> ObjectNode {
+    /// The cluster's `kustomization.yaml`: every object file and Secret file, sorted.
+    static func kustomization(_ objects: [KubernetesObject], secrets: [ConnectionSecret] = []) -> ObjectNode {
         [
             "apiVersion": "kustomize.config.k8s.io/v1beta1",
             "kind": "Kustomization",
-            "resources": .list(objects.map(\.path).sorted().map(ObjectNode.string)),
+            "resources": .list((objects.map(\.path) + secrets.map(\.path)).sorted().map(ObjectNode.string)),
         ]
     }
 }

@@ -108,7 +108,9 @@ struct DatabaseInfrastructure {
     /// ones of the database's namespace and of each dependent's. Nil when no service depends on it.
     private var access: DatabaseAccess? {
         var clients: [String: DatabaseAccess.Client] = [:]
-        var namespaces = [cell.namespace]
+        // The name in each dependent's namespace is the connection's (`Wiring.localName`): a global cell reaching one
+        // audience's cell of several has the audience in it, and its Secret's host must be a name of the certificate.
+        var hosts = ["\(database.name).\(cell.namespace).svc"]
         for dependent in topology.databaseDependents[index].map({ topology.services[$0] }) {
             let user = DatabaseAccess.engineName(dependent.cell.name)
             let cidrs = dependent.replicas.flatMap { replica -> [String] in
@@ -116,10 +118,11 @@ struct DatabaseInfrastructure {
                 return egress.isEmpty && replica.cloud == cloud.name ? Self.privateRanges : egress
             }
             clients[dependent.cell.name] = DatabaseAccess.Client(service: dependent.cell.name, user: user, database: user, cidrs: Array(Set(cidrs)).sorted())
-            if !namespaces.contains(dependent.namespace) { namespaces.append(dependent.namespace) }
+            let host = Wiring.localName(database.name, of: cell.cell, for: Connection.Dependent(cell: dependent.cell, cloud: cloud.name, namespace: dependent.namespace))
+            if !hosts.contains(host) { hosts.append(host) }
         }
         guard !clients.isEmpty else { return nil }
-        let names = namespaces.flatMap { namespace in ["\(database.name).\(namespace).svc", "\(database.name).\(namespace).svc.cluster.local"] }
+        let names = hosts.flatMap { [$0, "\($0).cluster.local"] }
         return DatabaseAccess(cell: cell.cell.name, names: names, clients: clients.values.sorted { $0.service < $1.service })
     }
 

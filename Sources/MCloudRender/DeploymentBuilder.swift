@@ -1,26 +1,38 @@
 import MCloudCore
+import MCloudDatabaseEngines
 
 /// The Deployment of a cell in one cluster: the replicas the planner gave that cloud, and the pod the Service asks for.
 enum DeploymentBuilder {
     /// `endpoints` names the cell's endpoints ConfigMap, which the pods read through `envFrom`, and a hash of its
     /// data, which goes on the pod template so a moved database primary rolls the pods onto the new address.
-    static func build(_ context: CellOnCloud, endpoints: (name: String, hash: String)?) -> KubernetesObject {
+    /// `secrets` are the cell's connection Secrets in this cluster: each gives the pods its user, password, database
+    /// and URI as variables, and its CA as a file (`ConnectionSecret.mountPath`).
+    static func build(_ context: CellOnCloud, endpoints: (name: String, hash: String)?, secrets: [ConnectionSecret] = []) -> KubernetesObject {
         let selector = context.selector
         var podMetadata: [(String, ObjectNode)] = [("labels", context.metadata)]
         if let endpoints { podMetadata.append(("annotations", ["mcloud.io/endpoints-hash": .string(endpoints.hash)])) }
-        let pod: ObjectNode = [
+        var pod: [(String, ObjectNode)] = [
             // No service in the model talks to the Kubernetes API, so its pods get no token to lose.
-            "automountServiceAccountToken": false,
-            "securityContext": ["seccompProfile": ["type": "RuntimeDefault"]],
+            ("automountServiceAccountToken", false),
+            ("securityContext", ["seccompProfile": ["type": "RuntimeDefault"]]),
             // Spread over the cloud's zones where it has several; never block scheduling over it.
-            "topologySpreadConstraints": [[
+            ("topologySpreadConstraints", [[
                 "maxSkew": 1,
                 "topologyKey": "topology.kubernetes.io/zone",
                 "whenUnsatisfiable": "ScheduleAnyway",
                 "labelSelector": ["matchLabels": selector],
-            ]],
-            "containers": [container(context.cell.service, endpoints: endpoints?.name)],
+            ]]),
+            ("containers", [container(context.cell.service, endpoints: endpoints?.name, secrets: secrets)]),
         ]
+        if !secrets.isEmpty {
+            // Only the CA's key is projected: the password reaches the pods as a variable, never as a file.
+            pod.append(("volumes", .list(secrets.map { secret in
+                [
+                    "name": .string(volumeName(secret)),
+                    "secret": ["secretName": .string(secret.name), "items": [["key": .string(ClientAccess.authorityKey), "path": .string(ClientAccess.authorityKey)]]],
+                ]
+            })))
+        }
         return KubernetesObject(
             "apps/v1", "Deployment", name: context.name, namespace: context.namespace, labels: context.metadata,
             content: [
@@ -29,26 +41,40 @@ enum DeploymentBuilder {
                     "selector": ["matchLabels": selector],
                     // Surge first and never drop below the placed count: a cloud with one replica keeps serving.
                     "strategy": ["type": "RollingUpdate", "rollingUpdate": ["maxSurge": "25%", "maxUnavailable": 0]],
-                    "template": ["metadata": .map(podMetadata), "spec": pod],
+                    "template": ["metadata": .map(podMetadata), "spec": .map(pod)],
                 ]),
             ]
         )
     }
 
-    private static func container(_ service: Service, endpoints: String?) -> ObjectNode {
+    /// The variables a connection Secret gives: `PAYMENTS_DB_USER`, `_PASSWORD`, `_DATABASE` and `_URI` (`_HOST` and
+    /// `_PORT` are the endpoints ConfigMap's).
+    static let secretVariables = [("USER", "user"), ("PASSWORD", "password"), ("DATABASE", "database"), ("URI", "uri")]
+
+    private static func volumeName(_ secret: ConnectionSecret) -> String {
+        KubernetesName.fit("ca-\(secret.name)")
+    }
+
+    private static func container(_ service: Service, endpoints: String?, secrets: [ConnectionSecret]) -> ObjectNode {
         var fields: [(String, ObjectNode)] = [("name", .string(service.name)), ("image", .string(service.image))]
         if !service.ports.isEmpty {
             fields.append(("ports", .list(service.ports.map {
                 ["name": .string($0.name), "containerPort": .int($0.port), "protocol": .string($0.transport.rawValue)]
             })))
         }
-        if !service.env.isEmpty {
-            fields.append(("env", .list(service.env.map { ["name": .string($0.name), "value": .string($0.value)] })))
+        let env = service.env.map { ["name": .string($0.name), "value": .string($0.value)] as ObjectNode } + secrets.flatMap { secret in
+            secretVariables.map { suffix, key -> ObjectNode in
+                ["name": .string("\(secret.environmentPrefix)_\(suffix)"), "valueFrom": ["secretKeyRef": ["name": .string(secret.name), "key": .string(key)]]]
+            }
         }
+        if !env.isEmpty { fields.append(("env", .list(env))) }
         if let endpoints {
             fields.append(("envFrom", [["configMapRef": ["name": .string(endpoints)]]]))
         }
         fields.append(("resources", resources(service.resources)))
+        if !secrets.isEmpty {
+            fields.append(("volumeMounts", .list(secrets.map { ["name": .string(volumeName($0)), "mountPath": .string($0.mountPath), "readOnly": true] })))
+        }
         if let probe = service.readinessProbe { fields.append(("readinessProbe", httpGet(probe))) }
         if let probe = service.livenessProbe { fields.append(("livenessProbe", httpGet(probe))) }
         fields.append(("securityContext", ["allowPrivilegeEscalation": false]))

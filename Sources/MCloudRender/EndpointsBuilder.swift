@@ -13,8 +13,7 @@ enum EndpointsBuilder {
         guard !databases.isEmpty else { return nil }
         var data: [(String, String)] = []
         for database in databases {
-            var prefix = environmentName(database.database.name)
-            if context.cell.cell.audience == nil, let audience = database.cell.audience { prefix += "_" + environmentName(audience) }
+            let prefix = prefix(database, for: context.cell.cell)
             let dependent = Connection.Dependent(cell: context.cell.cell, cloud: context.cloud, namespace: context.namespace)
             data.append((prefix + "_HOST", Wiring.localName(database.database.name, of: database.cell, for: dependent)))
             if let port = DatabaseEndpoint.port(database) { data.append((prefix + "_PORT", String(port))) }
@@ -28,6 +27,13 @@ enum EndpointsBuilder {
     /// A hash of the ConfigMap's data, for the pod template.
     static func hash(_ configMap: KubernetesObject) -> String {
         StableHash.hex(configMap.body["data"].map(BlockYAMLWriter.document) ?? "", digits: 16)
+    }
+
+    /// `ACCOUNTS_DB`, or `ACCOUNTS_DB_RU` for a global cell using one audience's cell of a perAudience database.
+    static func prefix(_ database: Topology.DatabaseCell, for cell: Cell) -> String {
+        var prefix = environmentName(database.database.name)
+        if cell.audience == nil, let audience = database.cell.audience { prefix += "_" + environmentName(audience) }
+        return prefix
     }
 
     private static func environmentName(_ name: String) -> String {

@@ -1,10 +1,15 @@
 public import MCloudCore
+public import MCloudSecrets
 
 /// Everything `mcloud render` writes, as objects: each cluster's Kubernetes objects and each cloud's infrastructure
-/// resources, both sorted by cloud name. Same model and placement, same rendering.
+/// resources, both sorted by cloud name, and the connections' Secrets, which are written only encrypted
+/// (`sealedTree`). Same model and placement, same rendering.
 public struct Rendering: Sendable {
     public var clusters: [(cloud: String, objects: [KubernetesObject])]
     public var infrastructure: [(cloud: String, resources: [InfrastructureResource])]
+    /// Sorted by cloud and path. Not among `clusters`' objects: no desired resource holds a password, so `plan` and
+    /// `apply` do not write them (docs/connectivity.md, "Secrets of a connection").
+    public var secrets: [ConnectionSecret]
 
     public init(model: Model, placement: Placement) {
         let topology = Topology(model: model, placement: placement)
@@ -12,8 +17,12 @@ public struct Rendering: Sendable {
         let connections = Wiring(topology).connections
         let names = ConnectionNameBuilder.objects(connections, in: topology)
         let addressed = ConnectionNameBuilder.addressed(connections)
+        let secrets = ConnectionSecretBuilder.secrets(connections, in: topology)
+        self.secrets = secrets
         clusters = Parallel.map(clouds.count) {
-            $0.map { (cloud: clouds[$0], objects: ClusterRenderer.objects(for: clouds[$0], in: topology, names: names[clouds[$0]] ?? [:], addressed: addressed)) }
+            $0.map {
+                (cloud: clouds[$0], objects: ClusterRenderer.objects(for: clouds[$0], in: topology, names: names[clouds[$0]] ?? [:], addressed: addressed, secrets: secrets))
+            }
         }
         let resources = topology.databases.indices.flatMap { DatabaseInfrastructure($0, in: topology)?.resources ?? [] }
             + topology.cdns.map { CDNInfrastructure.resource($0.cdn, cloud: $0.cloud, in: topology) }
@@ -24,11 +33,13 @@ public struct Rendering: Sendable {
     public var resourceCount: Int { infrastructure.reduce(0) { $0 + $1.resources.count } }
 
     /// The files: `clusters/<cloud>/kustomization.yaml` and one file per object, `infrastructure/<cloud>/` one file
-    /// per resource; sorted by path.
+    /// per resource; sorted by path. The Secrets' files are listed in their kustomization but only `sealedTree`
+    /// writes them, encrypted.
     public var tree: RenderedTree {
         var pending: [(path: String, node: ObjectNode)] = []
         for (cloud, objects) in clusters {
-            pending.append((path: "clusters/\(cloud)/kustomization.yaml", node: ClusterRenderer.kustomization(objects)))
+            let kustomization = ClusterRenderer.kustomization(objects, secrets: secrets.filter { $0.cloud == cloud })
+            pending.append((path: "clusters/\(cloud)/kustomization.yaml", node: kustomization))
             pending += objects.map { (path: "clusters/\(cloud)/\($0.path)", node: $0.body) }
         }
         for (cloud, resources) in infrastructure {
@@ -42,8 +53,18 @@ public struct Rendering: Sendable {
         return RenderedTree(files: files.sorted { $0.path < $1.path })
     }
 
-    /// Everything `render` writes but the marker: `tree` and the bootstrap objects, sorted by path.
+    /// `tree` and the bootstrap objects, sorted by path; the Secrets' files aside.
     public func tree(with bootstrap: Bootstrap) -> RenderedTree {
         RenderedTree(files: (tree.files + bootstrap.files).sorted { $0.path < $1.path })
+    }
+
+    /// Everything `render` writes but the marker: `tree(with:)` and each Secret as a SOPS document. `sealing` may be
+    /// nil only when there is no Secret: the caller asks for the operator's identity just then.
+    public func sealedTree(with bootstrap: Bootstrap, sealing: SecretSealing?) throws(SecretsError) -> RenderedTree {
+        guard !secrets.isEmpty else { return tree(with: bootstrap) }
+        guard let sealing else { throw .invalidInput(reason: "the connections' Secrets are written encrypted, and no age identity was given to derive them") }
+        var files = tree(with: bootstrap).files
+        for secret in secrets { files.append(try sealing.file(secret)) }
+        return RenderedTree(files: files.sorted { $0.path < $1.path })
     }
 }

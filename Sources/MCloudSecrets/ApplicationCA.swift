@@ -27,6 +27,11 @@ public enum ApplicationCA {
         }
     }
 
+    /// The authority's certificate alone, as clients trust it (a Secret's `ca.crt`).
+    public static func certificatePEM(root: SecretRoot, application: String, generation: UInt32 = 1) throws(SecretsError) -> String {
+        try derive(root: root, application: application, generation: generation).certificatePEM
+    }
+
     /// 16 bytes of the public key's SHA-256, positive and never zero (RFC 5280, 4.1.2.2): unique per key without
     /// another derivation.
     static func serialNumber(of key: Ed25519Key) -> [UInt8] {

@@ -22,7 +22,7 @@ import Testing
             case .client: return [.vocabulary, .wrapper, .client]
             case .provider: return [.vocabulary, .wrapper, .contract, .client, .catalog, .secrets]
             case .stateBackends: return [.vocabulary, .contract, .cLibrary]
-            case .rendering: return [.vocabulary, .planner, .contract, .catalog]
+            case .rendering: return [.vocabulary, .planner, .contract, .catalog, .secrets]
             case .engine: return [.vocabulary, .contract]
             case .views: return [.vocabulary, .planner, .contract, .engine]
             case .policy: return [.vocabulary, .contract, .engine, .views]

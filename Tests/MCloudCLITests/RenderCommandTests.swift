@@ -105,4 +105,33 @@ import Testing
         #expect(marker.exitCode == 1)
         #expect(marker.stderr.hasPrefix("error: \(out)/.mcloud-render is not a marker mcloud render wrote"))
     }
+
+    /// The retail bank's connections to its Redis VMs have Secrets, derived from the operator's identity: without
+    /// one, render names the first connection and the key file it looked for, and writes nothing.
+    @Test func aRenderWithConnectionSecretsAndNoAgeIdentityExitsOneAndWritesNothing() async throws {
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let missing = scratch + "/missing.key"
+        let run = await mcloudRun(
+            ["render", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", "\(repositoryRoot)/Providers", "--out", out, "--repo", Self.repository],
+            environment: ["MCLOUD_AGE_KEY_FILE": missing]
+        )
+        #expect(run.exitCode == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr == "error: web@eu in aws-irl connects to sessions-redis@eu, and render writes its Secret (4 in all) only encrypted, with values derived from the operator's age identity, which is not available: no age key file at \(missing) (set MCLOUD_AGE_KEY_FILE or SOPS_AGE_KEY_FILE, or create it with age-keygen)\n")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    /// Encrypted files included, the same input gives the same bytes in another directory.
+    @Test func theRetailBankRendersByteIdenticalTwiceSecretsIncluded() async throws {
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let arguments = ["render", "-f", "\(repositoryRoot)/Manifests/retail-bank", "--providers", "\(repositoryRoot)/Providers", "--repo", Self.repository]
+        #expect(await mcloudRun(arguments + ["--out", scratch + "/one"]).exitCode == 0)
+        #expect(await mcloudRun(arguments + ["--out", scratch + "/two"]).exitCode == 0)
+        let paths = files(under: scratch + "/one")
+        #expect(paths == files(under: scratch + "/two"))
+        #expect(paths.filter { $0.hasSuffix(".secret.yaml") }.count == 4)
+        for path in paths {
+            #expect(FileManager.default.contents(atPath: scratch + "/one/" + path) == FileManager.default.contents(atPath: scratch + "/two/" + path), "\(path) differs")
+        }
+    }
 }

@@ -654,6 +654,9 @@ extension MalformedCase {
         MalformedCase("a cluster set that is no name", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, clusterSet: Mesh_1 }"), [
             #"clouds.yaml:28:53: error: spec.endpoints.kubernetes.clusterSet: "Mesh_1" is not a valid name: use only lower-case letters, digits and '-'"#,
         ]),
+        MalformedCase("a cluster's age recipient that is not one", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, ageRecipient: age1qqqq }"), [
+            #"clouds.yaml:28:55: error: spec.endpoints.kubernetes.ageRecipient: "age1qqqq" is not an age recipient: expected age1 and 58 lowercase bech32 characters, as age-keygen prints it"#,
+        ]),
         MalformedCase("GitOps names of a cluster that Argo CD and Flux cannot use", .clouds("kubernetes: { context: vk-msk-prod }", "kubernetes: { context: vk-msk-prod, server: \"ftp://k8s\", fluxKubeConfigSecret: Kube_Config, fluxKubeConfigKey: \"a/b\" }"), [
             #"clouds.yaml:28:49: error: spec.endpoints.kubernetes.server: "ftp://k8s" is not an http:// or https:// URL"#,
             #"clouds.yaml:28:84: error: spec.endpoints.kubernetes.fluxKubeConfigSecret: "Kube_Config" is not a Secret name: use lower-case letters, digits, '-' and '.', at most 253 characters"#,

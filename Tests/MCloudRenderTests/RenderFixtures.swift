@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudManifest
 import MCloudPlanner
+import MCloudSecrets
 @testable import MCloudRender
 import MCloudYAML
 import Testing
@@ -19,11 +20,21 @@ enum RenderFixtures {
     /// The repository the examples' bootstrap objects name.
     static let source = Bootstrap.Source(url: "https://git.example/platform/deploy.git", branch: "main")
 
-    /// What `render` writes for an example, the marker aside: its tree and its bootstrap objects.
+    /// What `render` writes for an example, the marker aside: its tree, its bootstrap objects and its Secrets,
+    /// encrypted with the fixture identity.
     static func exampleTree(_ name: String) throws -> RenderedTree {
         let (model, plan) = try example(name)
         let rendering = Rendering(model: model, placement: Placement(plan))
-        return rendering.tree(with: Bootstrap(model: model, rendering: rendering, source: source))
+        return try rendering.sealedTree(with: Bootstrap(model: model, rendering: rendering, source: source), sealing: sealing(model))
+    }
+
+    /// The CLI tests' age identity (`Tests/MCloudCLITests/Fixtures/age.key`): it protects nothing but the tests.
+    static func identity() throws -> AgeIdentity {
+        try AgeKeyFile.load(path: "\(root)/Tests/MCloudCLITests/Fixtures/age.key")
+    }
+
+    static func sealing(_ model: Model) throws -> SecretSealing {
+        try SecretSealing(identity: identity(), clouds: model.clouds)
     }
 
     /// Each example is planned once for all the tests: planning is the slow part.

@@ -1,4 +1,6 @@
+import Foundation
 import MCloudCore
+import MCloudSecrets
 import MCloudRender
 import MCloudPlanner
 
@@ -88,7 +90,12 @@ struct RenderCommand: Command {
         }
         let (model, plan) = try PlacementLoader.plan(manifests, context)
         let rendering = Rendering(model: model, placement: Placement(plan))
-        let tree = rendering.tree(with: Bootstrap(model: model, rendering: rendering, source: source))
+        let tree: RenderedTree
+        do throws(SecretsError) {
+            tree = try rendering.sealedTree(with: Bootstrap(model: model, rendering: rendering, source: source), sealing: try sealing(rendering, model, context))
+        } catch {
+            throw CommandFailure("\(error.description)")
+        }
         let marker = RenderMarker(source: source)
         do throws(TreeWriter.Failure) {
             switch mode {
@@ -110,6 +117,25 @@ struct RenderCommand: Command {
         let summary = "\(rendering.objectCount) Kubernetes objects for \(count(rendering.clusters.count, "cluster")), \(rendering.resourceCount) infrastructure resources for \(count(rendering.infrastructure.count, "cloud"))"
         context.stdout.write("Rendered \(plan.application) into \(directory): \(summary); bootstrap for \(source.url) (\(source.branch)).\n")
         return .success
+    }
+
+    /// How the connections' Secrets are derived and encrypted: from the operator's age identity, which only a
+    /// rendering with Secrets needs; without it, nothing is written. `lastmodified` is `SOURCE_DATE_EPOCH` (the
+    /// reproducible-builds convention for the input's time) when set, else the scheme's epoch.
+    private func sealing(_ rendering: Rendering, _ model: Model, _ context: CommandContext) throws(SecretsError) -> SecretSealing? {
+        guard let first = rendering.secrets.first else { return nil }
+        let identity: AgeIdentity
+        do {
+            identity = try AgeKeyFile.load(environment: context.environment)
+        } catch {
+            throw .invalidInput(reason: "\(first.service) in \(first.cloud) connects to \(first.database), and render writes its Secret (\(rendering.secrets.count) in all) only encrypted, with values derived from the operator's age identity, which is not available: \(error.description)")
+        }
+        var lastModified = SecretSealing.epoch
+        if let text = context.environment["SOURCE_DATE_EPOCH"] {
+            guard let seconds = Int(text), seconds >= 0 else { throw .invalidInput(reason: "SOURCE_DATE_EPOCH is \"\(text)\", not a number of seconds since 1970") }
+            lastModified = Date(timeIntervalSince1970: TimeInterval(seconds))
+        }
+        return try SecretSealing(identity: identity, clouds: model.clouds, lastModified: lastModified)
     }
 
     /// The flags given, else what the directory was last rendered for; the branch finally defaults to main. Nil

@@ -1,0 +1,76 @@
+public import MCloudSecrets
+
+/// What a dependent service is given to reach a database VM: the other side of `ServerAccess`, from the same
+/// derivation (`ClientCredential`, `ApplicationCA`), so the password here is exactly the one whose verifier the
+/// server holds. It becomes the data of the service's Secret: `host`, `port`, `user`, `password`, `database`,
+/// `ca.crt` and a ready `uri`.
+public struct ClientAccess: Sendable {
+    /// Which edge, and the names the client uses: nothing secret, as rendering writes it.
+    public struct Edge: Sendable, Hashable {
+        public var application: String
+        /// The database cell, `payments-db@eu`: the `cell` of the derivation.
+        public var cell: String
+        /// The dependent cell, `payments-api@eu`: the `service` of the derivation.
+        public var service: String
+        public var engine: Engine
+        /// One of the server certificate's names: the connection's in-cluster name.
+        public var host: String
+        public var port: Int
+        public var user: String
+        public var database: String
+        /// Where the pods find the CA's file, which a PostgreSQL URI names as `sslrootcert`.
+        public var authorityPath: String
+        public var generation: UInt32
+
+        public init(
+            application: String, cell: String, service: String, engine: Engine, host: String, port: Int, user: String, database: String,
+            authorityPath: String, generation: UInt32 = 1
+        ) {
+            self.application = application
+            self.cell = cell
+            self.service = service
+            self.engine = engine
+            self.host = host
+            self.port = port
+            self.user = user
+            self.database = database
+            self.authorityPath = authorityPath
+            self.generation = generation
+        }
+    }
+
+    /// The CA's key in the Secret, and its file's name where the pods mount it.
+    public static let authorityKey = "ca.crt"
+
+    public let edge: Edge
+    public let password: GeneratedPassword
+    public let authorityPEM: String
+
+    public init(root: SecretRoot, edge: Edge) throws(SecretsError) {
+        guard edge.engine.passwordScheme != nil else { throw .invalidInput(reason: "mcloud makes no users on \(edge.engine.title) VMs yet") }
+        self.edge = edge
+        password = try ClientCredential(root: root, application: edge.application, cell: edge.cell, service: edge.service, generation: edge.generation).password
+        authorityPEM = try ApplicationCA.certificatePEM(root: root, application: edge.application, generation: edge.generation)
+    }
+
+    /// The URI a driver takes as it is. PostgreSQL: verified TLS against the mounted CA, and no channel binding, which
+    /// libpq cannot do with an Ed25519 certificate (docs/connectivity.md). Redis: `rediss`, TLS; the CA is the file.
+    /// Users and passwords are letters, digits and `_`, so nothing needs escaping.
+    public var uri: String {
+        let credentials = "\(edge.user):\(password.value)@\(edge.host):\(edge.port)"
+        switch edge.engine {
+        case .redis:
+            return "rediss://\(credentials)"
+        default:
+            return "postgresql://\(credentials)/\(edge.database)?sslmode=verify-full&sslrootcert=\(edge.authorityPath)&channel_binding=disable"
+        }
+    }
+
+    /// The Secret's data.
+    public var stringData: [String: String] {
+        [
+            "host": edge.host, "port": String(edge.port), "user": edge.user, "password": password.value, "database": edge.database,
+            Self.authorityKey: authorityPEM, "uri": uri,
+        ]
+    }
+}
