@@ -545,6 +545,7 @@ class Harness:
     def secrets(self):
         secrets = dict(self.beds.secrets())
         secrets["CDN token"] = self.cdn_token
+        secrets["age identity"] = self.workspace.age_identity()
         for index, token in enumerate(sorted(self.remembered)):
             secrets["Keystone token %d" % (index + 1)] = token
         leaks, files, size = [], 0, 0

@@ -239,9 +239,19 @@ class Workspace:
                     text = handle.read().replace("name: retail-bank\n", "name: %s\n" % application)
                 with open(os.path.join(folder, "app", name), "w") as handle:
                     handle.write(text)
+        # The operator's age identity, where mcloud looks without variables (docs/connectivity.md, "Secrets"): a
+        # database VM's TLS and passwords are derived from it, and the leak scan looks for it in every output.
+        self.age_key = os.path.join(folder, "home", ".config", "mcloud", "age.key")
+        os.makedirs(os.path.dirname(self.age_key), mode=0o700, exist_ok=True)
+        subprocess.run(["age-keygen", "-o", self.age_key], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.kubeconfig = os.path.join(folder, "kubeconfig")
         self.clouds_yaml = os.path.join(folder, "clouds.yaml")
         self.aws_config = os.path.join(folder, "aws-config")
+
+    def age_identity(self):
+        """The identity's secret line (AGE-SECRET-KEY-1...), which no output of mcloud may contain."""
+        with open(self.age_key) as handle:
+            return next(line.strip() for line in handle if line.startswith("AGE-SECRET-KEY-"))
 
     def write_catalog(self, values):
         """Providers/ with every cloud's endpoints replaced by those of beds-catalog.yaml, ${NAME} filled in."""
