@@ -51,6 +51,8 @@ struct AWSInventory {
             if let type = instance.instanceType, let flavor = Self.flavor(type, wanted: wanted?.value(at: ["spec", "flavor"]), database: false) {
                 read.append((["spec", "flavor"], flavor))
             }
+            let addresses = AWSResourceProvider.reachableAddresses(instance)
+            if !addresses.isEmpty { read.append((ResourceBody.reportedAddressesPath, .array(addresses.map(JSONValue.string)))) }
             add(instance.tags, kind: .databaseServer, id: instance.id, read: read, deleting: instance.state == "shutting-down")
             if let schedule = Self.schedule(instance.tags, known: known, id: instance.id) { found.append(schedule) }
         }

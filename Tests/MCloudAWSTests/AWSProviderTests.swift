@@ -32,9 +32,27 @@ struct AWSProviderMotoTests {
 
         let refreshed = try await provider.refresh(application: application, desired: [server], recorded: [])
         #expect(refreshed.map(\.address) == [server.address])
-        #expect(refreshed.first.map { FieldDiff.same($0.attributes, server.body) } == true)
+        #expect(refreshed.first.map { FieldDiff.same(ResourceBody.setting(["status"], to: nil, in: $0.attributes), server.body) } == true)
         try await provider.delete(.init(address: server.address, provider: "aws", cloud: "aws-irl", providerID: observed.providerID, attributes: server.body.objectDictionary))
         #expect(try await EC2Client(client: direct).describeInstances(tags: ["application": application], states: AWSInventory.liveStates).isEmpty)
+    }
+
+    /// The EndpointSlices and egress policies that name a database VM take its addresses from what the provider
+    /// reports: the made instance's and the refreshed one's, the public address before the private one.
+    @Test func aDatabaseVMReportsItsPublicThenItsPrivateAddress() async throws {
+        let client = try MotoBed.client(region: "eu-west-1")
+        let provider = AWSResourceProvider(cloud: "aws-irl") { () throws(ProviderError) in client }
+        let application = MotoBed.name("addresses")
+        let server = ProviderFixtures.server(application: application)
+        let made = try await provider.create(server)
+
+        let instance = try #require(try await EC2Client(client: client).describeInstances(ids: [made.providerID]).first)
+        // A default subnet maps a public address on launch, in moto as in AWS.
+        let expected = try [#require(instance.publicIP), #require(instance.privateIP)]
+        #expect(ResourceBody(made.attributes).reportedAddresses == expected)
+        let refreshed = try await provider.refresh(application: application, desired: [server], recorded: [])
+        #expect(refreshed.map { ResourceBody($0.attributes).reportedAddresses } == [expected])
+        try await provider.delete(.init(address: server.address, provider: "aws", cloud: "aws-irl", providerID: made.providerID, attributes: server.body.objectDictionary))
     }
 }
 
