@@ -3,24 +3,30 @@ import MCloudAWS
 import MCloudAWSProvider
 import MCloudCore
 import MCloudEngine
+import MCloudHTTP
 import MCloudProvider
 import MCloudState
 import Synchronization
 import Testing
 
-/// A connection to a database VM on AWS, planned and applied by the engine: its EndpointSlice and egress
-/// NetworkPolicy (rendered empty and open) hold the addresses EC2 gives the instance, public first, once applied,
-/// and a later plan keeps them (docs/connectivity.md, Names).
+/// A connection to a database on AWS, planned and applied by the engine: its EndpointSlice and egress NetworkPolicy
+/// (rendered empty and open) hold the addresses AWS reports once applied (a VM's public then private address, what
+/// an RDS endpoint resolves to), and a later plan keeps them (docs/connectivity.md, Names).
 @Suite(.enabled(if: MotoBed.required, "start scripts/testbed/moto.sh to run the moto tests"))
 struct AWSEndpointSliceFillTests {
-    @Test func aSliceAndEgressPolicyNamingAnAWSDatabaseVMHoldItsAddressesOnceApplied() async throws {
+    /// What RDS endpoints resolve to here: moto's resolve nowhere.
+    static let endpointAddress = "10.0.3.8"
+
+    @Test(arguments: [ResourceKind.databaseServer, .managedDatabase])
+    func aSliceAndEgressPolicyNamingAnAWSDatabaseHoldItsAddressesOnceApplied(kind: ResourceKind) async throws {
         let client = try MotoBed.client(region: "eu-west-1")
-        let aws = AWSResourceProvider(cloud: "aws-irl") { () throws(ProviderError) in client }
+        let resolver = HostResolver { _ in [Self.endpointAddress] }
+        let aws = AWSResourceProvider(cloud: "aws-irl", settings: .init(resolver: resolver)) { () throws(ProviderError) in client }
         let cluster = ClusterObjects()
         let catalog = Catalog(aws: aws, cluster: cluster)
         let application = MotoBed.name("fill")
-        let server = ProviderFixtures.server(application: application)
-        let desired = [server, Self.follower(.endpointSlice, of: server), Self.follower(.networkPolicy, of: server)]
+        let database = kind == .databaseServer ? ProviderFixtures.server(application: application) : ProviderFixtures.managed(application: application)
+        let desired = [database, Self.follower(.endpointSlice, of: database), Self.follower(.networkPolicy, of: database)]
         let backend = FileStateBackend(path: NSTemporaryDirectory() + "mcloud-\(application).json")
         _ = try backend.lock(operation: "apply")
 
@@ -29,14 +35,18 @@ struct AWSEndpointSliceFillTests {
         let outcome = try await Applier(parallelism: 4, tick: 60) { _ in }.apply(plan, providers: providers, recorder: StateRecorder(state: State(), backend: backend))
         #expect(outcome.failures.isEmpty, "\(outcome.failures)")
 
-        let instance = try #require(try await EC2Client(client: client).describeInstances(tags: ["application": application], states: ["running"]).first)
-        let expected = try [#require(instance.publicIP), #require(instance.privateIP)]
+        let providerID = try #require(try backend.read()?[database.address]?.providerID)
+        var expected = [Self.endpointAddress]
+        if kind == .databaseServer {
+            let instance = try #require(try await EC2Client(client: client).describeInstances(ids: [providerID]).first)
+            expected = try [#require(instance.publicIP), #require(instance.privateIP)]
+        }
         for follower in desired.dropFirst() {
             #expect(cluster.objects.withLock { $0[follower.address] }.map { ResourceBody($0).targetAddresses } == expected, "\(follower.address)")
         }
         let again = try await Self.plan(desired, state: try backend.read(), catalog)
         #expect(again.changes.filter { $0.action != .noOp }.map(\.address).isEmpty)
-        try await aws.delete(.init(address: server.address, provider: "aws", cloud: "aws-irl", providerID: instance.id, attributes: server.body.objectDictionary))
+        try await aws.delete(.init(address: database.address, provider: "aws", cloud: "aws-irl", providerID: providerID, attributes: database.body.objectDictionary))
     }
 
     static let clouds = ["aws-irl": cloud("aws-irl", api: .aws), "lab": cloud("lab", api: .openstack)]
