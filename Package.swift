@@ -104,7 +104,7 @@ let package = Package(
             name: "MCloudKubernetesTests",
             dependencies: [
                 "MCloudTestSupport", "MCloudKubernetes", "MCloudKubernetesProvider", "MCloudProvider", "MCloudHTTP", "MCloudManifest", "MCloudPlanner",
-                "MCloudRender", "MCloudCore",
+                "MCloudRender", "MCloudCore", "MCloudEngine", "MCloudState",
             ],
             exclude: ["Fixtures"]
         ),
