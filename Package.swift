@@ -86,7 +86,7 @@ let package = Package(
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState", "MCloudProvider"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML", "MCloudCore"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudCrypto", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport", "MCloudDatabaseEngines", "MCloudSecrets"]),
-        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudCrypto", "MCloudAWS", "MCloudAWSProvider", "MCloudHTTP", "MCloudCore", "MCloudProvider"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudCrypto", "MCloudAWS", "MCloudAWSProvider", "MCloudHTTP", "MCloudCore", "MCloudProvider", "MCloudEngine", "MCloudState"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
             dependencies: ["MCloudEngine", "MCloudProvider", "MCloudState", "MCloudCore", "MCloudManifest", "MCloudPlanner", "MCloudRender"]
@@ -104,7 +104,7 @@ let package = Package(
             name: "MCloudKubernetesTests",
             dependencies: [
                 "MCloudTestSupport", "MCloudKubernetes", "MCloudKubernetesProvider", "MCloudProvider", "MCloudHTTP", "MCloudManifest", "MCloudPlanner",
-                "MCloudRender", "MCloudCore",
+                "MCloudRender", "MCloudCore", "MCloudEngine", "MCloudState",
             ],
             exclude: ["Fixtures"]
         ),

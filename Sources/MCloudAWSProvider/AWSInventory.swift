@@ -30,7 +30,8 @@ struct AWSInventory {
         )
     }
 
-    func observed(_ known: ReadBack) -> [ObservedResource] {
+    /// `endpoints`: the addresses each RDS instance's endpoint resolves to, by identifier.
+    func observed(_ known: ReadBack, endpoints: [String: [String]] = [:]) -> [ObservedResource] {
         var found: [ObservedResource] = []
         func add(_ tags: [String: String], kind: ResourceKind, id: String, read: [([String], JSONValue)], deleting: Bool = false) {
             guard let address = tags[AWSTag.address].map({ ResourceAddress($0) }) else { return }
@@ -51,11 +52,13 @@ struct AWSInventory {
             if let type = instance.instanceType, let flavor = Self.flavor(type, wanted: wanted?.value(at: ["spec", "flavor"]), database: false) {
                 read.append((["spec", "flavor"], flavor))
             }
+            read += Self.reporting(AWSResourceProvider.reachableAddresses(instance))
             add(instance.tags, kind: .databaseServer, id: instance.id, read: read, deleting: instance.state == "shutting-down")
             if let schedule = Self.schedule(instance.tags, known: known, id: instance.id) { found.append(schedule) }
         }
         for database in databases {
-            add(database.tags, kind: .managedDatabase, id: database.identifier, read: Self.managed(database, wanted: known.body(tagged: database.tags[AWSTag.address])),
+            let read = Self.managed(database, wanted: known.body(tagged: database.tags[AWSTag.address])) + Self.reporting(endpoints[database.identifier] ?? [])
+            add(database.tags, kind: .managedDatabase, id: database.identifier, read: read,
                 deleting: database.status.lowercased() == "deleting")
             if let schedule = Self.schedule(database.tags, known: known, id: database.identifier) { found.append(schedule) }
         }
@@ -67,6 +70,11 @@ struct AWSInventory {
             add(user.tags, kind: .backupIdentity, id: user.name, read: [(["spec", "userName"], .string(user.name))])
         }
         return found
+    }
+
+    /// `status.addresses` read back, when there are any.
+    static func reporting(_ addresses: [String]) -> [([String], JSONValue)] {
+        addresses.isEmpty ? [] : [(ResourceBody.reportedAddressesPath, .array(addresses.map(JSONValue.string)))]
     }
 
     /// The flavor an instance type stands for: the wanted one when the type is what mcloud picks for it.

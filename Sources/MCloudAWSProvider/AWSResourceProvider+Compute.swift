@@ -137,7 +137,27 @@ extension AWSResourceProvider {
                 try await session.ec2.attachVolume(volume.id, instanceID: instance.id, device: "/dev/sdf")
             }
         }
-        return ObservedResource(address: resource.address, providerID: instance.id, attributes: body)
+        let running = try await self.running(instance, session)
+        return ObservedResource(address: resource.address, providerID: instance.id, attributes: ResourceBody(body).reportingAddresses(Self.reachableAddresses(running)).document)
+    }
+
+    /// The addresses a database VM is reached at, for the EndpointSlices and egress policies that name it
+    /// (docs/connectivity.md, Names): the public one first, as the clusters that use a database VM reach it from
+    /// outside its VPC (its security group admits their egress ranges, where their traffic leaves to the internet),
+    /// then the private one, which a cluster inside the VPC reaches.
+    static func reachableAddresses(_ instance: EC2Client.Instance) -> [String] {
+        [instance.publicIP, instance.privateIP].compactMap { $0 }.filter { !$0.isEmpty }
+    }
+
+    /// The instance once running: EC2 gives it its public address while it starts, so RunInstances' answer may
+    /// have none yet.
+    private func running(_ instance: EC2Client.Instance, _ session: AWSSession) async throws(AWSError) -> EC2Client.Instance {
+        var current = instance
+        try await session.client.poller(timeout: settings.timeout).until("instance \(instance.id) running") { () throws(AWSError) in
+            current = try await session.ec2.describeInstances(ids: [instance.id]).first ?? current
+            return current.state == "running"
+        }
+        return current
     }
 
     func deleteDatabaseServer(_ resource: ResourceState, _ session: AWSSession) async throws(AWSError) {

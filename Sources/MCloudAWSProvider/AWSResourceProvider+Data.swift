@@ -1,6 +1,7 @@
 import MCloudAWS
 import Foundation
 import MCloudCore
+import MCloudHTTP
 import MCloudProvider
 
 /// ManagedDatabase (RDS), BackupSchedule (tags on the database, and RDS backup retention) and BackupBucket (S3).
@@ -44,8 +45,11 @@ extension AWSResourceProvider {
                 // A lost answer: the first attempt made it.
             }
         }
-        _ = try await session.rds.waitUntilAvailable(identifier, timeout: settings.timeout)
-        return ObservedResource(address: resource.address, providerID: identifier, attributes: body)
+        let available = try await session.rds.waitUntilAvailable(identifier, timeout: settings.timeout)
+        // RDS gives a host name (the instance is never public, so it names a private address of its VPC); the
+        // EndpointSlices and egress policies that follow it need the address it points at now.
+        let addresses = if let host = available.endpoint { await settings.resolver.ipv4Addresses(host) } else { [String]() }
+        return ObservedResource(address: resource.address, providerID: identifier, attributes: ResourceBody(body).reportingAddresses(addresses).document)
     }
 
     /// Deletes the instance keeping a final snapshot (`<identifier>-final-<time>`): destroying a database should not

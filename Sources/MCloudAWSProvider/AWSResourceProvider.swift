@@ -3,7 +3,7 @@ public import MCloudCore
 public import MCloudProvider
 import Foundation
 import MCloudDatabaseEngines
-import MCloudHTTP
+public import MCloudHTTP
 
 /// The engine's provider for one AWS region. Every resource carries mcloud's tags (managed-by, application, cell,
 /// cloud, address, the digest of its body), so refresh finds them with one listing per service and a lost create
@@ -25,11 +25,14 @@ public struct AWSResourceProvider: ResourceProvider {
         public var timeout: Double
         /// Where the keys of a DR bucket outside AWS come from (the AWS chain, as for the bucket itself).
         public var environment: [String: String]
+        /// Turns an RDS instance's endpoint into the addresses it reports.
+        public var resolver: HostResolver
 
         public init(
             instanceProfile: String? = nil, clusterCIDRs: [String: String] = [:], timeout: Double = 1800,
-            environment: [String: String] = [:]
+            environment: [String: String] = [:], resolver: HostResolver = .system
         ) {
+            self.resolver = resolver
             self.environment = environment
             self.instanceProfile = instanceProfile
             self.clusterCIDRs = clusterCIDRs
@@ -68,7 +71,11 @@ public struct AWSResourceProvider: ResourceProvider {
             try await AWSInventory.read(session, tags: filter)
         }
         let known = ReadBack(desired: desired, recorded: recorded)
-        var observed = inventory.observed(known)
+        var endpoints: [String: [String]] = [:]
+        for database in inventory.databases {
+            if let host = database.endpoint { endpoints[database.identifier] = await settings.resolver.ipv4Addresses(host) }
+        }
+        var observed = inventory.observed(known, endpoints: endpoints)
         // A DR leg whose VM's backups stopped: the status object the backup job writes into the bucket.
         for index in observed.indices where observed[index].attributes.value(at: ["kind"])?.stringValue == ResourceKind.backupBucket.rawValue {
             guard let watch = BackupHealth.Watch(bucket: observed[index].attributes) else { continue }

@@ -33,6 +33,26 @@ public enum EndpointSliceFill {
         return with(fresh + planned, resource)
     }
 
+    /// Why each egress policy among `desired` (as filled) that follows its sources' addresses still goes to any
+    /// address, by the policy's address: a source that exists reports no IPv4 address (a name that resolves nowhere,
+    /// a load balancer not given one yet), so apply has nothing to narrow it to. A source not made yet gives its
+    /// addresses when apply makes it, so it is not one. Nothing is left open without the plan saying so
+    /// (docs/security.md, M7).
+    static func openEgress(_ desired: [DesiredResource], exists: (ResourceAddress) -> Bool) -> [ResourceAddress: String] {
+        var open: [ResourceAddress: String] = [:]
+        for resource in desired where resource.type == .networkPolicy {
+            let body = ResourceBody(resource.body)
+            let silent = body.endpointSources.filter(exists)
+            guard !silent.isEmpty, body.targetAddresses.isEmpty else { continue }
+            let ports = (body.document.value(at: ["spec", "egress"])?.arrayItems ?? []).flatMap { $0["ports"]?.arrayItems ?? [] }
+                .compactMap { $0["port"]?.intValue }.map(String.init)
+            let on = ports.isEmpty ? "any port" : "port \(ports.joined(separator: ", "))"
+            open[resource.address] = "egress stays open to any address on \(on): \(silent.map(\.rawValue).joined(separator: ", ")) "
+                + "\(silent.count == 1 ? "reports" : "report") no IPv4 address to narrow it to"
+        }
+        return open
+    }
+
     /// The addresses a provider reported in `attributes`, for `reported`.
     static func reportedAddresses(_ attributes: JSONValue) -> [String]? {
         let addresses = ResourceBody(attributes).reportedAddresses

@@ -73,9 +73,11 @@ public enum PlanMaker {
         let observed = request.refresh ? try await refresh(request, state: state, providers: providers) : nil
         let reported = (observed ?? [:]).compactMapValues { EndpointSliceFill.reportedAddresses($0.attributes) }
         request.desired = EndpointSliceFill.filled(request.desired, reported: reported, state: state)
-        let changes = ChangeSet.changes(desired: request.desired, state: state, observed: observed) { desired, current in
+        var changes = ChangeSet.changes(desired: request.desired, state: state, observed: observed) { desired, current in
             providers.provider(desired.provider, cloud: desired.cloud)?.replacementReasons(desired: desired, current: current) ?? []
         }
+        let open = EndpointSliceFill.openEgress(request.desired) { source in observed.map { $0[source] != nil } ?? (state[source] != nil) }
+        for index in changes.indices { if let warning = open[changes[index].address] { changes[index].warnings.append(warning) } }
         // The placement last applied against the new one: replicas changed by hand are drift, not a move.
         func placed(_ provider: ProviderName, _ cloud: String, _ body: JSONValue) -> (cloud: String, placed: CellReplicas)? {
             providers.provider(provider, cloud: cloud)?.cellReplicas(of: body).map { (cloud: cloud, placed: $0) }

@@ -1,18 +1,27 @@
 public import MCloudKubernetes
 public import MCloudCore
+public import MCloudHTTP
 public import MCloudProvider
 
 /// The engine's provider for one cluster: server-side apply as field manager `mcloud`, refresh by one list per
-/// kind and namespace selected by mcloud's labels, deletes that wait until the object is gone.
+/// kind and namespace selected by mcloud's labels, deletes that wait until the object is gone. An Ingress reports the
+/// addresses its load balancers have (`status.addresses`), which apply puts in the EndpointSlices and egress policies
+/// of the clusters that reach the service through it.
 public struct KubernetesResourceProvider: ResourceProvider {
     public let name = ProviderName.kubernetes
     public let cloud: String
     private let clients: OnFirstUse<KubernetesClient, ProviderError>
     /// How long a delete waits for finalizers before it fails.
     private let deleteTimeout: Double
+    /// Turns a load balancer's host name into addresses.
+    private let resolver: HostResolver
 
     /// `connect` makes the client on first use, so a plan that reads nothing from this cluster needs no kubeconfig.
-    public init(cloud: String, deleteTimeout: Double = 300, connect: @escaping @Sendable () throws(ProviderError) -> KubernetesClient) {
+    public init(
+        cloud: String, deleteTimeout: Double = 300, resolver: HostResolver = .system,
+        connect: @escaping @Sendable () throws(ProviderError) -> KubernetesClient
+    ) {
+        self.resolver = resolver
         self.cloud = cloud
         self.deleteTimeout = deleteTimeout
         clients = OnFirstUse(connect)
@@ -32,6 +41,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
         let cloud = cloud
         let addresses = known
         let autoscaled = Self.autoscaledReplicas(desired)
+        let resolver = resolver
         let results = await withTaskGroup(of: Result<[ObservedResource], ProviderError>.self) { group in
             for list in lists {
                 group.addTask {
@@ -40,11 +50,12 @@ public struct KubernetesResourceProvider: ResourceProvider {
                         let objects = try await client.list(
                             apiVersion: served, kind: list.kind, namespace: list.namespace.isEmpty ? nil : list.namespace, labelSelector: selector
                         )
-                        return .success(objects.compactMap { object in
-                            guard let identity = Identity(object) else { return nil }
+                        var observed: [ObservedResource] = []
+                        for object in objects {
+                            guard let identity = Identity(object) else { continue }
                             let match = addresses[identity.key]
                             let address = match?.address ?? Self.address(cloud: cloud, identity)
-                            var attributes = Self.trimmed(object)
+                            var attributes = await Self.reporting(object, resolver: resolver)
                             if let apiVersion = match?.apiVersion { attributes = Self.replacing("apiVersion", with: .string(apiVersion), in: attributes) }
                             // The autoscaler owns the replicas of what it scales: its changes are not drift.
                             if identity.kind == ResourceKind.deployment.rawValue, let replicas = autoscaled["\(identity.namespace)/\(identity.name)"],
@@ -52,12 +63,13 @@ public struct KubernetesResourceProvider: ResourceProvider {
                             {
                                 attributes = .object(pairs.map { $0.0 == "spec" ? ("spec", Self.replacing("replicas", with: replicas, in: spec)) : $0 })
                             }
-                            return ObservedResource(
+                            observed.append(ObservedResource(
                                 address: address, providerID: object.value(at: ["metadata", "uid"])?.stringValue ?? "",
                                 attributes: attributes, isBeingDeleted: object.value(at: ["metadata", "deletionTimestamp"]) != nil,
                                 rollout: Rollout(deployment: object)
-                            )
-                        })
+                            ))
+                        }
+                        return .success(observed)
                     } catch {
                         return .failure(Self.providerError(error))
                     }
@@ -131,7 +143,8 @@ public struct KubernetesResourceProvider: ResourceProvider {
         do throws(KubernetesError) {
             let live = try await client.apply(resource.body, force: true)
             return ObservedResource(
-                address: resource.address, providerID: live.value(at: ["metadata", "uid"])?.stringValue ?? "", attributes: Self.trimmed(live)
+                address: resource.address, providerID: live.value(at: ["metadata", "uid"])?.stringValue ?? "",
+                attributes: await Self.reporting(live, resolver: resolver)
             )
         } catch {
             throw Self.providerError(error)
@@ -166,6 +179,22 @@ public struct KubernetesResourceProvider: ResourceProvider {
         case 409: return ProviderError(.conflict, status.description)
         default: return ProviderError(.failed, status.description)
         }
+    }
+
+    /// The object trimmed, with the addresses an Ingress's load balancers report in its status, as the ingress
+    /// controller writes them there (`status.loadBalancer.ingress`: an `ip`, or a `hostname`, resolved).
+    static func reporting(_ object: JSONValue, resolver: HostResolver) async -> JSONValue {
+        let body = ResourceBody(trimmed(object))
+        guard body.kind == .ingress else { return body.document }
+        var addresses: [String] = []
+        for entry in object.value(at: ["status", "loadBalancer", "ingress"])?.arrayItems ?? [] {
+            if let ip = entry["ip"]?.stringValue {
+                addresses.append(ip)
+            } else if let host = entry["hostname"]?.stringValue {
+                addresses += await resolver.ipv4Addresses(host)
+            }
+        }
+        return body.reportingAddresses(addresses).document
     }
 
     /// The object without what the server keeps for itself, so state and plans stay readable.

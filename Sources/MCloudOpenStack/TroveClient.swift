@@ -12,6 +12,10 @@ public struct DatabaseInstance: Sendable, Hashable {
     public var volumeGiB: Int?
     public var datastore: String?
     public var datastoreVersion: String?
+    /// Where clients reach it: the public addresses first, as another cloud reaches it there, then the private ones.
+    public var addresses: [String] = []
+    /// Its name in the cloud's DNS, when Trove has Designate to give it one.
+    public var hostname: String? = nil
 
     static func decode(_ item: JSONValue) -> DatabaseInstance? {
         guard let id = item["id"]?.stringValue else { return nil }
@@ -19,8 +23,18 @@ public struct DatabaseInstance: Sendable, Hashable {
             id: id, name: item["name"]?.stringValue ?? "", status: item["status"]?.stringValue ?? "UNKNOWN",
             operatingStatus: item["operating_status"]?.stringValue, fault: item["fault"]?["message"]?.stringValue,
             flavorID: item["flavor"]?["id"]?.stringValue, volumeGiB: item["volume"]?["size"]?.intValue,
-            datastore: item["datastore"]?["type"]?.stringValue, datastoreVersion: item["datastore"]?["version"]?.stringValue
+            datastore: item["datastore"]?["type"]?.stringValue, datastoreVersion: item["datastore"]?["version"]?.stringValue,
+            addresses: addresses(item), hostname: item["hostname"]?.stringValue
         )
+    }
+
+    /// Trove since Victoria lists `addresses` with their `type`; before, only the untyped `ip` list.
+    private static func addresses(_ item: JSONValue) -> [String] {
+        let typed = (item["addresses"]?.arrayItems ?? []).compactMap { entry in
+            entry["address"]?.stringValue.map { (address: $0, isPublic: entry["type"]?.stringValue == "public") }
+        }
+        guard !typed.isEmpty else { return (item["ip"]?.arrayItems ?? []).compactMap(\.stringValue) }
+        return typed.filter(\.isPublic).map(\.address) + typed.filter { !$0.isPublic }.map(\.address)
     }
 }
 

@@ -1,4 +1,5 @@
 import MCloudCore
+import MCloudHTTP
 import MCloudOpenStack
 import MCloudProvider
 
@@ -6,11 +7,19 @@ import MCloudProvider
 /// (or the newest `<version>.x`), the smallest flavor with the spec's vCPUs and memory, a data volume of
 /// `size.storageGiB`, the first catalog zone where the cloud has it. Trove instances carry no metadata, so the name
 /// says what it is: `mcloud.<application>.<cloud>.<metadata.name>`. Reads back engine, version, flavor size and
-/// volume size; the rest (standbys, zones, port, DNS name, security group) comes from the state.
+/// volume size; the rest (standbys, zones, port, DNS name, security group) comes from the state. Reports the
+/// instance's addresses (`status.addresses`), which apply puts in the EndpointSlices and egress policies that name it.
 struct ManagedDatabaseKind: Sendable {
     static let kind = ResourceKind.managedDatabase
     let cloud: String
     let connection: OpenStackConnection
+    let resolver: HostResolver
+
+    /// Trove's addresses for the instance, else what its host name resolves to.
+    func reachableAddresses(_ instance: DatabaseInstance) async -> [String] {
+        guard instance.addresses.isEmpty, let hostname = instance.hostname else { return instance.addresses }
+        return await resolver.ipv4Addresses(hostname)
+    }
 
     static func instanceName(application: String, cloud: String, name: String) -> String {
         "mcloud.\(application).\(cloud).\(name)"
@@ -40,6 +49,7 @@ struct ManagedDatabaseKind: Sendable {
                 body = body.settingSpec(["size", "vcpu"], size.vcpu).settingSpec(["size", "memoryGiB"], size.memoryGiB)
             }
             if let volume = instance.volumeGiB { body = body.settingSpec(["size", "storageGiB"], .int(volume)) }
+            body = body.reportingAddresses(await reachableAddresses(instance))
             observed.append(ObservedResource(
                 address: address, providerID: instance.id, attributes: body.document, isBeingDeleted: ["SHUTDOWN", "DELETED"].contains(instance.status)
             ))
@@ -92,7 +102,7 @@ struct ManagedDatabaseKind: Sendable {
             ))
         }
         if instance.status != "ACTIVE" { instance = try await trove.waitUntilActive(instance.id) }
-        return ObservedResource(address: body.address, providerID: instance.id, attributes: body.document)
+        return ObservedResource(address: body.address, providerID: instance.id, attributes: body.reportingAddresses(await reachableAddresses(instance)).document)
     }
 
     /// Version names compared number by number (`16.10` is newer than `16.9`).
@@ -110,7 +120,7 @@ struct ManagedDatabaseKind: Sendable {
         if let wanted = body.int("size", "storageGiB"), wanted > instance.volumeGiB ?? wanted {
             try await trove.resize(instance.id, volumeGiB: wanted)
         }
-        return ObservedResource(address: body.address, providerID: instance.id, attributes: body.document)
+        return ObservedResource(address: body.address, providerID: instance.id, attributes: body.reportingAddresses(await reachableAddresses(instance)).document)
     }
 
     /// Trove refuses to delete an instance that is still building (422), so that is waited out first.

@@ -2,6 +2,7 @@ public import MCloudCore
 public import MCloudOpenStack
 public import MCloudProvider
 public import MCloudAWS
+public import MCloudHTTP
 
 /// The engine's provider for one OpenStack cloud: Volume (Cinder), DatabaseServer (Nova), SecurityGroup (Neutron),
 /// ManagedDatabase (Trove), BackupSchedule (on its database) and BackupBucket (the cloud's S3-compatible object
@@ -15,15 +16,18 @@ public struct OpenStackResourceProvider: ResourceProvider {
     private let storage: OnFirstUse<S3Client, AWSError>
     private let environment: [String: String]
     private let encryptedVolumeType: String?
+    private let resolver: HostResolver
 
     /// `connect` opens the session on first use; `objectStorage` makes the S3 client on the first bucket operation;
     /// `environment` is where the operator's AWS files are found for the backup profile a database VM's backup job
-    /// gets; `encryptedVolumeType` is the Cinder type of every volume made (the catalog's `spec.vm.encryptedVolumeType`).
+    /// gets; `encryptedVolumeType` is the Cinder type of every volume made (the catalog's `spec.vm.encryptedVolumeType`);
+    /// `resolver` turns a Trove instance's host name into addresses when Trove gives no address.
     public init(
         cloud: String, environment: [String: String], poller: Poller = .openStack(timeout: 900),
         connect: @escaping @Sendable () throws(OpenStackError) -> OpenStackSession, objectStorage: @escaping @Sendable () throws(AWSError) -> S3Client,
-        encryptedVolumeType: String? = nil
+        encryptedVolumeType: String? = nil, resolver: HostResolver = .system
     ) {
+        self.resolver = resolver
         self.encryptedVolumeType = encryptedVolumeType
         self.cloud = cloud
         self.environment = environment
@@ -35,7 +39,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
     private var volumes: VolumeKind { VolumeKind(cloud: cloud, connection: connection, encryptedVolumeType: encryptedVolumeType) }
     private var servers: DatabaseServerKind { DatabaseServerKind(cloud: cloud, connection: connection, environment: environment) }
     private var groups: SecurityGroupKind { SecurityGroupKind(cloud: cloud, connection: connection) }
-    private var databases: ManagedDatabaseKind { ManagedDatabaseKind(cloud: cloud, connection: connection) }
+    private var databases: ManagedDatabaseKind { ManagedDatabaseKind(cloud: cloud, connection: connection, resolver: resolver) }
     private var schedules: BackupScheduleKind { BackupScheduleKind(cloud: cloud, connection: connection, databases: databases) }
     var buckets: BackupBucketKind { BackupBucketKind(cloud: cloud, storage: storage, clock: poller.clock) }
 

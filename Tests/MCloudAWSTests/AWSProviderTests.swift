@@ -5,6 +5,7 @@ import MCloudCore
 import MCloudHTTP
 import MCloudProvider
 import MCloudTestSupport
+import Synchronization
 import Testing
 
 /// The provider against moto through a proxy that throttles, fails and loses answers on purpose.
@@ -32,30 +33,79 @@ struct AWSProviderMotoTests {
 
         let refreshed = try await provider.refresh(application: application, desired: [server], recorded: [])
         #expect(refreshed.map(\.address) == [server.address])
-        #expect(refreshed.first.map { FieldDiff.same($0.attributes, server.body) } == true)
+        #expect(refreshed.first.map { FieldDiff.same(ResourceBody.setting(["status"], to: nil, in: $0.attributes), server.body) } == true)
         try await provider.delete(.init(address: server.address, provider: "aws", cloud: "aws-irl", providerID: observed.providerID, attributes: server.body.objectDictionary))
         #expect(try await EC2Client(client: direct).describeInstances(tags: ["application": application], states: AWSInventory.liveStates).isEmpty)
+    }
+
+    /// The EndpointSlices and egress policies that name a database VM take its addresses from what the provider
+    /// reports: the made instance's and the refreshed one's, the public address before the private one.
+    @Test func aDatabaseVMReportsItsPublicThenItsPrivateAddress() async throws {
+        let client = try MotoBed.client(region: "eu-west-1")
+        let provider = AWSResourceProvider(cloud: "aws-irl") { () throws(ProviderError) in client }
+        let application = MotoBed.name("addresses")
+        let server = ProviderFixtures.server(application: application)
+        let made = try await provider.create(server)
+
+        let instance = try #require(try await EC2Client(client: client).describeInstances(ids: [made.providerID]).first)
+        // A default subnet maps a public address on launch, in moto as in AWS.
+        let expected = try [#require(instance.publicIP), #require(instance.privateIP)]
+        #expect(ResourceBody(made.attributes).reportedAddresses == expected)
+        let refreshed = try await provider.refresh(application: application, desired: [server], recorded: [])
+        #expect(refreshed.map { ResourceBody($0.attributes).reportedAddresses } == [expected])
+        try await provider.delete(.init(address: server.address, provider: "aws", cloud: "aws-irl", providerID: made.providerID, attributes: server.body.objectDictionary))
+    }
+
+    /// RDS gives its endpoint as a host name: the provider reports what it resolves to when made and when refreshed.
+    @Test func aManagedDatabaseReportsTheAddressesItsEndpointResolvesTo() async throws {
+        let client = try MotoBed.client(region: "eu-west-1")
+        let asked = Mutex<[String]>([])
+        let resolver = HostResolver { host in
+            asked.withLock { $0.append(host) }
+            return ["10.0.3.7"]
+        }
+        let provider = AWSResourceProvider(cloud: "aws-irl", settings: .init(resolver: resolver)) { () throws(ProviderError) in client }
+        let application = MotoBed.name("endpoint")
+        let database = ProviderFixtures.managed(application: application)
+        let made = try await provider.create(database)
+        #expect(ResourceBody(made.attributes).reportedAddresses == ["10.0.3.7"])
+        let refreshed = try await provider.refresh(application: application, desired: [database], recorded: [])
+        #expect(refreshed.map { ResourceBody($0.attributes).reportedAddresses } == [["10.0.3.7"]])
+        let endpoint = try #require(try await RDSClient(client: client).describeInstance(made.providerID)?.endpoint)
+        #expect(asked.withLock { $0 } == [endpoint, endpoint])
+        try await provider.delete(.init(address: database.address, provider: "aws", cloud: "aws-irl", providerID: made.providerID, attributes: database.body.objectDictionary))
     }
 }
 
 /// Desired resources as the renderer makes them.
 enum ProviderFixtures {
+    static func managed(application: String) -> DesiredResource {
+        resource(.managedDatabase, "db", application: application, spec: [
+            ("engine", .string("postgresql")), ("version", .string("16")), ("port", .int(5432)), ("standbys", .int(0)),
+            ("size", .object([("vcpu", .int(2)), ("memoryGiB", .int(8)), ("storageGiB", .int(20))])),
+        ])
+    }
+
     static func server(application: String) -> DesiredResource {
-        let address: ResourceAddress = "aws.aws-irl.DatabaseServer.\(application).db.0"
+        resource(.databaseServer, "db.0", application: application, spec: [
+            ("role", .string("primary")), ("engine", .string("postgresql")), ("version", .string("16")), ("port", .int(5432)),
+            ("flavor", .object([("vcpu", .int(2)), ("memoryGiB", .int(8))])), ("zone", .string("eu-west-1b")),
+            // moto has no Debian AMI; its Canonical ones stand in, found by owner and name as Debian's would be.
+            ("image", .object([("family", .string("debian-12")), ("name", .string("ubuntu/images/hvm-ssd/ubuntu-*")), ("owner", .string("099720109477"))])),
+        ])
+    }
+
+    private static func resource(_ kind: ResourceKind, _ name: String, application: String, spec: [(String, JSONValue)]) -> DesiredResource {
+        let address = ResourceAddress("aws.aws-irl.\(kind.rawValue).\(application).\(name)")
         let body: JSONValue = .object([
-            ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")),
+            ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string(kind.rawValue)),
             ("metadata", .object([
-                ("name", .string("\(application).db.0")), ("address", .string(address.rawValue)), ("cloud", .string("aws-irl")), ("provider", .string("aws")),
+                ("name", .string("\(application).\(name)")), ("address", .string(address.rawValue)), ("cloud", .string("aws-irl")), ("provider", .string("aws")),
                 ("labels", .object([("app.kubernetes.io/part-of", .string(application)), ("mcloud.io/cell", .string("db"))])),
             ])),
-            ("spec", .object([
-                ("role", .string("primary")), ("engine", .string("postgresql")), ("version", .string("16")), ("port", .int(5432)),
-                ("flavor", .object([("vcpu", .int(2)), ("memoryGiB", .int(8))])), ("zone", .string("eu-west-1b")),
-                // moto has no Debian AMI; its Canonical ones stand in, found by owner and name as Debian's would be.
-                ("image", .object([("family", .string("debian-12")), ("name", .string("ubuntu/images/hvm-ssd/ubuntu-*")), ("owner", .string("099720109477"))])),
-            ])),
+            ("spec", .object(spec)),
         ])
-        return DesiredResource(address: address, provider: "aws", cloud: "aws-irl", type: "DatabaseServer", body: body, dependencies: [])
+        return DesiredResource(address: address, provider: "aws", cloud: "aws-irl", type: kind, body: body, dependencies: [])
     }
 }
 

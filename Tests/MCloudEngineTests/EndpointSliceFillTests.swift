@@ -86,6 +86,29 @@ import Testing
         }
     }
 
+    /// A policy whose source exists but reports no IPv4 address (an endpoint that resolves nowhere, a load balancer
+    /// without one yet) stays open to any address on its port, and the plan says so on it; one whose source reports
+    /// an address, or is not made yet, has no warning.
+    @Test(arguments: [
+        ([], true), (["fd00::5"], true), (["10.0.0.5"], false),
+    ] as [([String], Bool)])
+    func aPolicyLeftOpenBecauseItsSourceReportsNoAddressIsPlannedWithAWarning(reporting: [String], warned: Bool) async throws {
+        let provider = MemoryProvider()
+        let server = Self.server("db.0")
+        provider.reporting.withLock { $0[server.address] = reporting }
+        let first = try await Self.plan(Self.connection(server), provider, state: nil)
+        #expect(first.changes.allSatisfy { $0.warnings.isEmpty })
+        let backend = try ApplierTests.lockedBackend()
+        let outcome = try await ApplierTests.run(first, provider, backend: backend)
+        #expect(outcome.succeeded)
+        let warning = "egress stays open to any address on port 5432: \(server.address) reports no IPv4 address to narrow it to"
+        for refresh in [true, false] {
+            let again = try await Self.plan(Self.connection(server), provider, state: try backend.read(), refresh: refresh)
+            #expect(again.changes.first { $0.address == Self.policy }?.warnings == (warned ? [warning] : []), "refresh \(refresh)")
+            #expect(again.changes.filter { $0.address != Self.policy }.allSatisfy { $0.warnings.isEmpty })
+        }
+    }
+
     /// A policy that names no sources, such as a cell's own, keeps its egress rules, with or without refresh.
     @Test func aPolicyNamingNoSourcesIsLeftAsRendered() async throws {
         let (provider, backend, server) = try await Self.appliedServer()

@@ -124,6 +124,19 @@ struct RequestTests {
         #expect(NovaClient.mayHaveCreated(error) == expected)
     }
 
+    /// Trove names an instance's addresses in `addresses` with their type (Victoria and later) or in `ip`; the
+    /// public ones come first, as another cloud reaches the instance there.
+    @Test("a Trove instance's addresses are read public first, from either field", arguments: [
+        (#""addresses":[{"address":"10.1.0.5","type":"private"},{"address":"172.24.4.9","type":"public"}],"ip":["10.1.0.5"]"#, ["172.24.4.9", "10.1.0.5"]),
+        (#""ip":["10.1.0.6","172.24.4.10"]"#, ["10.1.0.6", "172.24.4.10"]),
+        (#""hostname":"db.example""#, []),
+    ])
+    func troveAddresses(fields: String, expected: [String]) throws {
+        let instance = try #require(DatabaseInstance.decode(try JSONParser.parse(#"{"id":"i0","status":"ACTIVE",\#(fields)}"#)))
+        #expect(instance.addresses == expected)
+        #expect(instance.hostname == (fields.contains("hostname") ? "db.example" : nil))
+    }
+
     /// Trove's answers as the bed gives them: 20 instances whatever the limit, and a `next` link while more follow;
     /// Nova, Cinder and Neutron link the next page the same way under their own keys.
     @Test("a list goes on while its answer has a next link, however few items a page holds", arguments: [
