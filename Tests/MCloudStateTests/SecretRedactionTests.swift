@@ -50,6 +50,18 @@ import Testing
         #expect(resource.attributes["automountServiceAccountToken"] == .bool(false))
     }
 
+    @Test func aPodsSecretVolumeNamesASecretAndStaysReadable() {
+        let volume = JSONValue.object([
+            ("name", .string("ca-payments-db")),
+            ("secret", .object([("secretName", .string("payments-db-api")), ("items", .array([.object([("key", .string("ca.crt")), ("path", .string("ca.crt"))])]))])),
+        ])
+        let projection = JSONValue.object([("secret", .object([("name", .string("payments-db-api"))]))])
+        let inline = JSONValue.object([("secret", .object([("value", .string("hunter2"))]))])
+        #expect(SecretRedaction.redact(volume) == volume)
+        #expect(SecretRedaction.redact(projection) == projection)
+        #expect(SecretRedaction.redact(inline)["secret"] == SecretRedaction.marker)
+    }
+
     @Test func aHandEditedStateWithASecretIsRedactedWhenRead() throws {
         let document = """
             {"format_version": 1, "lineage": "\(StateTests.lineage)", "serial": 1, "resources": [

@@ -170,6 +170,13 @@ public enum SecretRedaction {
     }
 
     private static func isSecret(_ key: String, _ value: JSONValue, named namedSecret: Bool, _ folded: inout [UInt8]) -> Bool {
-        canHoldSecret(value) && (isSecret(key, folding: &folded) || (namedSecret && key == "value"))
+        canHoldSecret(value) && !isSecretReference(key, value) && (isSecret(key, folding: &folded) || (namedSecret && key == "value"))
+    }
+
+    /// A pod's `secret` volume or projection names a Secret and holds none of it (`{secretName, items, defaultMode}`):
+    /// redacted, the state would differ from the cluster on every field-level comparison of its Deployment.
+    private static func isSecretReference(_ key: String, _ value: JSONValue) -> Bool {
+        guard key == "secret", case .object(let pairs) = value else { return false }
+        return pairs.contains { $0.0 == "secretName" || $0.0 == "name" }
     }
 }
