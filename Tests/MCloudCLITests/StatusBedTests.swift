@@ -22,26 +22,29 @@ import Testing
         }
     }
 
+    /// status's own 30-second default bounds a cloud's answer; under the whole suite's load the bed may take longer.
+    static let patient = ["--timeout", "600"]
+
     @Test func aDeploymentWithFewerReadyReplicasIsDegradedAndExitsTwoThenHealthyOnceAllAreReady() async throws {
         let workspace = try EngineWorkspace()
         let applied = await workspace.run("apply", ["--auto-approve"])
         #expect(applied.exitCode == 0, "\(applied.stderr)")
 
-        let fresh = await workspace.run("status", ["--detailed-exitcode"])
+        let fresh = await workspace.run("status", Self.patient + ["--detailed-exitcode"])
         #expect(fresh.exitCode == 2, "no controller has reported yet: \(fresh.stdout)\(fresh.stderr)")
         #expect(fresh.stdout.contains("Progressing"), "\(fresh.stdout)")
 
         try await Self.report(workspace, apiReady: 1)
-        let degraded = await workspace.run("status", ["--detailed-exitcode"])
+        let degraded = await workspace.run("status", Self.patient + ["--detailed-exitcode"])
         #expect(degraded.exitCode == 2, "\(degraded.stdout)\(degraded.stderr)")
         #expect(degraded.stdout.hasPrefix("Application \(workspace.application): Degraded (api@eu in lab: 1 of 3 replicas ready)\n"), "\(degraded.stdout)")
-        let json = try JSONParser.parse(Array(await workspace.run("status", ["--json", "api@eu"]).stdout.utf8))
+        let json = try JSONParser.parse(Array(await workspace.run("status", Self.patient + ["--json", "api@eu"]).stdout.utf8))
         let site = json["cells"]?.arrayItems.first?["sites"]?.arrayItems.first
         #expect(site?["replicas"]?["ready"]?.intValue == 1)
         #expect(site?["replicas"]?["desired"]?.intValue == 3)
 
         try await Self.report(workspace, apiReady: nil)
-        let healthy = await workspace.run("status", ["--detailed-exitcode"])
+        let healthy = await workspace.run("status", Self.patient + ["--detailed-exitcode"])
         #expect(healthy.exitCode == 0, "\(healthy.stdout)\(healthy.stderr)")
         #expect(healthy.stdout.hasPrefix("Application \(workspace.application): Healthy\n"), "\(healthy.stdout)")
 

@@ -94,15 +94,17 @@ import Testing
         let pki = try TestPKI()
         let server = try TestServer(arguments: ["--tls", pki.path("server.pem"), pki.path("server.key")])
         let url = "https://127.0.0.1:\(server.port)/echo"
-        let trusted = CurlTransport(tls: TLSConfiguration(certificateAuthorityPEM: try pki.bytes("ca.pem")))
+        // Under the whole suite's load the server may not answer for longer than libcurl's default 30-second stall.
+        let patient = HTTPTimeouts(connect: BedTiming.requestDeadline, total: BedTiming.requestDeadline, stall: BedTiming.requestDeadline)
+        let trusted = CurlTransport(tls: TLSConfiguration(certificateAuthorityPEM: try pki.bytes("ca.pem")), timeouts: patient)
         #expect(try await trusted.send(HTTPRequest(method: .GET, url: url)).status == 200)
         await #expect {
-            _ = try await CurlTransport().send(HTTPRequest(method: .GET, url: url))
+            _ = try await CurlTransport(timeouts: patient).send(HTTPRequest(method: .GET, url: url))
         } throws: { error in
             if case .tls = error as? HTTPError { return true }
             return false
         }
-        let insecure = CurlTransport(tls: TLSConfiguration(insecureSkipVerify: true))
+        let insecure = CurlTransport(tls: TLSConfiguration(insecureSkipVerify: true), timeouts: patient)
         #expect(try await insecure.send(HTTPRequest(method: .GET, url: url)).status == 200)
     }
 
