@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "MCloudOpenStack", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudYAML"]),
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto"]),
         .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudAWS"]),
-        .target(name: "MCloudKubernetesProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudKubernetes"]),
+        .target(name: "MCloudKubernetesProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudKubernetes", "MCloudDatabaseEngines", "MCloudSecrets"]),
         .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudOpenStack", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
         .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
         .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
@@ -104,7 +104,7 @@ let package = Package(
             name: "MCloudKubernetesTests",
             dependencies: [
                 "MCloudTestSupport", "MCloudKubernetes", "MCloudKubernetesProvider", "MCloudProvider", "MCloudHTTP", "MCloudManifest", "MCloudPlanner",
-                "MCloudRender", "MCloudCore", "MCloudEngine", "MCloudState",
+                "MCloudRender", "MCloudCore", "MCloudEngine", "MCloudState", "MCloudDatabaseEngines", "MCloudSecrets",
             ],
             exclude: ["Fixtures"]
         ),

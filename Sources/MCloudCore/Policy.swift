@@ -52,7 +52,7 @@ public struct Policy: Hashable, Sendable {
     /// resource of a Service cell). Tests hold this list to what rendering makes.
     public static let resourceKinds = [
         "BackupBucket", "BackupIdentity", "BackupSchedule", "CDNResource", "ConfigMap", "DatabaseServer", "Deployment", "EndpointSlice",
-        "HorizontalPodAutoscaler", "Ingress", "ManagedDatabase", "Namespace", "NetworkPolicy", "PodDisruptionBudget", "SecurityGroup",
+        "HorizontalPodAutoscaler", "Ingress", "ManagedDatabase", "Namespace", "NetworkPolicy", "PodDisruptionBudget", "Secret", "SecurityGroup",
         "ServiceExport", "Volume",
     ]
 

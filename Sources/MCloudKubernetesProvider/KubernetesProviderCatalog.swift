@@ -34,7 +34,7 @@ public final class KubernetesProviderCatalog: ProviderCatalog {
                 )
             }
         }
-        return KubernetesResourceProvider(cloud: cloud.name) { () throws(ProviderError) -> KubernetesClient in
+        return KubernetesResourceProvider(cloud: cloud.name, environment: environment) { () throws(ProviderError) -> KubernetesClient in
             do throws(KubeconfigError) {
                 let connection = try self.kubeconfig(file).connection(context: context)
                 return KubernetesClient(connection: connection, environment: self.environment, retryPolicy: self.limits.retry, timeouts: self.limits.timeouts)

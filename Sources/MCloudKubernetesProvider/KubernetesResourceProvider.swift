@@ -15,13 +15,18 @@ public struct KubernetesResourceProvider: ResourceProvider {
     private let deleteTimeout: Double
     /// Turns a load balancer's host name into addresses.
     private let resolver: HostResolver
+    /// Derives the connection Secrets' values and masks every Secret read back.
+    private let secretValues: ConnectionSecretValues
 
     /// `connect` makes the client on first use, so a plan that reads nothing from this cluster needs no kubeconfig.
+    /// `environment` is where the operator's age identity is found (`AgeKeyFile`), read only when a connection Secret
+    /// is applied or read back.
     public init(
-        cloud: String, deleteTimeout: Double = 300, resolver: HostResolver = .system,
+        cloud: String, deleteTimeout: Double = 300, resolver: HostResolver = .system, environment: [String: String] = [:],
         connect: @escaping @Sendable () throws(ProviderError) -> KubernetesClient
     ) {
         self.resolver = resolver
+        secretValues = ConnectionSecretValues(environment: environment)
         self.cloud = cloud
         self.deleteTimeout = deleteTimeout
         clients = OnFirstUse(connect)
@@ -42,6 +47,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
         let addresses = known
         let autoscaled = Self.autoscaledReplicas(desired)
         let resolver = resolver
+        let secretValues = secretValues
         let results = await withTaskGroup(of: Result<[ObservedResource], ProviderError>.self) { group in
             for list in lists {
                 group.addTask {
@@ -55,7 +61,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
                             guard let identity = Identity(object) else { continue }
                             let match = addresses[identity.key]
                             let address = match?.address ?? Self.address(cloud: cloud, identity)
-                            var attributes = await Self.reporting(object, resolver: resolver)
+                            var (attributes, warnings) = await secretValues.masked(Self.reporting(object, resolver: resolver))
                             if let apiVersion = match?.apiVersion { attributes = Self.replacing("apiVersion", with: .string(apiVersion), in: attributes) }
                             // The autoscaler owns the replicas of what it scales: its changes are not drift.
                             if identity.kind == ResourceKind.deployment.rawValue, let replicas = autoscaled["\(identity.namespace)/\(identity.name)"],
@@ -66,7 +72,7 @@ public struct KubernetesResourceProvider: ResourceProvider {
                             observed.append(ObservedResource(
                                 address: address, providerID: object.value(at: ["metadata", "uid"])?.stringValue ?? "",
                                 attributes: attributes, isBeingDeleted: object.value(at: ["metadata", "deletionTimestamp"]) != nil,
-                                rollout: Rollout(deployment: object)
+                                warnings: warnings, rollout: Rollout(deployment: object)
                             ))
                         }
                         return .success(observed)
@@ -140,11 +146,13 @@ public struct KubernetesResourceProvider: ResourceProvider {
     /// changed them by hand (the manifests are the truth, as with Argo CD and Flux).
     private func applied(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
         let client = try await clients.value()
+        let body = try await secretValues.filled(resource.body)
         do throws(KubernetesError) {
-            let live = try await client.apply(resource.body, force: true)
+            let live = try await client.apply(body, force: true)
+            let (attributes, warnings) = await secretValues.masked(Self.reporting(live, resolver: resolver))
             return ObservedResource(
-                address: resource.address, providerID: live.value(at: ["metadata", "uid"])?.stringValue ?? "",
-                attributes: await Self.reporting(live, resolver: resolver)
+                address: resource.address, providerID: live.value(at: ["metadata", "uid"])?.stringValue ?? "", attributes: attributes,
+                warnings: warnings
             )
         } catch {
             throw Self.providerError(error)

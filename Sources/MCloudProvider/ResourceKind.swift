@@ -25,4 +25,5 @@ public struct ResourceKind: TypedName {
     public static let endpointSlice: ResourceKind = "EndpointSlice"
     public static let networkPolicy: ResourceKind = "NetworkPolicy"
     public static let horizontalPodAutoscaler: ResourceKind = "HorizontalPodAutoscaler"
+    public static let secret: ResourceKind = "Secret"
 }

@@ -28,7 +28,8 @@ enum ConnectionSecretBuilder {
         )
         return ConnectionSecret(
             cloud: dependent.cloud, namespace: dependent.namespace, name: KubernetesName.fit("\(local)-\(dependent.cell.workload)"),
-            environmentPrefix: EndpointsBuilder.prefix(database, for: dependent.cell), mountPath: mountPath, edge: edge
+            environmentPrefix: EndpointsBuilder.prefix(database, for: dependent.cell), mountPath: mountPath, edge: edge,
+            dependent: dependent.cell
         )
     }
 }

@@ -6,11 +6,19 @@ enum DeploymentBuilder {
     /// `endpoints` names the cell's endpoints ConfigMap, which the pods read through `envFrom`, and a hash of its
     /// data, which goes on the pod template so a moved database primary rolls the pods onto the new address.
     /// `secrets` are the cell's connection Secrets in this cluster: each gives the pods its user, password, database
-    /// and URI as variables, and its CA as a file (`ConnectionSecret.mountPath`).
+    /// and URI as variables, and its CA as a file (`ConnectionSecret.mountPath`); a hash of their edges goes on the
+    /// pod template, so the pods roll when a Secret's values change.
     static func build(_ context: CellOnCloud, endpoints: (name: String, hash: String)?, secrets: [ConnectionSecret] = []) -> KubernetesObject {
         let selector = context.selector
         var podMetadata: [(String, ObjectNode)] = [("labels", context.metadata)]
-        if let endpoints { podMetadata.append(("annotations", ["mcloud.io/endpoints-hash": .string(endpoints.hash)])) }
+        var annotations: [(String, ObjectNode)] = []
+        if let endpoints { annotations.append(("mcloud.io/endpoints-hash", .string(endpoints.hash))) }
+        // A changed edge (user, host, generation) changes the Secret's values, which pods read only as they start. Not
+        // `secrets-hash`: a secret-looking name would be redacted in the state and read as drift on every plan.
+        if !secrets.isEmpty {
+            annotations.append(("mcloud.io/connections-hash", .string(StableHash.hex(secrets.map(\.edge.annotationValue).sorted().joined(separator: "\n"), digits: 16))))
+        }
+        if !annotations.isEmpty { podMetadata.append(("annotations", .map(annotations))) }
         var pod: [(String, ObjectNode)] = [
             // No service in the model talks to the Kubernetes API, so its pods get no token to lose.
             ("automountServiceAccountToken", false),

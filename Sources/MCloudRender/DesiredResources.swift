@@ -4,12 +4,14 @@ public import MCloudProvider
 /// Turns a rendering into the resources apply works with, each with its address and what it needs first: a
 /// namespace before its objects, and any resource before one whose declaration names its address (a server's volume
 /// and security group, a CDN's origin ingresses, a bucket's source database, the database server or Ingresses whose
-/// addresses an EndpointSlice is to hold). Rendering infers these because it knows what it rendered: the engine only follows
+/// addresses an EndpointSlice is to hold, the connection Secrets a Deployment reads). The connection Secrets are
+/// among them with their edge and no value (`ConnectionSecret.appliedObject`). Rendering infers these because it knows what it rendered: the engine only follows
 /// the edges.
 public enum DesiredResources {
     public static func from(_ rendering: Rendering) -> [DesiredResource] {
         // Bodies become JSON on every core: a plan of 10,000 objects converts them all.
         let objects = rendering.clusters.flatMap { cluster in cluster.objects.map { (cloud: cluster.cloud, object: $0) } }
+            + rendering.secrets.map { (cloud: $0.cloud, object: $0.appliedObject) }
         var resources = Parallel.map(objects.count) { range in
             objects[range].map { cloud, object in
                 DesiredResource(
@@ -52,6 +54,12 @@ public enum DesiredResources {
                     let length = text.utf8.count
                     if length < addressLengths.count, addressLengths[length], addresses.contains(ResourceAddress(text)) { needed.insert(ResourceAddress(text)) }
                 }
+                if resource.provider == .kubernetes, let namespace = resource.body.value(at: ["metadata", "namespace"])?.stringValue {
+                    forEachSecretName(in: resource.body) { name in
+                        let secret = ResourceAddress.kubernetes(cloud: resource.cloud, apiVersion: "v1", kind: .secret, namespace: namespace, name: name)
+                        if addresses.contains(secret) { needed.insert(secret) }
+                    }
+                }
                 // A slice or policy reaching several clusters' Ingresses names them in one annotation, which no address equals.
                 if ResourceBody.addressFilledKinds.contains(resource.type) {
                     needed.formUnion(ResourceBody(resource.body).endpointSources.filter(addresses.contains))
@@ -63,6 +71,21 @@ public enum DesiredResources {
             }
         }
         return resolved.sorted { $0.address < $1.address }
+    }
+
+    /// Calls `body` with the name of every Secret a pod template reads: `secretKeyRef.name`, a volume's
+    /// `secret.secretName`.
+    private static func forEachSecretName(in value: JSONValue, _ body: (String) -> Void) {
+        switch value {
+        case .array(let items): for item in items { forEachSecretName(in: item, body) }
+        case .object(let pairs):
+            for (key, item) in pairs {
+                if key == "secretKeyRef", let name = item["name"]?.stringValue { body(name) }
+                if key == "secret", let name = item["secretName"]?.stringValue { body(name) }
+                forEachSecretName(in: item, body)
+            }
+        default: break
+        }
     }
 
     /// Calls `body` with every string in `value`, at any depth, without gathering them in arrays first.

@@ -7,8 +7,9 @@ public import MCloudSecrets
 public struct Rendering: Sendable {
     public var clusters: [(cloud: String, objects: [KubernetesObject])]
     public var infrastructure: [(cloud: String, resources: [InfrastructureResource])]
-    /// Sorted by cloud and path. Not among `clusters`' objects: no desired resource holds a password, so `plan` and
-    /// `apply` do not write them (docs/connectivity.md, "Secrets of a connection").
+    /// Sorted by cloud and path. Not among `clusters`' objects: the tree holds them only encrypted, and `apply` writes
+    /// them as desired resources with no value, which the Kubernetes provider derives (docs/connectivity.md, "Secrets
+    /// of a connection").
     public var secrets: [ConnectionSecret]
 
     public init(model: Model, placement: Placement) {

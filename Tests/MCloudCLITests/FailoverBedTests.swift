@@ -38,6 +38,7 @@ import Testing
             let first = "fo-\(bed.run)-a"
             booted.append(first)
             try await bed.boot(first, server: primary.id)
+            try await Self.expectTheAppliedSecretOpens(first, bed)
             _ = try await bed.container.shell(first, Self.rows)
             let written = try await bed.container.shell(first, Self.checksum)
             #expect(written.hasPrefix("1000:"), "\(written)")
@@ -113,6 +114,28 @@ import Testing
         }
         await cleanUp()
         #expect(try await bed.servers(application: bed.application).isEmpty)
+    }
+}
+
+extension FailoverBedTests {
+    /// The service's Secret, as `apply` wrote it into the cluster, opens the booted primary: its URI, with the CA
+    /// where the pod mounts it, over TLS verified by the connection's name (reached at 127.0.0.1, inside the lab
+    /// cluster's egress CIDR); a wrong password is refused; the state holds no value of it.
+    static func expectTheAppliedSecretOpens(_ instance: String, _ bed: LedgerBed) async throws {
+        let secret = try #require(try await bed.kubernetes.get(ObjectReference(apiVersion: "v1", kind: "Secret", namespace: "\(bed.application)-eu", name: "ledger-api")))
+        func value(_ key: String) throws -> String {
+            try #require(secret["data"]?[key]?.stringValue.flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) }, "no \(key)")
+        }
+        let password = try value("password"), uri = try value("uri")
+        #expect(uri.hasPrefix("postgresql://api_eu:\(password)@ledger.\(bed.application)-eu.svc:5432/api_eu?sslmode=verify-full"), "\(uri.replacingOccurrences(of: password, with: "…"))")
+        #expect(!(try String(contentsOfFile: bed.statePath, encoding: .utf8)).contains(password))
+        _ = try await bed.container.shell(instance, "mkdir -p /etc/mcloud/tls/ledger && printf '%s' '\(try value("ca.crt"))' > /etc/mcloud/tls/ledger/ca.crt")
+        let query = "SELECT current_user || '/' || current_database() || '/' || (SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid())"
+        let connected = try await bed.container.shell(instance, "psql -X -At '\(uri)&hostaddr=127.0.0.1&connect_timeout=10' -c \"\(query)\"")
+        #expect(connected.trimmingCharacters(in: .whitespacesAndNewlines) == "api_eu/api_eu/true", "\(connected)")
+        let wrong = uri.replacingOccurrences(of: ":\(password)@", with: ":\(password)x@")
+        let refused = try await bed.container.exec(instance, ["psql", "-X", "-At", "\(wrong)&hostaddr=127.0.0.1&connect_timeout=10", "-c", "SELECT 1"])
+        #expect(!refused.succeeded && refused.stderr.contains("password authentication failed"), "\(refused.stderr)")
     }
 }
 

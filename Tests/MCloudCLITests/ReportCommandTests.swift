@@ -79,7 +79,7 @@ import Testing
         let catalog = ["aws-fra", "aws-irl", "aws-use1", "cloudru-msk", "gcore-lux", "ps-ala", "sel-msk", "sel-spb", "vk-msk"]
         Self.expectSound(opened, cells: cells, clouds: catalog)
         // The laws on the audiences' data, the DR legs and the resource changes of the saved plan.
-        for text in ["152-FZ: personal data only in [RU]", "GDPR: personal data only in [EU]", "class=\"leg\"", "286 to create",
+        for text in ["152-FZ: personal data only in [RU]", "GDPR: personal data only in [EU]", "class=\"leg\"", "290 to create",
                      "kubernetes.sel-msk.apps/v1.Deployment.retail-bank-ru.payments-api", "backup of payments-db@ru"] {
             #expect(opened.dom.contains(text), "the page lacks \(text)")
         }

@@ -117,6 +117,8 @@ import Testing
 struct Clusters: ProviderCatalog {
     let client: KubernetesClient
     let resolver: HostResolver
+    /// Where the providers find the operator's age identity.
+    var environment: [String: String] = [:]
 
     static let clouds = Dictionary(uniqueKeysWithValues: ["lab-a", "lab-b"].map { name in
         (name, Cloud(
@@ -128,6 +130,6 @@ struct Clusters: ProviderCatalog {
 
     func provider(named name: ProviderName, for cloud: Cloud) throws(ProviderError) -> any ResourceProvider {
         let client = client
-        return KubernetesResourceProvider(cloud: cloud.name, resolver: resolver) { () throws(ProviderError) in client }
+        return KubernetesResourceProvider(cloud: cloud.name, resolver: resolver, environment: environment) { () throws(ProviderError) in client }
     }
 }

@@ -15,6 +15,7 @@ mid-apply), concurrent (N applies on one postgres:// state, then its session ter
 full, then read-only, tmpfs), secrets (every byte mcloud wrote, scanned for the beds' secrets).
 """
 import argparse
+import base64
 import json
 import os
 import random
@@ -23,6 +24,7 @@ import ssl
 import subprocess
 import sys
 import time
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import chaos_beds as beds_module  # noqa: E402
@@ -546,6 +548,8 @@ class Harness:
         secrets = dict(self.beds.secrets())
         secrets["CDN token"] = self.cdn_token
         secrets["age identity"] = self.workspace.age_identity()
+        derived = self.derived_passwords()
+        secrets.update(derived)
         for index, token in enumerate(sorted(self.remembered)):
             secrets["Keystone token %d" % (index + 1)] = token
         leaks, files, size = [], 0, 0
@@ -560,7 +564,35 @@ class Harness:
                     for label, value in secrets.items():
                         if value.encode() in data:
                             leaks.append("%s in %s" % (label, os.path.relpath(path, self.folder)))
-        self.results["secrets"] = {"files": files, "bytes": size, "values": len(secrets), "leaks": len(leaks), "examples": leaks[:10]}
+        self.results["secrets"] = {"files": files, "bytes": size, "values": len(secrets), "derived": len(derived), "leaks": len(leaks),
+                                   "examples": leaks[:10]}
+
+    def derived_passwords(self):
+        """The passwords of the connection Secrets apply writes, derived again from the workspace's age identity by the
+        independent reader of the scheme (Tests/MCloudSecretsTests/Fixtures/derive_password.py) for each edge the
+        planned Secrets name in their mcloud.io/connection annotation (docs/connectivity.md)."""
+        edges = set()
+
+        def walk(value):
+            if isinstance(value, dict):
+                if isinstance(value.get("mcloud.io/connection"), str):
+                    edge = json.loads(value["mcloud.io/connection"])
+                    edges.add((edge["application"], edge["cell"], edge["service"], str(edge["generation"])))
+                for item in value.values():
+                    walk(item)
+            elif isinstance(value, list):
+                for item in value:
+                    walk(item)
+        walk(self.plan)
+        if not edges:
+            raise Failure("the plan names no connection Secret: the leak scan would look for no derived password")
+        derive = os.path.join(ROOT, "Tests", "MCloudSecretsTests", "Fixtures", "derive_password.py")
+        derived = {}
+        for application, cell, service, generation in sorted(edges):
+            password = subprocess.run([sys.executable, derive, self.workspace.age_key, application, cell, service, "password", generation],
+                                      check=True, capture_output=True, text=True).stdout.strip()
+            derived["password of %s -> %s" % (service, cell)] = password
+        return derived
 
     # ------------------------------------------------------------------ report
 
@@ -658,7 +690,7 @@ class Harness:
                        "converged" if d["converged"] else "NOT converged"))
         if "secrets" in r:
             s = r["secrets"]
-            row("secrets", s["files"], "%d bytes in %d files scanned for %d secret values: %d leaks" % (s["bytes"], s["files"], s["values"], s["leaks"]))
+            row("secrets", s["files"], "%d bytes in %d files scanned for %d secret values (%d derived passwords): %d leaks" % (s["bytes"], s["files"], s["values"], s["derived"], s["leaks"]))
         return "\n".join(lines)
 
 

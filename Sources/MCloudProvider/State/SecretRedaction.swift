@@ -8,7 +8,8 @@ public import MCloudCore
 /// the attribute exists; it compares secrets by other means (the provider's own version or digest field).
 public enum SecretRedaction {
     /// What a redacted value becomes.
-    public static let marker = JSONValue.string("(sensitive value)")
+    public static let marker = JSONValue.string(markerText)
+    public static let markerText = "(sensitive value)"
 
     /// Name parts that mark a secret once a name is lowercased and stripped of `-`, `_`, `.` and the like.
     static let secretParts: [[UInt8]] = [
