@@ -38,6 +38,12 @@ enum OffersView {
         var failure: String? = nil
 
         var differs: Bool { rows.contains { $0.difference != nil } }
+
+        /// What the API sells written as `offers.dbaas`, for the operator to copy what they mean to sell.
+        var soldAsCatalog: String {
+            let sold = rows.compactMap { row in row.api.map { "\(row.engine): [\($0.map { "\"\($0)\"" }.joined(separator: ", "))]" } }
+            return sold.isEmpty ? "[]" : "{ \(sold.joined(separator: ", ")) }"
+        }
     }
 
     /// The catalog's engines in its order, then the engines the API sells that mcloud knows (another API datastore,
@@ -70,7 +76,9 @@ enum OffersView {
                 let catalog = row.catalog.map { $0.isEmpty ? "any version" : $0.joined(separator: ", ") } ?? "-"
                 rows.append([row.engine, catalog, row.api?.joined(separator: ", ") ?? "-", row.difference ?? "in step"])
             }
-            text += PlacementView.table(rows) + "\n"
+            text += PlacementView.table(rows)
+            if cloud.differs { text += "  as the API sells it: dbaas: \(cloud.soldAsCatalog)\n" }
+            text += "\n"
         }
         let read = clouds.filter { $0.failure == nil }
         guard !read.isEmpty else { return text + "No cloud could be read.\n" }

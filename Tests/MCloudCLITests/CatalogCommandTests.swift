@@ -63,6 +63,7 @@ import Testing
             b: Trove GET /datastores
               ENGINE  CATALOG  API  DIFFERENCE
               redis   7.2      -    the API sells no redis
+              as the API sells it: dbaas: []
 
             c: not read: cloud c has no endpoints.aws.profile in the catalog
 

@@ -15,6 +15,7 @@ import Testing
               postgresql  14, 15, 16, 17  16   listed, not sold: 14, 15, 17
               mysql       8.0             5.7  listed, not sold: 8.0; sold, not listed: 5.7
               redis       7.2             7.2  in step
+              as the API sells it: dbaas: { postgresql: ["16"], mysql: ["5.7"], redis: ["7.2"] }
 
             1 of 1 cloud read differs from the catalog.
 
