@@ -16,6 +16,22 @@ extension RDSClient {
         return instances
     }
 
+    /// The versions of `engine` (an RDS engine name: `postgres`, `mysql`, `mariadb`) the region sells now, over every
+    /// page: DescribeDBEngineVersions lists only `available` ones unless asked for all, so a deprecated version is left out.
+    public func engineVersions(engine: String) async throws(AWSError) -> [String] {
+        var versions: [String] = []
+        var pages = PageTokens(operation: "rds DescribeDBEngineVersions")
+        var marker: String?
+        repeat {
+            let parameters = [("Engine", engine)] + (marker.map { [("Marker", $0)] } ?? [])
+            let answer = try await client.query(.rds, action: "DescribeDBEngineVersions", version: Self.apiVersion, parameters: parameters, idempotent: true)
+            let listed = answer.find("DBEngineVersions")?.children("DBEngineVersion") ?? []
+            versions += listed.filter { $0.value("Engine") == engine }.compactMap { $0.value("EngineVersion") }
+            marker = try pages.advance(answer.find("Marker").map { $0.text.trimmed })
+        } while marker != nil
+        return versions
+    }
+
     /// ModifyDBInstance with `ApplyImmediately`, so the change does not wait for the maintenance window.
     public func modifyInstance(_ identifier: String, _ changes: [(String, String)]) async throws(AWSError) {
         guard !changes.isEmpty else { return }

@@ -180,6 +180,8 @@ extension AWSInventory {
 /// series (10.x, 11.x), its `mysql` engine for MySQL's (8.x).
 enum AWSEngine {
     private static let rdsNames = ["postgresql": "postgres", "mysql": "mysql"]
+    /// Every RDS engine mcloud creates instances of.
+    static let rdsEngines = ["postgres", "mysql", "mariadb"]
 
     static func rdsName(_ engine: String, version: String? = nil) -> String? {
         if engine == "mysql", let version, version.hasPrefix("10.") || version.hasPrefix("11.") { return "mariadb" }

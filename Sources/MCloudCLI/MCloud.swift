@@ -7,7 +7,7 @@ public enum MCloud {
     static let commands: [any Command.Type] = [
         ValidateCommand.self, PlanCommand.self, ApplyCommand.self, DestroyCommand.self, ShowCommand.self, RenderCommand.self,
         ExplainCommand.self, ReportCommand.self, GraphCommand.self, StateCommand.self, StatusCommand.self, BackupsCommand.self, FailoverCommand.self, DrillCommand.self,
-        VersionCommand.self,
+        CatalogCommand.self, VersionCommand.self,
     ]
 
     static let abstract = "mcloud places an application's services and databases across clouds, under data-residency law, at minimum cost, and deploys them."

@@ -9,6 +9,14 @@ public enum EngineVersion {
         return shared > 0 && offeredParts.prefix(shared) == wantedParts.prefix(shared)
     }
 
+    /// The series a release belongs to, as catalogs list them: PostgreSQL's major from 10 on (`16` of `16.4`, `9.6` of
+    /// `9.6.24`, as PostgreSQL numbered them), every other engine's first two parts (`8.0` of `8.0.39`, `7.2` of `7.2.4`).
+    public static func series(_ version: String, engine: String) -> String {
+        let all = parts(version)
+        let postgresMajor = engine == "postgresql" && (Int(all.first ?? "") ?? 0) >= 10
+        return all.prefix(postgresMajor ? 1 : 2).joined(separator: ".")
+    }
+
     private static func parts(_ version: String) -> [Substring] {
         version.split(separator: ".", omittingEmptySubsequences: false)
     }

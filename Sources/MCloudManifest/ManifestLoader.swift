@@ -27,9 +27,37 @@ public enum ManifestLoader {
     /// Reads `paths` (files, or directories searched recursively for *.yaml and *.yml in sorted order)
     /// and the cloud catalog in `providers`.
     public static func load(paths: [String], providers: String?) -> ManifestSet {
+        let (sources, diagnostics) = read(paths + (providers.map { [$0] } ?? []))
+        var result = load(sources)
+        result.diagnostics = (diagnostics + result.diagnostics).sorted()
+        if diagnostics.hasErrors { result.model = nil }
+        return result
+    }
+
+    /// The cloud catalog in `providers` alone, for a command that asks the clouds about it and needs no application
+    /// (`mcloud catalog offers`): its clouds, or nil when it has errors, and every problem found.
+    public static func catalog(providers: String) -> (clouds: [Cloud]?, diagnostics: [Diagnostic]) {
+        var (sources, diagnostics) = read([providers])
+        let decoder = Decoder()
+        var clouds: [Cloud] = []
+        for source in sources {
+            let read = YAMLReader.read(source.bytes, file: source.file)
+            diagnostics += read.diagnostics
+            for case .cloud(let cloud) in read.documents.compactMap(\.root).compactMap({ decoder.manifest($0) }) { clouds.append(cloud) }
+        }
+        diagnostics += decoder.diagnostics
+        if !diagnostics.hasErrors, clouds.isEmpty {
+            diagnostics.append(Diagnostic(.error, file: nil, "no Cloud manifests found; pass --providers DIR pointing at the cloud catalog"))
+        }
+        let sorted = Array(Set(diagnostics)).sorted()
+        return (sorted.hasErrors ? nil : clouds, sorted)
+    }
+
+    /// The manifest files under `paths`, each once, and the problems finding or reading them.
+    private static func read(_ paths: [String]) -> (sources: [Source], diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         var files: [String] = []
-        for path in paths + (providers.map { [$0] } ?? []) {
+        for path in paths {
             let found = ManifestFiles.find(path)
             diagnostics += found.diagnostics
             files += found.files.filter { !files.contains($0) }
@@ -42,10 +70,7 @@ public enum ManifestLoader {
             }
             sources.append(Source(file: file, bytes: Array(data)))
         }
-        var result = load(sources)
-        result.diagnostics = (diagnostics + result.diagnostics).sorted()
-        if diagnostics.hasErrors { result.model = nil }
-        return result
+        return (sources, diagnostics)
     }
 
     /// Checks manifests that are already in memory.

@@ -11,7 +11,7 @@ public import MCloudHTTP
 public struct OpenStackResourceProvider: ResourceProvider {
     public let name = ProviderName.openstack
     public let cloud: String
-    private let connection: OpenStackConnection
+    let connection: OpenStackConnection
     private let poller: Poller
     private let storage: OnFirstUse<S3Client, AWSError>
     private let environment: [String: String]

@@ -18,6 +18,20 @@ import Testing
         #expect(EngineVersion.covers(offered: offered, wanted: wanted) == covered)
     }
 
+    @Test("a release's series is PostgreSQL's major from 10 on, else its first two parts", arguments: [
+        ("16.4", "postgresql", "16"),
+        ("10.23", "postgresql", "10"),
+        ("9.6.24", "postgresql", "9.6"),
+        ("8.0.39", "mysql", "8.0"),
+        ("10.11.9", "mysql", "10.11"),
+        ("7.2.4", "redis", "7.2"),
+        ("16", "postgresql", "16"),
+        ("7", "mongodb", "7"),
+    ])
+    func series(version: String, engine: String, series: String) {
+        #expect(EngineVersion.series(version, engine: engine) == series)
+    }
+
     @Test func aCloudSellsAnEngineInAnyVersionUnlessItListsThem() {
         let bare = Cloud.Offers(dbaas: ["postgresql"])
         let listed = Cloud.Offers(dbaas: ["postgresql"], dbaasVersions: ["postgresql": ["15", "16"]])

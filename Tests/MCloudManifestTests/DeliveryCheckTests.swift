@@ -23,6 +23,11 @@ import Testing
         .replace(in: "clouds.yaml", "    dbaas: [postgresql, redis]", with: "    dbaas: \(dbaas)")
     }
 
+    /// aws-fra's managed offers, which it has none of as written.
+    static func awsSells(_ dbaas: String) -> Change {
+        .replace(in: "clouds.yaml", "  offers: { kubernetes: true, vm: true, objectStorage: true }", with: "  offers: { kubernetes: true, vm: true, dbaas: \(dbaas), objectStorage: true }")
+    }
+
     static let debianFamilies = "on debian-12"
     static let arenadataReason = "Arenadata DB is a Greenplum-based MPP system of master and segment hosts; mcloud has no sound single-VM recipe for it, so it runs only where a cloud offers it managed (offers.dbaas)"
 
@@ -66,6 +71,11 @@ import Testing
             database(engine: "postgresql", version: "9.1"), Self.versions(#"{ postgresql: ["14", "15", "16"], redis: ["7.2"] }"#),
         ], [
             #"extra.yaml:6:12: error: spec.version: postgresql "9.1" has no recipe for the VM images of the catalog (debian-12) and no cloud sells it managed (offers.dbaas lists "14", "15", "16" on vk-msk); supported: 13, 14, 15, 16, 17 on debian-12"#,
+        ]),
+        MalformedCase("PostgreSQL 9.1 against two clouds' managed versions", [
+            database(engine: "postgresql", version: "9.1"), Self.versions(#"{ postgresql: ["14", "15", "16"], redis: ["7.2"] }"#), Self.awsSells(#"{ postgresql: ["13", "17"] }"#),
+        ], [
+            #"extra.yaml:6:12: error: spec.version: postgresql "9.1" has no recipe for the VM images of the catalog (debian-12) and no cloud sells it managed (offers.dbaas lists "14", "15", "16" on vk-msk; "13", "17" on aws-fra); supported: 13, 14, 15, 16, 17 on debian-12"#,
         ]),
         MalformedCase("a managed hosting for a version no offer lists", [
             database(engine: "postgresql", version: "13", hosting: "managed"), Self.versions(#"{ postgresql: ["14", "15", "16"], redis: ["7.2"] }"#),
@@ -112,6 +122,10 @@ import Testing
             .replace(in: "clouds.yaml", "    dbaas: [postgresql, redis]", with: "    dbaas: [postgresql, redis, arenadata]"),
         ], []),
         MalformedCase("any version of an engine a cloud offers managed", [database(engine: "redis", version: "5.0")], []),
+        MalformedCase("a managed hosting for a version only one cloud sells", [
+            database(engine: "postgresql", version: "13", hosting: "managed"), Self.versions(#"{ postgresql: ["14", "15", "16"], redis: ["7.2"] }"#),
+            Self.awsSells(#"{ postgresql: ["13", "17"] }"#),
+        ], []),
         MalformedCase("a patch release of a major a managed offer lists", [
             database(engine: "redis", version: "5.0.14", hosting: "managed"), Self.versions(#"{ postgresql: ["16"], redis: ["5", "6.2"] }"#),
         ], []),

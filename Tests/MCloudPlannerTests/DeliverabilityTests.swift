@@ -57,6 +57,17 @@ import Testing
         #expect(PlannerRuleTests.reasons(plan, "events", "cheap") == reasons)
     }
 
+    /// The aws provider makes managed databases in RDS only (docs/aws.md): a bundled AWS cloud selling redis managed
+    /// would have a cell planned as a ManagedDatabase that apply refuses.
+    @Test func theBundledAWSCloudsSellManagedOnlyWhatRDSRuns() throws {
+        let clouds = try #require(ManifestLoader.catalog(providers: "\(Self.root)/Providers").clouds)
+        let aws = clouds.filter { $0.api == .aws }
+        #expect(aws.count == 3)
+        for cloud in aws {
+            #expect(Set(cloud.offers.dbaas).isSubset(of: ["postgresql", "mysql"]), "\(cloud.name): \(cloud.offers.dbaas)")
+        }
+    }
+
     @Test func everyExampleDatabaseLandsWhereItCanBeDelivered() throws {
         for example in ["retail-bank", "shop", "telemed"] {
             let set = ManifestLoader.load(paths: ["\(Self.root)/Manifests/\(example)"], providers: "\(Self.root)/Providers")
