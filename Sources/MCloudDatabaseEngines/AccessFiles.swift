@@ -8,6 +8,7 @@ enum AccessFiles {
     static let postgresHBAPath = "/etc/mcloud/access/pg_hba.conf"
     static let postgresUsersPath = "/etc/mcloud/access/users.sql"
     static let redisUsersPath = "/etc/mcloud/access/users.acl"
+    static let mysqlUsersPath = "/etc/mcloud/access/mysql-users.sql"
 
     static func files(_ engine: Engine, _ access: ServerAccess) -> [DatabaseUserData.File] {
         var files = [
@@ -23,7 +24,9 @@ enum AccessFiles {
             ]
         case .redis:
             files.append(DatabaseUserData.File(path: redisUsersPath, permissions: "0600", content: redisUsers(access.users)))
-        case .mysql, .clickhouse, .mongodb, .arenadata:
+        case .mysql:
+            files.append(DatabaseUserData.File(path: mysqlUsersPath, permissions: "0600", content: mysqlUsers(access.users)))
+        case .clickhouse, .mongodb, .arenadata:
             break
         }
         return files
@@ -70,5 +73,43 @@ enum AccessFiles {
             ]
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// MariaDB's and MySQL's users, one account per client and source network, each given its `mysql_native_password`
+    /// verifier at every run (a restored dump brings back older ones) and `REQUIRE SSL`, with rights on its own
+    /// database only. `IDENTIFIED WITH ... AS` is the form both engines take (MySQL 8 dropped `IDENTIFIED BY
+    /// PASSWORD`); `require_secure_transport` refuses plain text before any account is looked at.
+    static func mysqlUsers(_ users: [ServerAccess.User]) -> String {
+        var lines = ["-- Written by mcloud: one user per dependent service, with its password's verifier, over TLS only, on a database of its own."]
+        for user in users {
+            lines.append("CREATE DATABASE IF NOT EXISTS \(user.database);")
+            var hosts: [String] = []
+            for host in user.cidrs.compactMap(mysqlHost) where !hosts.contains(host) { hosts.append(host) }
+            for host in hosts {
+                let account = "'\(user.name)'@'\(host)'"
+                let identified = "IDENTIFIED WITH mysql_native_password AS '\(user.verifier)' REQUIRE SSL"
+                lines += [
+                    "CREATE USER IF NOT EXISTS \(account) \(identified);",
+                    "ALTER USER \(account) \(identified);",
+                    "GRANT ALL ON \(user.database).* TO \(account);",
+                ]
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A CIDR as a MariaDB/MySQL account's host: `%` for every address, the address for a /32, else the network and
+    /// its mask (`10.1.0.0/255.255.0.0`), the network's host bits cleared as the server compares `address & mask`
+    /// with it. Nil for IPv6, whose networks neither engine matches.
+    static func mysqlHost(_ cidr: String) -> String? {
+        let parts = cidr.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let bits = Int(parts[1]) else { return nil }
+        if bits == 0 { return "%" }
+        let octets = parts[0].split(separator: ".", omittingEmptySubsequences: false).compactMap { UInt32($0) }.filter { $0 < 256 }
+        guard octets.count == 4, parts[0].split(separator: ".", omittingEmptySubsequences: false).count == 4, bits <= 32 else { return nil }
+        let address = octets.reduce(UInt32(0)) { $0 << 8 | $1 }
+        let mask = bits == 32 ? UInt32.max : ~(UInt32.max >> UInt32(bits))
+        func dotted(_ value: UInt32) -> String { (0..<4).map { String(value >> UInt32(24 - 8 * $0) & 255) }.joined(separator: ".") }
+        return bits == 32 ? dotted(address) : "\(dotted(address & mask))/\(dotted(mask))"
     }
 }

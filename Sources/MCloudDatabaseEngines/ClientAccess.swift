@@ -45,24 +45,32 @@ public struct ClientAccess: Sendable {
     public let edge: Edge
     public let password: GeneratedPassword
     public let authorityPEM: String
+    /// The URI a driver takes as it is (`uri(_:password:)`).
+    public let uri: String
 
     public init(root: SecretRoot, edge: Edge) throws(SecretsError) {
-        guard edge.engine.passwordScheme != nil else { throw .invalidInput(reason: "mcloud makes no users on \(edge.engine.title) VMs yet") }
         self.edge = edge
         password = try ClientCredential(root: root, application: edge.application, cell: edge.cell, service: edge.service, generation: edge.generation).password
+        uri = try Self.uri(edge, password: password.value)
         authorityPEM = try ApplicationCA.certificatePEM(root: root, application: edge.application, generation: edge.generation)
     }
 
-    /// The URI a driver takes as it is. PostgreSQL: verified TLS against the mounted CA, and no channel binding, which
-    /// libpq cannot do with an Ed25519 certificate (docs/connectivity.md). Redis: `rediss`, TLS; the CA is the file.
-    /// Users and passwords are letters, digits and `_`, so nothing needs escaping.
-    public var uri: String {
-        let credentials = "\(edge.user):\(password.value)@\(edge.host):\(edge.port)"
+    /// The URI a driver takes as it is, one form per engine, each with verified TLS against the mounted CA:
+    /// PostgreSQL's `sslmode=verify-full` without channel binding, which libpq cannot do with an Ed25519 certificate
+    /// (docs/connectivity.md); Redis's `rediss`, whose client is given the CA as a file; MariaDB's and MySQL's
+    /// `ssl-mode=VERIFY_IDENTITY` with `ssl-ca`, the keys MySQL Shell, the X DevAPI connectors and sqlx read. Users and
+    /// passwords are letters, digits and `_`, so nothing needs escaping. Engines whose VMs get no users have no URI.
+    static func uri(_ edge: Edge, password: String) throws(SecretsError) -> String {
+        let credentials = "\(edge.user):\(password)@\(edge.host):\(edge.port)"
         switch edge.engine {
+        case .postgresql, .postgrespro:
+            return "postgresql://\(credentials)/\(edge.database)?sslmode=verify-full&sslrootcert=\(edge.authorityPath)&channel_binding=disable"
         case .redis:
             return "rediss://\(credentials)"
-        default:
-            return "postgresql://\(credentials)/\(edge.database)?sslmode=verify-full&sslrootcert=\(edge.authorityPath)&channel_binding=disable"
+        case .mysql:
+            return "mysql://\(credentials)/\(edge.database)?ssl-mode=VERIFY_IDENTITY&ssl-ca=\(edge.authorityPath)"
+        case .clickhouse, .mongodb, .arenadata:
+            throw ServerAccess.noUsers(edge.engine)
         }
     }
 

@@ -53,7 +53,8 @@ public enum Engine: String, CaseIterable, Sendable, Hashable {
         switch self {
         case .postgresql, .postgrespro: .scramSHA256
         case .redis: .redisSHA256
-        case .mysql, .clickhouse, .mongodb, .arenadata: nil
+        case .mysql: .mysqlNative
+        case .clickhouse, .mongodb, .arenadata: nil
         }
     }
 

@@ -5,6 +5,9 @@
 /// and Ubuntu's AppArmor profile for mysqld allows /var/lib/mysql only.
 enum MySQLRecipes {
     static let dataDirectory = "/var/lib/mysql/data"
+    /// Where each server reads its own configuration, mcloud's files last (`zz-`).
+    static let mariadbFolder = "/etc/mysql/mariadb.conf.d"
+    static let mysqlFolder = "/etc/mysql/mysql.conf.d"
 
     /// https://mariadb.com/docs/server/server-management/install-and-upgrade-mariadb/installing-mariadb/binary-packages/mariadb-package-repository-setup-and-usage
     /// (the repository mariadb_repo_setup writes) and .../binary-packages/gpg (the key, fingerprint 177F 4010 ...).
@@ -59,16 +62,55 @@ enum MySQLRecipes {
         """
     }
 
+    /// TLS on with copies of the server's certificate and key that the server's user owns, under /etc/mysql (which
+    /// Ubuntu's AppArmor profile for mysqld lets it read); every TCP client refused without TLS
+    /// (`require_secure_transport`, the Unix socket counts as secure), no reverse lookups, as the accounts name
+    /// addresses; a restart, then the clients' users. Oracle MySQL 8.4 loads `mysql_native_password` only when asked,
+    /// so its configuration says so before the users need it. `client` is the recipe's client, `folder` its server's
+    /// configuration folder.
+    static func secure(client: String, service: String, folder: String, nativePassword: Bool) -> [String] {
+        [
+            #"""
+            install -d -o mysql -g mysql -m 750 /etc/mysql/mcloud
+            install -o mysql -g mysql -m 600 \#(AccessFiles.keyPath) /etc/mysql/mcloud/server.key
+            install -o mysql -g mysql -m 644 \#(AccessFiles.certificatePath) /etc/mysql/mcloud/server.crt
+            install -o mysql -g mysql -m 644 \#(AccessFiles.authorityPath) /etc/mysql/mcloud/ca.crt
+            cat >\#(folder)/zz-mcloud-tls.cnf <<EOF
+            [mysqld]
+            ssl_cert = /etc/mysql/mcloud/server.crt
+            ssl_key = /etc/mysql/mcloud/server.key
+            ssl_ca = /etc/mysql/mcloud/ca.crt
+            require_secure_transport = ON
+            skip_name_resolve = ON\#(nativePassword ? "\nmysql_native_password = ON" : "")
+            EOF
+            """#,
+            "systemctl restart \(service)",
+            users(client: client, folder: folder),
+        ]
+    }
+
+    /// The clients' users, at `secure` and after every restore once TLS is on: a restored dump brings back the users
+    /// of the day it was taken.
+    static func users(client: String, folder: String) -> String {
+        #"""
+        if [ -e \#(folder)/zz-mcloud-tls.cnf ]; then
+          for _ in $(seq 120); do \#(client) -e 'SELECT 1' >/dev/null 2>&1 && break; sleep 1; done
+          \#(client) <\#(AccessFiles.mysqlUsersPath)
+        fi
+        """#
+    }
+
     static func mariadbRecipe(_ series: String, _ family: ImageFamily, _ fromDistribution: Bool) -> Recipe {
         Recipe(
             engine: .mysql, series: series, family: family, source: fromDistribution ? .distribution : .vendor(mariadb(series, family)),
             packages: ["mariadb-server", "mariadb-client"], service: "mariadb", mountPoint: "/var/lib/mysql", dataDirectory: dataDirectory,
             // The package's own setup creates the data directory it reads from the configuration.
-            prepare: [settings("/etc/mysql/mariadb.conf.d")],
+            prepare: [settings(mariadbFolder)],
             configure: ["systemctl enable mariadb", "systemctl restart mariadb"],
+            secure: secure(client: "mariadb", service: "mariadb", folder: mariadbFolder, nativePassword: false),
             ready: "mariadb -e 'SELECT 1' >/dev/null",
             dump: #"mariadb-dump --all-databases --single-transaction --quick --routines --events --triggers | gzip >"$OUT""#,
-            restore: #"gunzip -c "$IN" | mariadb"#,
+            restore: #"gunzip -c "$IN" | mariadb"# + "\n" + users(client: "mariadb", folder: mariadbFolder),
             dumpExtension: "sql.gz", proof: fromDistribution && family == .debian12 ? .bed : .checks
         )
     }
@@ -78,11 +120,12 @@ enum MySQLRecipes {
             engine: .mysql, series: series, family: family, source: fromDistribution ? .distribution : .vendor(oracle(series, family)),
             packages: fromDistribution ? ["mysql-server-\(series)", "mysql-client-\(series)"] : ["mysql-server", "mysql-client"], service: "mysql",
             mountPoint: "/var/lib/mysql", dataDirectory: dataDirectory,
-            prepare: [settings("/etc/mysql/mysql.conf.d")],
+            prepare: [settings(mysqlFolder)],
             configure: ["systemctl enable mysql", "systemctl restart mysql"],
+            secure: secure(client: "mysql", service: "mysql", folder: mysqlFolder, nativePassword: series != "8.0"),
             ready: "mysql -e 'SELECT 1' >/dev/null",
             dump: #"mysqldump --all-databases --single-transaction --quick --routines --events --triggers --set-gtid-purged=OFF | gzip >"$OUT""#,
-            restore: #"gunzip -c "$IN" | mysql"#,
+            restore: #"gunzip -c "$IN" | mysql"# + "\n" + users(client: "mysql", folder: mysqlFolder),
             dumpExtension: "sql.gz", proof: .checks
         )
     }

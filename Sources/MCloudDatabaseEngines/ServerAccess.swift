@@ -36,10 +36,8 @@ public struct ServerAccess: Sendable {
     public static func derive(
         root: SecretRoot, application: String, server: String, engine: Engine, access: DatabaseAccess
     ) throws(SecretsError) -> ServerAccess {
-        try validate(access)
-        guard let scheme = engine.passwordScheme else {
-            throw .invalidInput(reason: "mcloud makes no users on \(engine.title) VMs yet")
-        }
+        try validate(access, engine: engine)
+        guard let scheme = engine.passwordScheme else { throw noUsers(engine) }
         let authority = try ApplicationCA.derive(root: root, application: application)
         let certificate = try ServerCertificate(
             root: root, authority: authority, application: application, cell: access.cell,
@@ -69,7 +67,7 @@ public struct ServerAccess: Sendable {
         guard needsRoot(engine: engine, access: access), let access else { return [] }
         var problems: [String] = []
         do {
-            try validate(access)
+            try validate(access, engine: Engine(named: engine))
         } catch {
             problems.append(error.description)
         }
@@ -94,6 +92,29 @@ public struct ServerAccess: Sendable {
         for name in access.names where !isHostName(name) {
             throw .invalidInput(reason: "spec.access: \"\(name)\" is not a host name")
         }
+    }
+
+    /// What `engine` adds to `validate(_:)`. MariaDB and MySQL match a client's address against an IPv4 network and
+    /// mask only (`AccessFiles.mysqlHost`), and Oracle MySQL's user names stop at 32 characters; plan time does not
+    /// know which of the two a `mysql` server runs, so both limits hold for it.
+    public static func validate(_ access: DatabaseAccess, engine: Engine?) throws(SecretsError) {
+        try validate(access)
+        guard engine == .mysql else { return }
+        for client in access.clients {
+            if client.user.count > 32 {
+                throw .invalidInput(reason: "spec.access: \"\(client.user)\" of \(client.service) is longer than the 32 characters of a MySQL user name")
+            }
+            for cidr in client.cidrs where AccessFiles.mysqlHost(cidr) == nil {
+                throw .invalidInput(
+                    reason: "spec.access: \"\(cidr)\" of \(client.service): MariaDB and MySQL admit an IPv4 network or every address (/0), not IPv6 networks or addresses"
+                )
+            }
+        }
+    }
+
+    /// The refusal of a server or client on an engine whose VMs get no users.
+    static func noUsers(_ engine: Engine) -> SecretsError {
+        .invalidInput(reason: "mcloud makes no users on \(engine.title) VMs yet")
     }
 
     static func isCIDR(_ text: String) -> Bool {

@@ -74,11 +74,85 @@ struct AccessUserDataTests {
         #expect(engine.contains("port 0\ntls-port $PORT\n") && engine.contains("redis-cli -s /run/redis/redis-server.sock --user mcloud-admin"))
     }
 
+    /// MariaDB and MySQL: per client and source network an account with the native verifier and `REQUIRE SSL`, rights
+    /// on its own database only; TLS with the server's certificate and plain text refused for every TCP client.
+    @Test(arguments: EngineCatalog.recipes.filter { $0.engine == .mysql && ($0.proof == .bed || $0.series == "8.4") })
+    func theMariaDBUserDataGivesEachClientItsVerifierOverTLSOnItsOwnDatabase(_ recipe: Recipe) throws {
+        let access = DatabaseAccess(
+            cell: Self.access.cell, names: Self.access.names,
+            clients: [
+                DatabaseAccess.Client(service: "payments-api@eu", user: "payments_api_eu", database: "payments_api_eu", cidrs: ["203.0.113.9/24", "0.0.0.0/0", "::/0"]),
+                DatabaseAccess.Client(service: "ledger@eu", user: "ledger_eu", database: "ledger_eu", cidrs: ["198.51.100.7/32"]),
+            ]
+        )
+        let vm = try Self.vm(recipe, access: access)
+        let text = DatabaseUserData.render(vm)
+        let files = try UserDataTests.files(text)
+        #expect(files[AccessFiles.mysqlUsersPath]?["permissions"]?.scalar?.value == "0600")
+        #expect(files[AccessFiles.keyPath]?["permissions"]?.scalar?.value == "0600")
+        let users = try #require(files[AccessFiles.mysqlUsersPath]?["content"]?.scalar?.value)
+        var verifiers: [String] = []
+        for client in access.clients {
+            let credential = try ClientCredential(root: Self.root, application: "retail-bank", cell: "payments-db@eu", service: client.service)
+            #expect(!text.contains(credential.password.value), "\(client.service)'s password is in the user data")
+            verifiers.append(try credential.verifier(.mysqlNative))
+        }
+        func account(_ user: String, _ host: String, _ verifier: String) -> [String] {
+            let identified = "IDENTIFIED WITH mysql_native_password AS '\(verifier)' REQUIRE SSL;"
+            return [
+                "CREATE USER IF NOT EXISTS '\(user)'@'\(host)' \(identified)", "ALTER USER '\(user)'@'\(host)' \(identified)",
+                "GRANT ALL ON \(user).* TO '\(user)'@'\(host)';",
+            ]
+        }
+        #expect(Array(users.split(separator: "\n").dropFirst().map(String.init)) == ["CREATE DATABASE IF NOT EXISTS payments_api_eu;"]
+            + account("payments_api_eu", "203.0.113.0/255.255.255.0", verifiers[0]) + account("payments_api_eu", "%", verifiers[0])
+            + ["CREATE DATABASE IF NOT EXISTS ledger_eu;"] + account("ledger_eu", "198.51.100.7", verifiers[1]))
+        #expect(verifiers.allSatisfy { $0.count == 41 && $0.hasPrefix("*") })
+        #expect(DatabaseUserData.settings(vm).contains("MCLOUD_ACCESS='1'\n"))
+        let engine = DatabaseUserData.engine(recipe)
+        #expect(engine.contains("require_secure_transport = ON\nskip_name_resolve = ON\n") || engine.contains("skip_name_resolve = ON\nmysql_native_password = ON\n"))
+        #expect(engine.contains("mysql_native_password = ON") == (recipe.series == "8.4"), "only MySQL 8.4 loads the plugin on request")
+        #expect(engine.contains("ssl_cert = /etc/mysql/mcloud/server.crt\nssl_key = /etc/mysql/mcloud/server.key\nssl_ca = /etc/mysql/mcloud/ca.crt\n"))
+    }
+
+    /// A restore loads the users of the day of its dump: once TLS is on, the clients' users are given again after it.
+    @Test func aMariaDBRestoreGivesTheClientsUsersAgainOnceTLSIsOn() throws {
+        let mariadb = try #require(EngineCatalog.recipes.first { $0.engine == .mysql && $0.proof == .bed })
+        let lines = mariadb.restore.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.first == #"gunzip -c "$IN" | mariadb"#)
+        #expect(lines.dropFirst().first == "if [ -e /etc/mysql/mariadb.conf.d/zz-mcloud-tls.cnf ]; then")
+        #expect(lines.contains("mariadb <\(AccessFiles.mysqlUsersPath)"))
+    }
+
+    @Test(arguments: [
+        ("10.1.2.3/16", "10.1.0.0/255.255.0.0"), ("203.0.113.16/28", "203.0.113.16/255.255.255.240"), ("198.51.100.7/32", "198.51.100.7"),
+        ("10.0.0.0/1", "0.0.0.0/128.0.0.0"), ("0.0.0.0/0", "%"), ("::/0", "%"),
+    ])
+    func aCIDRBecomesTheNetworkAndMaskMariaDBCompares(_ cidr: String, _ host: String) {
+        #expect(AccessFiles.mysqlHost(cidr) == host)
+    }
+
+    @Test(arguments: [
+        ("an IPv6 network", DatabaseAccess.Client(service: "a@eu", user: "a", database: "a", cidrs: ["2001:db8::/64"]), "not IPv6"),
+        ("an IPv6 address", DatabaseAccess.Client(service: "a@eu", user: "a", database: "a", cidrs: ["2001:db8::1/128"]), "not IPv6"),
+        ("a user name over MySQL's 32 characters", DatabaseAccess.Client(service: "a@eu", user: String(repeating: "a", count: 33), database: "a", cidrs: ["10.0.0.0/8"]), "32"),
+    ])
+    func aMariaDBClientTheEngineCannotExpressIsAPlanProblem(_ what: String, _ client: DatabaseAccess.Client, _ reason: String) {
+        let access = DatabaseAccess(cell: "a@eu", names: ["a.ns.svc"], clients: [client])
+        #expect(throws: SecretsError.self, "\(what)") { try ServerAccess.validate(access, engine: .mysql) }
+        #expect(throws: SecretsError.self, "\(what)") {
+            try ServerAccess.derive(root: Self.root, application: "retail-bank", server: "a.db.0", engine: .mysql, access: access)
+        }
+        #expect(ServerAccess.problems(engine: "mariadb", access: access, environment: [:]).contains { $0.contains(reason) }, "\(what)")
+        #expect(!ServerAccess.problems(engine: "postgresql", access: access, environment: [:]).contains { $0.contains(reason) }, "\(what)")
+    }
+
     @Test func aServerWithoutClientsOrOnAnEngineWithoutUsersGetsNoAccessStep() throws {
         #expect(!DatabaseUserData.settings(UserDataTests.vm(Self.postgres)).contains("MCLOUD_ACCESS"))
-        let mysql = try #require(EngineCatalog.recipes.first { $0.engine == .mysql })
-        #expect(throws: SecretsError.self) { try Self.vm(mysql) }
-        #expect(!ServerAccess.needsRoot(engine: "mysql", access: Self.access))
+        let clickhouse = try #require(EngineCatalog.recipes.first { $0.engine == .clickhouse })
+        #expect(throws: SecretsError.self) { try Self.vm(clickhouse) }
+        #expect(!ServerAccess.needsRoot(engine: "clickhouse", access: Self.access))
+        #expect(ServerAccess.needsRoot(engine: "mariadb", access: Self.access))
         #expect(ServerAccess.needsRoot(engine: "postgresql", access: Self.access))
         #expect(!ServerAccess.needsRoot(engine: "postgresql", access: DatabaseAccess(cell: "a@eu", names: [], clients: [])))
     }
@@ -102,6 +176,6 @@ struct AccessUserDataTests {
         let folder = try UserDataTests.folder()
         try Data("# test\n\(try AgeIdentity(secretKey: [UInt8](repeating: 7, count: 32)).encoded)\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/age.key"))
         #expect(ServerAccess.problems(engine: "postgresql", access: Self.access, environment: ["MCLOUD_AGE_KEY_FILE": "\(folder)/age.key"]).isEmpty)
-        #expect(ServerAccess.problems(engine: "mysql", access: Self.access, environment: [:]).isEmpty)
+        #expect(ServerAccess.problems(engine: "clickhouse", access: Self.access, environment: [:]).isEmpty)
     }
 }

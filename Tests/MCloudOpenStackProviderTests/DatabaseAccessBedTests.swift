@@ -8,31 +8,104 @@ import MCloudSecrets
 import MCloudTestSupport
 import Testing
 
-/// A PostgreSQL server with clients, booted for real: the OpenStack provider derives its TLS files and users from an
+/// Database servers with clients, booted for real: the OpenStack provider derives their TLS files and users from an
 /// age key file in its environment into the user data, the container bed boots that user data, and a client on the
-/// host (another network namespace, as a pod in another cloud is) connects through the published port with libpq:
-/// over TLS verified against the application's CA by host name, with the password derived for its edge, it writes
-/// and reads a row; without TLS, or with a wrong password, it is refused. The client's CIDRs are every address, as
-/// the bed's forwarder decides the source the server sees; `PostgreSQLAccessTests` holds the CIDRs. Fails, never
-/// skips, without the beds (openstack.sh up, moto.sh start, container.sh start).
+/// host (another network namespace, as a pod in another cloud is) connects through the published port: over TLS
+/// verified against the application's CA by host name, with the password derived for its edge, it writes and reads
+/// a row; without TLS, with a wrong password, or as another service's user, it is refused. The clients' CIDRs are
+/// every address, as the bed's forwarder decides the source the server sees; `PostgreSQLAccessTests` and
+/// `AccessUserDataTests` hold the CIDRs. Fails, never skips, without the beds (openstack.sh up, moto.sh start,
+/// container.sh start).
 @Suite(.timeLimit(.minutes(20))) struct DatabaseAccessBedTests {
     static let host = "payments-db.retail-bank-eu.svc"
+    static let clients = [
+        DatabaseAccess.Client(service: "payments-api@eu", user: "payments_api_eu", database: "payments_api_eu", cidrs: ["0.0.0.0/0", "::/0"]),
+        DatabaseAccess.Client(service: "ledger@eu", user: "ledger_eu", database: "ledger_eu", cidrs: ["0.0.0.0/0", "::/0"]),
+    ]
+
+    /// A booted server as its clients see it: the host port, the CA's file and each client's derived password.
+    struct Booted {
+        var port: Int
+        var folder: String
+        var passwords: [String: String]
+        /// Where the VM runs, for what only its own administration sees.
+        var container: ContainerBed
+        var instance: String
+
+        var authority: String { "\(folder)/ca.crt" }
+    }
 
     @Test func aBootedPostgreSQLAcceptsOnlyVerifiedTLSWithTheDerivedPassword() async throws {
+        try await Self.boot("postgresql", verifier: "SCRAM-SHA-256$4096:") { server in
+            func psql(_ password: String, sslmode: String) async throws -> Command {
+                let connection = "host=\(Self.host) hostaddr=127.0.0.1 port=\(server.port) dbname=payments_api_eu user=payments_api_eu sslmode=\(sslmode) sslrootcert=\(server.authority) channel_binding=disable"
+                return try await Command.run(
+                    "/usr/bin/psql",
+                    ["-X", "-At", "-v", "ON_ERROR_STOP=1", connection, "-c", "CREATE TABLE IF NOT EXISTS t (v text)", "-c", "INSERT INTO t VALUES ('x')", "-c", "SELECT count(*) FROM t"],
+                    environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"]
+                )
+            }
+            let password = try #require(server.passwords["payments-api@eu"])
+            let good = try await psql(password, sslmode: "verify-full")
+            #expect(good.succeeded && good.stdout.hasSuffix("INSERT 0 1\n1\n"), "\(good.output)")
+            let plain = try await psql(password, sslmode: "disable")
+            #expect(!plain.succeeded && plain.stderr.contains("pg_hba.conf rejects connection"), "\(plain.output)")
+            let wrong = try await psql(password + "x", sslmode: "verify-full")
+            #expect(!wrong.succeeded && wrong.stderr.contains("password authentication failed"), "\(wrong.output)")
+        }
+    }
+
+    /// MariaDB 10.11 from Debian's packages: the client verifies the server's certificate by the connection's name
+    /// (resolved to the published port in a mount namespace of its own, as a pod's resolver would), and the server
+    /// takes only TLS and only each client's own password on its own database, before and after a restore.
+    @Test func aBootedMariaDBAcceptsOnlyVerifiedTLSWithTheDerivedPasswordOnItsOwnDatabase() async throws {
+        try await Self.boot("mysql", verifier: "IDENTIFIED WITH mysql_native_password AS '*") { server in
+            let hosts = "\(server.folder)/hosts"
+            try Data("127.0.0.1 localhost \(Self.host)\n".utf8).write(to: URL(fileURLWithPath: hosts))
+            func mariadb(_ user: String, _ password: String, database: String = "payments_api_eu", host: String = Self.host, tls: [String]) async throws -> Command {
+                let client = ["mariadb", "--no-defaults", "--protocol=TCP", "--host=\(host)", "--port=\(server.port)", "--user=\(user)", "--password=\(password)",
+                    "--connect-timeout=10", "-N", "-B"] + tls + [database, "-e", "CREATE TABLE IF NOT EXISTS t (v text); INSERT INTO t VALUES ('x'); SELECT count(*) FROM t"]
+                return try await Command.run(
+                    "/usr/bin/unshare", ["--mount", "--", "/bin/sh", "-c", #"mount --bind "$0" /etc/hosts && exec "$@""#, hosts] + client
+                )
+            }
+            let verified = ["--ssl-verify-server-cert", "--ssl-ca=\(server.authority)"]
+            let password = try #require(server.passwords["payments-api@eu"])
+            let good = try await mariadb("payments_api_eu", password, tls: verified)
+            #expect(good.succeeded && good.stdout == "1\n", "\(good.output)")
+            let unnamed = try await mariadb("payments_api_eu", password, host: "127.0.0.1", tls: verified)
+            #expect(!unnamed.succeeded, "a name the certificate does not hold must fail verification: \(unnamed.output)")
+            // `REQUIRE SSL` answers first, as a denied login; `require_secure_transport` refuses every other account too.
+            let plain = try await mariadb("payments_api_eu", password, tls: ["--skip-ssl"])
+            #expect(!plain.succeeded && plain.stderr.contains("Access denied for user 'payments_api_eu'"), "\(plain.output)")
+            let settings = try await server.container.shell(server.instance, "mariadb -N -B -e 'SELECT @@require_secure_transport, @@have_ssl'")
+            #expect(settings == "1\tYES\n", "require_secure_transport and have_ssl: \(settings)")
+            let wrong = try await mariadb("payments_api_eu", password + "x", tls: verified)
+            #expect(!wrong.succeeded && wrong.stderr.contains("Access denied for user 'payments_api_eu'"), "\(wrong.output)")
+            let other = try await mariadb("ledger_eu", try #require(server.passwords["ledger@eu"]), tls: verified)
+            #expect(!other.succeeded && other.stderr.contains("to database 'payments_api_eu'"), "\(other.output)")
+            // A restore loads the users of its dump's day and gives the clients' users again: the row and the login stay.
+            _ = try await server.container.shell(server.instance, "OUT=/tmp/access.sql.gz mcloud-engine dump && IN=/tmp/access.sql.gz mcloud-engine restore")
+            let restored = try await mariadb("payments_api_eu", password, tls: verified)
+            #expect(restored.succeeded && restored.stdout == "2\n", "\(restored.output)")
+        }
+    }
+
+    /// Boots the Debian 12 sample of `engine` with `clients` from the provider's user data, which must hold `verifier`
+    /// and no client's password, runs `connect` against it, and removes the server, its volume and bucket however
+    /// that ends (printing cloud-init's output when it fails).
+    static func boot(_ engine: String, verifier: String, _ connect: (Booted) async throws -> Void) async throws {
         let folder = NSTemporaryDirectory() + "mcloud-access-bed-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let identity = try AgeIdentity(secretKey: [UInt8](repeating: 9, count: 32))
         try Data("\(identity.encoded)\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/age.key"))
         let beds = try Beds(extra: ["MCLOUD_AGE_KEY_FILE": "\(folder)/age.key"])
-        let test = try #require(EngineSample.debian12.first { $0.engine == "postgresql" })
+        let test = try #require(EngineSample.debian12.first { $0.engine == engine })
         let run = UUID().uuidString.prefix(8).lowercased()
         let bucket = "mcloud-vm-tls-\(run)"
         try await beds.s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
         let server = "tls-\(run).payments-db.0"
-        let access = DatabaseAccess(
-            cell: "payments-db@eu", names: [Self.host, "\(Self.host).cluster.local"],
-            clients: [DatabaseAccess.Client(service: "payments-api@eu", user: "payments_api_eu", database: "payments_api_eu", cidrs: ["0.0.0.0/0", "::/0"])]
-        )
+        let access = DatabaseAccess(cell: "payments-db@eu", names: [Self.host, "\(Self.host).cluster.local"], clients: clients)
         let volumeAddress = "openstack.bed.Volume.\(server)"
         let volume = try await beds.provider.create(beds.volume(volumeAddress, name: server))
         let desired = beds.server("openstack.bed.DatabaseServer.\(server)", name: server, test: test, bucket: bucket, volume: volumeAddress, access: access)
@@ -48,31 +121,22 @@ import Testing
         do {
             let userData = try await beds.userData(ofServer: created.providerID)
             // The application is what the body's labels name (`Beds.metadata`: the first part of the name).
-            let password = try ClientCredential(
-                root: SecretRoot(identity: identity), application: String(server.split(separator: ".")[0]), cell: "payments-db@eu", service: "payments-api@eu"
-            ).password.value
-            #expect(!userData.contains(password))
-            #expect(userData.contains("SCRAM-SHA-256$4096:"))
+            var passwords: [String: String] = [:]
+            for client in clients {
+                let password = try ClientCredential(
+                    root: SecretRoot(identity: identity), application: String(server.split(separator: ".")[0]), cell: access.cell, service: client.service
+                ).password.value
+                #expect(!userData.contains(password), "\(client.service)'s password is in the user data")
+                passwords[client.service] = password
+            }
+            #expect(userData.contains(verifier))
             try await beds.container.boot(instance, userData: userData, options: ["--reach", "24566", "--publish", String(test.port)])
             try await beds.container.wait(instance)
             _ = try await beds.container.shell(instance, "mcloud-engine ready")
             let authority = try await beds.container.shell(instance, "cat /etc/mcloud/tls/ca.crt")
             try Data(authority.utf8).write(to: URL(fileURLWithPath: "\(folder)/ca.crt"))
             let port = try await beds.container.port(instance, test.port)
-            func psql(_ password: String, sslmode: String) async throws -> Command {
-                let connection = "host=\(Self.host) hostaddr=127.0.0.1 port=\(port) dbname=payments_api_eu user=payments_api_eu sslmode=\(sslmode) sslrootcert=\(folder)/ca.crt channel_binding=disable"
-                return try await Command.run(
-                    "/usr/bin/psql",
-                    ["-X", "-At", "-v", "ON_ERROR_STOP=1", connection, "-c", "CREATE TABLE IF NOT EXISTS t (v text)", "-c", "INSERT INTO t VALUES ('x')", "-c", "SELECT count(*) FROM t"],
-                    environment: ["PGPASSWORD": password, "PGCONNECT_TIMEOUT": "10"]
-                )
-            }
-            let good = try await psql(password, sslmode: "verify-full")
-            #expect(good.succeeded && good.stdout.hasSuffix("INSERT 0 1\n1\n"), "\(good.output)")
-            let plain = try await psql(password, sslmode: "disable")
-            #expect(!plain.succeeded && plain.stderr.contains("pg_hba.conf rejects connection"), "\(plain.output)")
-            let wrong = try await psql(password + "x", sslmode: "verify-full")
-            #expect(!wrong.succeeded && wrong.stderr.contains("password authentication failed"), "\(wrong.output)")
+            try await connect(Booted(port: port, folder: folder, passwords: passwords, container: beds.container, instance: instance))
         } catch {
             print("---- \(instance)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", instance, "cloud-init"]).stdout.suffix(3000)) ?? ""))
             try await cleanUp()

@@ -44,8 +44,9 @@ readonly ROOT_PACKAGES=(systemd systemd-sysv dbus cloud-init locales sudo cron i
 # by this list.
 readonly MIRROR_PACKAGES=(postgresql postgresql-15 postgresql-client-15 mariadb-server mariadb-client
   redis-server redis-tools clickhouse-server clickhouse-client awscli jq gzip zstd xz-utils)
-# Debian's shellcheck checks the scripts of the database user data that the bed cannot boot (vendor repositories).
-readonly HOST_PACKAGES=(debootstrap systemd-container socat dpkg-dev iproute2 procps shellcheck)
+# Debian's shellcheck checks the scripts of the database user data that the bed cannot boot (vendor repositories);
+# mariadb-client is the remote client DatabaseAccessBedTests connects to a booted MariaDB with.
+readonly HOST_PACKAGES=(debootstrap systemd-container socat dpkg-dev iproute2 procps shellcheck mariadb-client)
 # Where the mirror appears inside a container, read-only.
 readonly MIRROR_MOUNT=/srv/mcloud-apt
 readonly PATH_INSIDE=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
