@@ -2,8 +2,9 @@ import MCloudCore
 import MCloudDatabaseEngines
 
 /// Which connections get a Secret: those to a database on VMs whose engine's recipes make users (PostgreSQL,
-/// Postgres Pro, Redis), as its server's `spec.access` lists every such dependent. A managed database, and an engine
-/// whose recipes ignore `spec.access`, get none yet: no user exists there for the password to open.
+/// Postgres Pro, Redis, MariaDB/MySQL), as its server's `spec.access` lists every such dependent. A managed
+/// database, and an engine whose recipes ignore `spec.access`, get none yet: no user exists there for the password
+/// to open.
 enum ConnectionSecretBuilder {
     /// The folder each connection's CA is mounted in: `/etc/mcloud/tls/<connection>/ca.crt`.
     static let mountRoot = "/etc/mcloud/tls"
