@@ -14,7 +14,8 @@ struct DeploymentInputs {
     var placementPlan: PlacementPlan
     var desired: [DesiredResource]
     var inputDigest: String
-    /// What the plan says on its cells of their database VMs (`DatabaseVMReview`), by cell name.
+    /// What the plan says on its cells of their database VMs (`DatabaseVMReview`) and of clients mcloud gives no
+    /// credentials yet (`CredentialGap`), by cell name.
     var cellWarnings: [String: [String]] = [:]
     /// Every `dependsOn` edge as the connections each cluster makes (`Wiring`).
     var connections: [Connection] = []
@@ -40,7 +41,9 @@ struct DeploymentInputs {
         let rendering = Rendering(model: model, placement: placement)
         return DeploymentInputs(
             model: model, placementPlan: plan, desired: DesiredResources.from(rendering), inputDigest: digest(manifests),
-            cellWarnings: Dictionary(grouping: review.warnings, by: \.cell).mapValues { $0.map(\.message) }, connections: wiring.connections
+            cellWarnings: Dictionary(grouping: review.warnings.map { ($0.cell, $0.message) } + CredentialGap.gaps(wiring.connections).map { ($0.cell, $0.message) }, by: \.0)
+                .mapValues { $0.map(\.1) },
+            connections: wiring.connections
         )
     }
 
