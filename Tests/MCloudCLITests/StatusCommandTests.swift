@@ -111,7 +111,7 @@ import Testing
         #expect(sample["value"]?.arrayItems.last?.stringValue == "0")
     }
 
-    /// A call and the error it must print.
+    /// A call and the error it must print: for status's options, and report's (ReportStatusTests).
     struct Misuse: Sendable, CustomTestStringConvertible {
         var arguments: [String]
         var message: String

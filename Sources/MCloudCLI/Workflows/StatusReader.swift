@@ -98,7 +98,8 @@ struct StatusReader {
 
 extension StatusReader {
     /// Checks the manifests and the cells once, and returns what reads the state and the clouds into a status: once,
-    /// for each request with --listen or each --watch reading, so each sees the state as it is then.
+    /// for each request with --listen or each --watch reading, so each sees the state as it is then. `report --status`
+    /// reads through it too, so the page and `mcloud status` never judge apart.
     static func reading(
         manifests: ManifestOptions, state: StateOptions, cells: [String], timeout: Int, _ context: CommandContext
     ) throws(CommandFailure) -> @Sendable () async throws(CommandFailure) -> StatusDocument {
