@@ -13,6 +13,7 @@ import MCloudPlanner
 //   swift run -c release mcloud-bench engine-plan [RESOURCES] [--backend file|postgres] [--state URL] [--runs N]
 //       plan --no-refresh over a state of N resources (default 10,000): read, desired, diff, plan JSON written and read
 //   swift run -c release mcloud-bench refresh [--objects N] [--namespaces N]   refresh N objects from the test API server
+//   swift run -c release mcloud-bench status [--cells N] [--namespaces N]   a status reading of N cells from the test API server
 //   swift run -c release mcloud-bench synthetic [--clouds N] [--services N] [--databases N] [--seed N] [--budget STEPS] [--bound-evaluations N]
 //       plans a generated input (default 200 clouds, 5,000 service and 800 database cells): time and peak memory
 //   swift run -c release mcloud-bench openstack-servers [--servers N] [--parallelism N] [--cloud NAME]
@@ -36,6 +37,8 @@ case "engine-plan":
     await EnginePlanBenchmark.run(Array(arguments.dropFirst()))
 case "refresh":
     await RefreshBenchmark.run(Array(arguments.dropFirst()))
+case "status":
+    await StatusBenchmark.run(Array(arguments.dropFirst()))
 case "generate":
     InstanceGenerator.run(Array(arguments.dropFirst()))
 case "openstack-servers":
@@ -47,6 +50,6 @@ case "validate":
 case nil:
     ValidationBenchmark.run(documents: 10_000)
 default:
-    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] [--backend file|postgres] | refresh [--objects N] | openstack-servers [--servers N] [--parallelism N] | generate --out DIR [--clouds N] | database-vms [--engines LIST] [--parallel]")
+    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] [--backend file|postgres] | refresh [--objects N] | status [--cells N] | openstack-servers [--servers N] [--parallelism N] | generate --out DIR [--clouds N] | database-vms [--engines LIST] [--parallel]")
     exit(1)
 }

@@ -51,4 +51,20 @@ import Testing
         let destroyed = await workspace.run("destroy", ["--auto-approve"])
         #expect(destroyed.exitCode == 0, "\(destroyed.stderr)")
     }
+
+    /// Ctrl-C or SIGTERM ends `status --watch` with exit 0 (it has nothing to put back, so not 128 plus the signal as
+    /// an interrupted apply), also while it waits between readings.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalEndsAWatchWithExitZero(_ number: Int32) async throws {
+        let workspace = try EngineWorkspace()
+        let applied = await workspace.run("apply", ["--auto-approve"])
+        #expect(applied.exitCode == 0, "\(applied.stderr)")
+        let watch = ["status", "--watch", "--interval", "1"] + Self.patient + workspace.common
+        let run = try EngineEndToEndTests.start(watch) { $0.contains("Application \(workspace.application): ") }
+        kill(run.process.processIdentifier, number)
+        let stderr = try await EngineEndToEndTests.finish(run)
+        #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 0, "\(stderr)")
+        let destroyed = await workspace.run("destroy", ["--auto-approve"])
+        #expect(destroyed.exitCode == 0, "\(destroyed.stderr)")
+    }
 }

@@ -111,6 +111,7 @@ import Testing
         #expect(sample["value"]?.arrayItems.last?.stringValue == "0")
     }
 
+    /// A call and the error it must print: for status's options, and report's (ReportStatusTests).
     struct Misuse: Sendable, CustomTestStringConvertible {
         var arguments: [String]
         var message: String
@@ -124,6 +125,11 @@ import Testing
         Misuse(arguments: ["--listen", "9464"], message: "error: --listen needs HOST:PORT, such as 127.0.0.1:9464, not \"9464\"\n"),
         Misuse(arguments: ["--listen", "127.0.0.1:9464", "--json"], message: "error: --json is for one reading; --listen serves the metrics until stopped\n"),
         Misuse(arguments: ["--listen", "localhost:9464"], message: "error: cannot listen on localhost:9464: localhost is not an IPv4 address\n"),
+        Misuse(arguments: ["--watch", "--detailed-exitcode"], message: "error: --detailed-exitcode cannot be used with --watch, which prints each reading until stopped\n"),
+        Misuse(arguments: ["--watch", "--prometheus", "m.prom"], message: "error: --prometheus cannot be used with --watch, which prints each reading until stopped\n"),
+        Misuse(arguments: ["--watch", "--listen", "127.0.0.1:0"], message: "error: --listen cannot be used with --watch, which prints each reading until stopped\n"),
+        Misuse(arguments: ["--watch", "--interval", "0"], message: "error: --interval must be a whole number of seconds from 1 to 3600, not \"0\"\n"),
+        Misuse(arguments: ["--interval", "5"], message: "error: --interval is the wait between --watch's readings; add --watch\n"),
         Misuse(arguments: ["ledgr"], message: "error: the state records no cell 'ledgr'; did you mean 'ledger'?\n"),
     ])
     func aBadCallIsAClearErrorAndExitsOne(_ misuse: Misuse) async throws {
@@ -147,13 +153,21 @@ struct StatusLab {
         lab.clouds.backups = [BackupObject(key: "\(lab.server)/20270115T070000Z.sql.gz", time: Int(WorkflowClockTests.start) - 3600, size: 4096, sha256: nil)]
     }
 
-    func status(_ arguments: [String], stderr: BufferedOutput = BufferedOutput()) async -> Run {
+    func status(_ arguments: [String], stderr: BufferedOutput = BufferedOutput(), clock: (any WallClock)? = nil, isTerminal: Bool = false) async -> Run {
+        await run("status", arguments, stderr: stderr, clock: clock, isTerminal: isTerminal)
+    }
+
+    /// `command` in-process on the lab's manifests, catalog and state, through its memory clouds.
+    func run(
+        _ command: String, _ arguments: [String], stderr: BufferedOutput = BufferedOutput(), clock: (any WallClock)? = nil, isTerminal: Bool = false
+    ) async -> Run {
         let stdout = BufferedOutput()
         let options = ["-f", "\(lab.folder)/app", "--providers", "\(lab.folder)/providers", "--state", "file://\(lab.folder)/state.json"]
         let context = CommandContext(
-            stdout: stdout, stderr: stderr, environment: ["NO_COLOR": "1", "HOME": lab.folder], clock: lab.clock, providers: catalog
+            stdout: stdout, stderr: stderr, environment: ["NO_COLOR": "1", "HOME": lab.folder], isTerminal: isTerminal, clock: clock ?? lab.clock,
+            providers: catalog
         )
-        let code = await MCloud.main(["status"] + options + arguments, context: context)
+        let code = await MCloud.main([command] + options + arguments, context: context)
         return Run(exitCode: code.rawValue, stdout: stdout.text, stderr: stderr.text)
     }
 

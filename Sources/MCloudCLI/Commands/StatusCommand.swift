@@ -17,6 +17,11 @@ struct StatusCommand: Command {
             CommandSpec.Option(names: ["--detailed-exitcode"], valueName: nil, help: "Exit 0 when Healthy, 2 when not, 1 on error."),
             CommandSpec.Option(names: ["--timeout"], valueName: "SECONDS", help: "Give each cloud SECONDS to answer (default: \(defaultTimeout))."),
             CommandSpec.Option(
+                names: ["--watch"], valueName: nil,
+                help: "Read again every --interval until Ctrl-C or SIGTERM (exit 0): redrawn in place on a terminal, else printed when it changed."
+            ),
+            CommandSpec.Option(names: ["--interval"], valueName: "SECONDS", help: "With --watch, wait SECONDS between readings (default: \(defaultInterval))."),
+            CommandSpec.Option(
                 names: ["--prometheus"], valueName: "FILE",
                 help: "Also write the status as Prometheus metrics to FILE, atomically (for node_exporter's textfile collector)."
             ),
@@ -29,6 +34,10 @@ struct StatusCommand: Command {
     )
 
     static let defaultTimeout = 30
+    /// Every reading lists each kind in every cloud the state names: 2 s (`watch`'s default, for a cheap local command)
+    /// would put several list calls a second on each cloud's API for as long as someone watches, while a rollout's
+    /// steps (a pod becoming ready) take several seconds each, so 5 s still shows each of them.
+    static let defaultInterval = 5
 
     var manifests: ManifestOptions
     var state: StateOptions
@@ -38,6 +47,8 @@ struct StatusCommand: Command {
     var timeout: Int
     var prometheus: String?
     var listen: (host: String, port: Int)?
+    /// Seconds between readings with --watch; nil for one reading.
+    var watch: Int?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
@@ -46,11 +57,17 @@ struct StatusCommand: Command {
         json = arguments.flag("--json")
         detailedExitCode = arguments.flag("--detailed-exitcode")
         prometheus = arguments.value("--prometheus")
-        let text = arguments.value("--timeout") ?? String(Self.defaultTimeout)
-        guard let seconds = Int(text), (1...3600).contains(seconds) else {
-            throw UsageError(message: "--timeout must be a whole number of seconds from 1 to 3600, not \"\(text)\"")
+        timeout = try Self.seconds("--timeout", arguments, default: Self.defaultTimeout)
+        if arguments.flag("--watch") {
+            let interval = try Self.seconds("--interval", arguments, default: Self.defaultInterval)
+            let oneReading = [("--detailed-exitcode", detailedExitCode), ("--prometheus", prometheus != nil), ("--listen", arguments.value("--listen") != nil)]
+            if let (option, _) = oneReading.first(where: \.1) {
+                throw UsageError(message: "\(option) cannot be used with --watch, which prints each reading until stopped")
+            }
+            watch = interval
+        } else if arguments.value("--interval") != nil {
+            throw UsageError(message: "--interval is the wait between --watch's readings; add --watch")
         }
-        timeout = seconds
         if let address = arguments.value("--listen") {
             guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]), (0...65535).contains(port) else {
                 throw UsageError(message: "--listen needs HOST:PORT, such as 127.0.0.1:9464, not \"\(address)\"")
@@ -62,8 +79,17 @@ struct StatusCommand: Command {
         }
     }
 
+    /// `option`'s whole seconds, from 1 to an hour.
+    static func seconds(_ option: String, _ arguments: ParsedArguments, default value: Int) throws(UsageError) -> Int {
+        let text = arguments.value(option) ?? String(value)
+        guard let seconds = Int(text), (1...3600).contains(seconds) else {
+            throw UsageError(message: "\(option) must be a whole number of seconds from 1 to 3600, not \"\(text)\"")
+        }
+        return seconds
+    }
+
     func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
-        let reading = try reader(context)
+        let reading = try StatusReader.reading(manifests: manifests, state: state, cells: cells, timeout: timeout, context)
         if let listen {
             let listener: MetricsListener
             do throws(MetricsListener.Failure) {
@@ -81,6 +107,9 @@ struct StatusCommand: Command {
             }
             return .success
         }
+        if let watch {
+            return try await watching(StatusWatch(interval: watch, json: json, context: context), reading, context)
+        }
         let document = try await reading()
         context.stdout.write(json ? document.json.serialized() + "\n" : StatusView.render(document))
         if let prometheus {
@@ -91,35 +120,19 @@ struct StatusCommand: Command {
         return detailedExitCode && document.verdict.health != .healthy ? .changes : .success
     }
 
-    /// Checks the manifests and the cells once, and returns what reads the state and the clouds into a status: once,
-    /// or for each request with --listen, so each scrape sees the state as it is then.
-    private func reader(_ context: CommandContext) throws(CommandFailure) -> @Sendable () async throws(CommandFailure) -> StatusDocument {
-        let model = try PlacementLoader.model(manifests, context)
-        let application = model.application
-        let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var laws: [String: Set<String>] = [:]
-        for rule in application.residency { if let law = rule.law { laws[rule.audience, default: []].insert(law) } }
-        let joined = laws.mapValues { $0.sorted().joined(separator: ",") }
-        let backend = try state.backend()
-        let wanted = Set(cells)
-        let timeout = timeout
-        let read: @Sendable () async throws(CommandFailure) -> StatusDocument = { () async throws(CommandFailure) -> StatusDocument in
-            guard let stored = try StateOptions.read(backend), !stored.resources.isEmpty else {
-                throw CommandFailure("the state records nothing to report on", hint: "apply the application first: mcloud apply")
+    /// Runs the watch in a task that Ctrl-C and SIGTERM cancel, in the real process; a test cancels it through its clock.
+    private func watching(
+        _ watch: StatusWatch, _ reading: @escaping @Sendable () async throws(CommandFailure) -> StatusDocument, _ context: CommandContext
+    ) async throws(CommandFailure) -> ExitCode {
+        let task = Task { () async -> Result<ExitCode, CommandFailure> in
+            do throws(CommandFailure) {
+                return .success(try await watch.run(reading))
+            } catch {
+                return .failure(error)
             }
-            if let owner = stored.application, owner != application.name {
-                throw CommandFailure("this state belongs to application \(owner), not \(application.name)")
-            }
-            let known = Set(stored.resources.compactMap(StatusDocument.cell(of:)))
-            if let unknown = wanted.sorted().first(where: { !known.contains($0) }) {
-                throw CommandFailure("the state records no cell '\(unknown)'\(Suggestion.didYouMean(unknown, in: known.sorted()).replacingQuotes)")
-            }
-            let (readings, legs) = await StatusReader(timeout: timeout, context: context).read(application: application.name, state: stored, clouds: clouds)
-            return StatusDocument(
-                application: application.name, time: context.clock.nowSeconds, resources: stored.resources, readings: readings, legs: legs,
-                laws: joined, cells: wanted
-            )
         }
-        return read
+        let signals = context.handlesSignals ? SignalSources(label: "mcloud.status-watch") { _, _ in task.cancel() } : nil
+        defer { signals?.cancel() }
+        return try await task.value.get()
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import MCloudEngine
 import Synchronization
@@ -14,39 +13,29 @@ final class InterruptHandler {
         let stopSignal = Mutex<StopSignal?>(nil)
     }
 
-    private let sources: [any DispatchSourceSignal]
+    private let sources: SignalSources
     private let walk = Walk()
 
     init(operation: String, context: CommandContext, releaseLock: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "mcloud.interrupt")
         let walk = walk
-        var sources: [any DispatchSourceSignal] = []
         let title = operation.prefix(1).uppercased() + operation.dropFirst()
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+        sources = SignalSources(label: "mcloud.interrupt") { number, count in
             let name = number == SIGINT ? "Interrupt" : "SIGTERM"
-            source.setEventHandler {
-                // Signals that arrive together are delivered as one event with a count.
-                for _ in 0..<max(1, source.data) {
-                    guard let running = walk.stopSignal.withLock({ $0 }) else {
-                        context.stderr.write("\n\(name) received before any change: nothing was changed. \(title) stopped; the state lock is released.\n")
-                        releaseLock()
-                        exit(128 + number)
-                    }
-                    if running.stop(name == "Interrupt" ? "interrupted" : "terminated") {
-                        context.stderr.write("\n\(name) received: waiting for the changes in progress, starting no new ones. Press Ctrl-C or send SIGTERM again to exit at once (the state is already saved).\n")
-                    } else {
-                        context.stderr.write("\nSecond \(name == "Interrupt" ? "interrupt" : "SIGTERM"): exiting now. Changes that were in progress may have finished in the cloud; the next plan finds them.\n")
-                        releaseLock()
-                        exit(128 + number)
-                    }
+            for _ in 0..<count {
+                guard let running = walk.stopSignal.withLock({ $0 }) else {
+                    context.stderr.write("\n\(name) received before any change: nothing was changed. \(title) stopped; the state lock is released.\n")
+                    releaseLock()
+                    exit(128 + number)
+                }
+                if running.stop(name == "Interrupt" ? "interrupted" : "terminated") {
+                    context.stderr.write("\n\(name) received: waiting for the changes in progress, starting no new ones. Press Ctrl-C or send SIGTERM again to exit at once (the state is already saved).\n")
+                } else {
+                    context.stderr.write("\nSecond \(name == "Interrupt" ? "interrupt" : "SIGTERM"): exiting now. Changes that were in progress may have finished in the cloud; the next plan finds them.\n")
+                    releaseLock()
+                    exit(128 + number)
                 }
             }
-            source.resume()
-            sources.append(source)
         }
-        self.sources = sources
     }
 
     /// From now on the first interrupt stops this walk instead of exiting.
@@ -55,12 +44,6 @@ final class InterruptHandler {
     }
 
     func cancel() {
-        // Each handler holds its source (for its count): let go of it, or the two keep each other.
-        for source in sources {
-            source.setEventHandler(handler: nil)
-            source.cancel()
-        }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        sources.cancel()
     }
 }

@@ -95,3 +95,39 @@ struct StatusReader {
         return result
     }
 }
+
+extension StatusReader {
+    /// Checks the manifests and the cells once, and returns what reads the state and the clouds into a status: once,
+    /// for each request with --listen or each --watch reading, so each sees the state as it is then. `report --status`
+    /// reads through it too, so the page and `mcloud status` never judge apart.
+    static func reading(
+        manifests: ManifestOptions, state: StateOptions, cells: [String], timeout: Int, _ context: CommandContext
+    ) throws(CommandFailure) -> @Sendable () async throws(CommandFailure) -> StatusDocument {
+        let model = try PlacementLoader.model(manifests, context)
+        let application = model.application
+        let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var laws: [String: Set<String>] = [:]
+        for rule in application.residency { if let law = rule.law { laws[rule.audience, default: []].insert(law) } }
+        let joined = laws.mapValues { $0.sorted().joined(separator: ",") }
+        let backend = try state.backend()
+        let wanted = Set(cells)
+        let read: @Sendable () async throws(CommandFailure) -> StatusDocument = { () async throws(CommandFailure) -> StatusDocument in
+            guard let stored = try StateOptions.read(backend), !stored.resources.isEmpty else {
+                throw CommandFailure("the state records nothing to report on", hint: "apply the application first: mcloud apply")
+            }
+            if let owner = stored.application, owner != application.name {
+                throw CommandFailure("this state belongs to application \(owner), not \(application.name)")
+            }
+            let known = Set(stored.resources.compactMap(StatusDocument.cell(of:)))
+            if let unknown = wanted.sorted().first(where: { !known.contains($0) }) {
+                throw CommandFailure("the state records no cell '\(unknown)'\(Suggestion.didYouMean(unknown, in: known.sorted()).replacingQuotes)")
+            }
+            let (readings, legs) = await StatusReader(timeout: timeout, context: context).read(application: application.name, state: stored, clouds: clouds)
+            return StatusDocument(
+                application: application.name, time: context.clock.nowSeconds, resources: stored.resources, readings: readings, legs: legs,
+                laws: joined, cells: wanted
+            )
+        }
+        return read
+    }
+}

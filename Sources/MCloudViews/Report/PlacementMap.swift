@@ -19,6 +19,8 @@ struct PlacementMap {
         /// The audience key (`""` for a global cell or a CDN).
         var audience: String
         var title: String
+        /// With `report --status`: the cell's health in this cloud, nil where the state records nothing of it there.
+        var live: StatusVerdict??
         var x = 0.0, y = 0.0, width = 0.0
     }
 
@@ -29,6 +31,8 @@ struct PlacementMap {
         var jurisdiction: [String]
         var cost: Double
         var chips: [Chip]
+        /// With `report --status`: why the cloud could not be read, when it could not.
+        var down: String?
         var x = 0.0, y = 0.0, height = 0.0
         var used: Bool { !chips.isEmpty || cost > 0 }
     }
@@ -72,7 +76,7 @@ struct PlacementMap {
     var height = 0.0
     private var colors: [String: String] = [:]
 
-    init(report: PlacementReport, setting: ReportSetting) {
+    init(report: PlacementReport, setting: ReportSetting, status: StatusDocument? = nil) {
         let audienceNames = setting.audiences.map(\.name)
         func audience(of cell: String) -> String {
             guard let at = cell.lastIndex(of: "@") else { return "" }
@@ -138,6 +142,7 @@ struct PlacementMap {
             }
             return CloudBox(name: cloud.name, vendor: cloud.vendor, region: cloud.region, jurisdiction: cloud.jurisdiction, cost: costs[cloud.name] ?? 0, chips: sorted)
         }
+        if let status { Self.judge(&boxes, by: status) }
         boxes.sort { ($0.used ? 0 : 1, -$0.cost, $0.name) < ($1.used ? 0 : 1, -$1.cost, $1.name) }
 
         // Jurisdictions: an audience's first (in the audiences' order), then the others by name. A cloud belongs to
@@ -178,6 +183,21 @@ struct PlacementMap {
     }
 
     func color(_ audience: String) -> String { colors[audience] ?? Self.globalColor }
+
+    /// Gives each chip its cell's health in its cloud and each cloud that could not be read its reason.
+    private static func judge(_ boxes: inout [CloudBox], by status: StatusDocument) {
+        var sites: [String: StatusVerdict] = [:]
+        for cell in status.cells {
+            for site in cell.sites { sites["\(cell.name)\u{0}\(site.cloud)"] = site.verdict }
+        }
+        let down = Dictionary(status.clouds.filter { !$0.up }.map { ($0.name, $0.reason ?? "no answer") }, uniquingKeysWith: { first, _ in first })
+        for box in boxes.indices {
+            boxes[box].down = down[boxes[box].name]
+            for chip in boxes[box].chips.indices {
+                boxes[box].chips[chip].live = .some(sites["\(boxes[box].chips[chip].cell)\u{0}\(boxes[box].name)"])
+            }
+        }
+    }
 
     /// Names in the order people count: `svc-9` before `svc-10`.
     static func naturallyBefore(_ a: String, _ b: String) -> Bool {
@@ -328,10 +348,11 @@ struct PlacementMap {
     private func draw(_ cloud: CloudBox, highest: Double, total: Double) -> String {
         let n = HTML.number
         let tags = cloud.jurisdiction.isEmpty ? "" : " · [\(cloud.jurisdiction.joined(separator: ", "))]"
-        var out = "<g class=\"cloud\(cloud.used ? "" : " unused")\" id=\"cloud-\(HTML.escape(cloud.name))\" data-cloud=\"\(HTML.escape(cloud.name))\">\n"
+        var out = "<g class=\"cloud\(cloud.used ? "" : " unused")\(cloud.down == nil ? "" : " down")\" id=\"cloud-\(HTML.escape(cloud.name))\" data-cloud=\"\(HTML.escape(cloud.name))\">\n"
+        if let down = cloud.down { out += "<title>\(HTML.escape("\(cloud.name) is down: \(down)"))</title>" }
         out += "<rect class=\"cloud-box\" x=\"\(n(cloud.x))\" y=\"\(n(cloud.y))\" width=\"\(n(Self.cloudWidth))\" height=\"\(n(cloud.height))\" rx=\"8\"/>\n"
         out += "<text class=\"cloud-name\" x=\"\(n(cloud.x + 12))\" y=\"\(n(cloud.y + 20))\">\(HTML.escape(cloud.name))</text>"
-        out += "<text class=\"cloud-meta\" x=\"\(n(cloud.x + 12))\" y=\"\(n(cloud.y + 37))\">\(HTML.escape(cloud.vendor))\(cloud.region.isEmpty ? "" : " · \(HTML.escape(cloud.region))")\(HTML.escape(tags))\(cloud.used ? "" : " · nothing placed here")</text>\n"
+        out += "<text class=\"cloud-meta\" x=\"\(n(cloud.x + 12))\" y=\"\(n(cloud.y + 37))\">\(HTML.escape(cloud.vendor))\(cloud.region.isEmpty ? "" : " · \(HTML.escape(cloud.region))")\(HTML.escape(tags))\(cloud.used ? "" : " · nothing placed here")\(cloud.down.map { " · down: \(HTML.escape($0))" } ?? "")</text>\n"
         if cloud.cost > 0 {
             let barRight = cloud.x + Self.cloudWidth - 12, barWidth = 180.0
             let filled = highest > 0 ? max(2, barWidth * cloud.cost / highest) : 0
@@ -345,9 +366,14 @@ struct PlacementMap {
 
     private func draw(_ chip: Chip) -> String {
         let n = HTML.number
-        let color = color(chip.audience)
-        var out = "<a class=\"chip \(chip.kind.rawValue)\" href=\"#cell-\(HTML.escape(chip.cell))\" data-cell=\"\(HTML.escape(chip.cell))\" data-audience=\"\(HTML.escape(chip.audience))\" style=\"--c:\(color)\">"
-        out += "<title>\(HTML.escape(chip.title))</title>"
+        var color = color(chip.audience), title = chip.title, health = ""
+        if let live = chip.live {
+            color = live.map { StatusSection.color($0.health) } ?? StatusSection.absentColor
+            health = " data-health=\"\(live?.health.rawValue ?? "none")\""
+            title += live.map { ". \($0.health.rawValue)\($0.reason.map { ": \($0)" } ?? "")" } ?? ". The state records nothing of it in this cloud"
+        }
+        var out = "<a class=\"chip \(chip.kind.rawValue)\" href=\"#cell-\(HTML.escape(chip.cell))\" data-cell=\"\(HTML.escape(chip.cell))\" data-audience=\"\(HTML.escape(chip.audience))\"\(health) style=\"--c:\(color)\">"
+        out += "<title>\(HTML.escape(title))</title>"
         out += "<rect x=\"\(n(chip.x))\" y=\"\(n(chip.y))\" width=\"\(n(chip.width))\" height=\"\(n(Self.chipHeight))\" rx=\"\(chip.kind == .service ? 11 : 4)\"/>"
         var textX = chip.x + 10
         if chip.kind == .primary {

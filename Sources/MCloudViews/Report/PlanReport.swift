@@ -4,16 +4,18 @@ import MCloudPlanner
 /// `mcloud report`: the plan document as one self-contained HTML page (its style, script and drawings inline, so it
 /// opens from a file with no network): the key figures, the placement map, the cost of each cloud, the laws that
 /// fence each audience's data, every cell with its reasons and the clouds considered, and the resource changes of a
-/// saved plan. Deterministic: the same document and setting give the same bytes.
+/// saved plan; with a status (`report --status`), the live health at the top and on the map (`StatusSection`).
+/// Deterministic: the same document, setting and status give the same bytes.
 public enum PlanReport {
-    public static func html(_ document: PlanDocument, setting: ReportSetting) -> String {
+    public static func html(_ document: PlanDocument, setting: ReportSetting, status: StatusDocument? = nil) -> String {
         let report = document.placement ?? PlacementReport(cells: [], cdns: [], cost: .init(currency: "", monthly: 0, byCloud: [], byCell: [], byCDN: [], lowerBound: 0, gap: 0), explanations: [])
-        let map = PlacementMap(report: report, setting: setting)
+        let map = PlacementMap(report: report, setting: setting, status: status)
         let title = "\(document.application): placement plan"
         var page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        page += "<title>\(HTML.escape(title))</title>\n<style>\n\(ReportAssets.css)\n</style>\n</head>\n<body>\n"
+        page += "<title>\(HTML.escape(title))</title>\n<style>\n\(ReportAssets.css)\n\(status == nil ? "" : StatusSection.css + "\n")</style>\n</head>\n<body>\n"
         page += header(document, report: report, setting: setting)
         page += "<main>\n"
+        page += status.map(StatusSection.html) ?? ""
         page += mapSection(map, setting: setting)
         page += costSection(report, map: map)
         page += residencySection(setting)
