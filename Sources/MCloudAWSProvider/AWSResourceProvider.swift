@@ -139,7 +139,8 @@ public struct AWSResourceProvider: ResourceProvider {
     /// differs. So a create after a lost answer takes over what the first attempt made.
     private func apply(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
         let session = try await session()
-        return try await Self.attempt(resource.address.rawValue) { () throws(AWSError) in
+        // The engine names the address in front of the error; the operation is the provider's to say.
+        return try await Self.attempt("apply") { () throws(AWSError) in
             switch resource.type {
             case .securityGroup: return try await applySecurityGroup(resource, session)
             case .volume: return try await applyVolume(resource, session)
@@ -156,7 +157,7 @@ public struct AWSResourceProvider: ResourceProvider {
     public func delete(_ resource: ResourceState) async throws(ProviderError) {
         let session = try await session()
         let kind = ResourceKind(resource.attributes["kind"]?.stringValue ?? "")
-        try await Self.attempt(resource.address.rawValue) { () throws(AWSError) in
+        try await Self.attempt("delete") { () throws(AWSError) in
             switch kind {
             case .securityGroup: try await deleteSecurityGroup(resource, session)
             case .volume: try await deleteVolume(resource, session)

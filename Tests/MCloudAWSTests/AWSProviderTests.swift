@@ -77,6 +77,22 @@ struct AWSProviderMotoTests {
     }
 }
 
+extension AWSProviderMotoTests {
+    /// The engine puts the address in front of a provider's error, so the provider names the operation, not the
+    /// address again (chaos saw `aws.aws-irl.BackupIdentity.x: aws.aws-irl.BackupIdentity.x: iam CreateUser: ...`).
+    @Test func aRefusedCreateNamesItsOperationAndLeavesTheAddressToTheEngine() async throws {
+        let client = try MotoBed.client(region: "eu-west-1", secret: "not-the-secret")
+        let provider = AWSResourceProvider(cloud: "aws-irl") { () throws(ProviderError) in client }
+        let server = ProviderFixtures.server(application: MotoBed.name("refused"))
+        await #expect {
+            _ = try await provider.create(server)
+        } throws: { error in
+            let error = error as? ProviderError
+            return error?.kind == .unauthorized && error?.message.hasPrefix("apply: ") == true && error?.message.contains(server.address.rawValue) == false
+        }
+    }
+}
+
 /// Desired resources as the renderer makes them.
 enum ProviderFixtures {
     static func managed(application: String) -> DesiredResource {

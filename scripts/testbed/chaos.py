@@ -36,7 +36,7 @@ MODES = ["truncate", "stall", "retype", "drop-field", "invalid-utf8", "huge-leng
 # A word that names what mcloud was doing, in an error line.
 OPERATION = re.compile(
     r"\b(discover|discovery|apply|get|list|delete|create|update|read|find|wait|waiting|authenticate|refresh|refreshing|poll|"
-    r"purge|show|describe|tag|attach|detach|issue|upload|S3|EC2|RDS|CloudFront|token|servers?|volumes?|security groups?|"
+    r"purge|show|describe|tag|attach|detach|issue|upload|S3|EC2|RDS|IAM|CloudFront|token|servers?|volumes?|security groups?|"
     r"instances?|buckets?|resources?|origin groups?|rules?)\b", re.IGNORECASE)
 
 
