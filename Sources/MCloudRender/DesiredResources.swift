@@ -54,8 +54,11 @@ public enum DesiredResources {
                     let length = text.utf8.count
                     if length < addressLengths.count, addressLengths[length], addresses.contains(ResourceAddress(text)) { needed.insert(ResourceAddress(text)) }
                 }
-                if resource.provider == .kubernetes, let namespace = resource.body.value(at: ["metadata", "namespace"])?.stringValue {
-                    forEachSecretName(in: resource.body) { name in
+                // Only a Deployment's pod template reads Secrets: no second walk of every other body on a large plan.
+                if resource.type == .deployment, let namespace = resource.body.value(at: ["metadata", "namespace"])?.stringValue,
+                    let template = resource.body.value(at: ["spec", "template"])
+                {
+                    forEachSecretName(in: template) { name in
                         let secret = ResourceAddress.kubernetes(cloud: resource.cloud, apiVersion: "v1", kind: .secret, namespace: namespace, name: name)
                         if addresses.contains(secret) { needed.insert(secret) }
                     }
