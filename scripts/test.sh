@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds every target with warnings as errors, starts the test beds the integration tests talk to (a real
 # kube-apiserver, PostgreSQL, moto for AWS, Debian's OpenStack, Debian 12 system containers that boot the database
-# VMs' user data), and runs the whole test suite. The first run on a machine builds kube-apiserver from Debian's
+# VMs' user data, network namespaces that stand for clouds), and runs the whole test suite. The first run on a machine builds kube-apiserver from Debian's
 # source (about 10 minutes; cached), installs the OpenStack packages and moto from PyPI, and debootstraps the
 # containers' root and their package mirror (about 4 minutes; cached). The beds keep running afterwards, so the
 # next run starts at once; scripts/testbed/stop-all.sh stops them.
@@ -14,6 +14,7 @@ scripts/testbed/moto.sh start >/dev/null
 scripts/testbed/openstack.sh up >/dev/null
 scripts/testbed/openstack.sh sweep
 scripts/testbed/container.sh start >/dev/null
+scripts/testbed/network.sh start >/dev/null
 source scripts/toolchain.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
 swift test -Xswiftc -warnings-as-errors "$@"

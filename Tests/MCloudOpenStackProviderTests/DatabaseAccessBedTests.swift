@@ -89,9 +89,11 @@ import Testing
     }
 
     /// Boots the Debian 12 sample of `engine` with `clients` from the provider's user data, which must hold `verifier`
-    /// and no client's password, runs `connect` against it, and removes the server, its volume and bucket however
-    /// that ends (printing cloud-init's output when it fails).
-    static func boot(_ engine: String, verifier: String, _ connect: (Booted) async throws -> Void) async throws {
+    /// and no client's password, with the container bed's `bootOptions` beside its own, runs `connect` against it,
+    /// and removes the server, its volume and bucket however that ends (printing cloud-init's output when it fails).
+    static func boot(
+        _ engine: String, verifier: String, clients: [DatabaseAccess.Client] = clients, bootOptions: [String] = [], _ connect: (Booted) async throws -> Void
+    ) async throws {
         let folder = NSTemporaryDirectory() + "mcloud-access-bed-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let identity = try AgeIdentity(secretKey: [UInt8](repeating: 9, count: 32))
@@ -127,7 +129,7 @@ import Testing
                 passwords[client.service] = password
             }
             #expect(userData.contains(verifier))
-            try await beds.container.boot(instance, userData: userData, options: ["--reach", "24566", "--publish", String(test.port)])
+            try await beds.container.boot(instance, userData: userData, options: ["--reach", "24566", "--publish", String(test.port)] + bootOptions)
             try await beds.container.wait(instance)
             _ = try await beds.container.shell(instance, "mcloud-engine ready")
             let authority = try await beds.container.shell(instance, "cat /etc/mcloud/tls/ca.crt")

@@ -15,6 +15,29 @@ default_cache_root() {
   fi
 }
 
+# A daemon keeps none of its caller's descriptors beyond the standard three: a caller that waits for the end of
+# its pipes or sockets (a $(...) around boot, a test runner watching its child) would otherwise wait for the
+# daemon's end.
+close_inherited_fds() {
+  local fd
+  for fd in /proc/"$BASHPID"/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+  done
+}
+
+# started_already: when bed_state says the bed runs, rewrites its env file (a start from another checkout, a clone
+# since deleted or a chroot's path, names this one's script), prints it and succeeds; else fails with bed_state's
+# code in BED_STATE.
+started_already() {
+  BED_STATE=0
+  bed_state || BED_STATE=$?
+  [ "$BED_STATE" -eq 0 ] || return 1
+  write_env
+  log "already started (env: $STATE/env)"
+  cat "$STATE/env"
+}
+
 # `env`: the env file of a running bed (the script's bed_state says whether it runs).
 cmd_env() {
   local rc=0

@@ -15,6 +15,9 @@
 #   scripts/testbed/container.sh reset                  stop everything, delete the state folder
 #   scripts/testbed/container.sh boot NAME --user-data FILE [--meta-data FILE] [--disk SIZE | --disk-file FILE |
 #       --no-disk] [--disk-device PATH] [--publish [HOSTPORT:]PORT]... [--reach [ADDR:]PORT[=HOSTPORT]]...
+#       [--network CLOUD --address ADDR [--public ADDR]]
+#                                                       --network: the container's eth0 in that cloud of the network
+#                                                       bed (network.sh) at ADDR, reachable at the floating --public
 #   scripts/testbed/container.sh wait NAME [--timeout SECONDS] [--format tabular|json|yaml]
 #                                                       cloud-init status --wait: exit 0 done, 1 error or timeout
 #   scripts/testbed/container.sh exec NAME [--] COMMAND...   run COMMAND inside (stdin, stdout, exit code pass)
@@ -56,6 +59,7 @@ readonly CGROUP_FS=/sys/fs/cgroup
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 SCRIPT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
+NETWORK_BED=$(dirname "$SCRIPT")/network.sh
 CACHE_ROOT=${MCLOUD_CACHE_DIR:-$(default_cache_root)}
 CACHE=$CACHE_ROOT/container
 STATE=${MCLOUD_TESTBED_CONTAINER_DIR:-/tmp/mcloud-testbed/container}
@@ -497,17 +501,6 @@ pick_host_port() {
   die "no free port found in 20000-32767"
 }
 
-# A daemon keeps none of its caller's descriptors beyond the standard three: a caller that waits for the end of
-# its pipes or sockets (a $(...) around boot, a test runner watching its child) would otherwise wait for the
-# daemon's end.
-close_inherited_fds() {
-  local fd
-  for fd in /proc/"$BASHPID"/fd/*; do
-    fd=${fd##*/}
-    if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
-  done
-}
-
 # spawn_forwarder NAME LABEL COMMAND...: a socat in the background, in the instance's devices cgroup (so that
 # stopping the instance ends it), its PID in forward/LABEL.pid.
 spawn_forwarder() {
@@ -572,7 +565,7 @@ publish() {
 # SIGKILL), ends what is left in its cgroup (forwarders, exec'd commands), unmounts its root, detaches its disk.
 # Safe on a half-made or already stopped instance; keeps the instance's files.
 teardown() {
-  local name=$1 dir machine pid i loop
+  local name=$1 dir machine pid i loop network public
   dir=$(inst_dir "$name")
   machine=$(machine_name "$name")
   if pid=$(nspawn_pid "$name"); then
@@ -587,6 +580,12 @@ teardown() {
     fi
   fi
   cgroup_remove "$machine"
+  if [ -f "$dir/network" ]; then
+    # Its link went with its namespace; a floating address would lead nowhere (the network bed may be gone too).
+    read -r network _ public <"$dir/network" || true
+    [ -z "${public:-}" ] || "$NETWORK_BED" unexpose "$network" "$public" >/dev/null 2>&1 || true
+    rm -f "$dir/network"
+  fi
   if mountpoint -q "$dir/root"; then umount "$dir/root" || die "cannot unmount $dir/root"; fi
   if [ -f "$dir/loop" ]; then
     loop=$(cat "$dir/loop")
@@ -610,6 +609,7 @@ boot_failed() {
 
 cmd_boot() {
   local name=${1:-} user_data="" meta_data="" disk_size=2G disk_file="" disk_device=/dev/vdb publish_specs=() reach_specs=()
+  local network="" address="" public=""
   [[ -n "$name" && "${name#-}" == "$name" ]] || die "usage: boot NAME --user-data FILE [options] (see the script's header)"
   shift
   valid_name "$name"
@@ -623,10 +623,19 @@ cmd_boot() {
       --disk-device) disk_device=${2:?--disk-device PATH}; shift 2 ;;
       --publish) publish_specs+=("${2:?--publish [HOSTPORT:]PORT}"); shift 2 ;;
       --reach) reach_specs+=("${2:?--reach [ADDR:]PORT[=HOSTPORT]}"); shift 2 ;;
+      --network) network=${2:?--network CLOUD}; shift 2 ;;
+      --address) address=${2:?--address ADDR}; shift 2 ;;
+      --public) public=${2:?--public ADDR}; shift 2 ;;
       *) die "boot: unknown option $1" ;;
     esac
   done
   [ -n "$user_data" ] || die "boot $name: --user-data FILE is required"
+  if [ -n "$network" ]; then
+    [ -n "$address" ] || die "boot $name: --network $network needs --address ADDR"
+    "$NETWORK_BED" status >/dev/null || die "boot $name: the network bed is not started (scripts/testbed/network.sh start)"
+  elif [ -n "$address$public" ]; then
+    die "boot $name: --address and --public need --network CLOUD"
+  fi
   [[ -r "$user_data" && ! -d "$user_data" ]] || die "boot $name: cannot read $user_data"
   [ -z "$meta_data" ] || [ -r "$meta_data" ] || die "boot $name: cannot read $meta_data"
   [ -z "$disk_size" ] || [[ "$disk_size" =~ ^[0-9]+[KMG]$ ]] || die "--disk $disk_size: a size like 512M or 2G"
@@ -669,6 +678,10 @@ cmd_boot() {
   install -d -m 700 "$dir/root/var/lib/cloud/seed/nocloud"
   install -m 600 "$dir/meta-data" "$dir/root/var/lib/cloud/seed/nocloud/meta-data"
   install -m 600 "$dir/user-data" "$dir/root/var/lib/cloud/seed/nocloud/user-data"
+  if [ -n "$network" ]; then
+    # The bed addresses eth0 from outside, as a cloud's DHCP would; cloud-init must not reconfigure it.
+    printf 'network: {config: disabled}\n' >"$dir/root/etc/cloud/cloud.cfg.d/99-mcloud-bed-network.cfg"
+  fi
   local binds=("--bind-ro=$MIRROR_REPO:$MIRROR_MOUNT")
   if [ -n "$disk_size" ]; then
     truncate -s "$disk_size" "$dir/disk.img"
@@ -701,6 +714,11 @@ cmd_boot() {
   done
   [ -n "${leader:-}" ] || die "no PID 1 in $name after 10 s (log: $dir/console.log)"
   nsenter --target "$leader" --net ip link set lo up
+  if [ -n "$network" ]; then
+    "$NETWORK_BED" attach "$network" "$leader" "$address" >&2
+    echo "$network $address $public" >"$dir/network"
+    [ -z "$public" ] || "$NETWORK_BED" expose "$network" "$address" "$public" >&2
+  fi
   for spec in "${reach_specs[@]}"; do reach "$name" "$leader" "$spec"; done
   for spec in "${ports[@]}"; do publish "$name" "$leader" "${spec%%:*}" "${spec#*:}"; done
   trap - EXIT
@@ -719,6 +737,7 @@ describe() {
   [ -f "$dir/loop" ] && line="$line on $(cat "$dir/loop")"
   [ -f "$dir/publish" ] && line="$line, published $(awk '{ printf "%s%s->127.0.0.1:%s", sep, $1, $2; sep = " " }' "$dir/publish")"
   [ -f "$dir/reach" ] && line="$line, reaches $(awk '{ printf "%s%s->%s", sep, $1, $2; sep = " " }' "$dir/reach")"
+  [ -f "$dir/network" ] && line="$line, in cloud $(awk '{ printf "%s at %s%s", $1, $2, ($3 == "" ? "" : " (public " $3 ")") }' "$dir/network")"
   echo "$line"
   return $rc
 }
@@ -911,15 +930,7 @@ probe() {
 }
 
 cmd_start() {
-  local rc=0
-  bed_state || rc=$?
-  if [ $rc -eq 0 ]; then
-    # Started from another checkout (a clone since deleted, a chroot's path): the env names this one's script.
-    write_env
-    log "already started (env: $STATE/env)"
-    cat "$STATE/env"
-    return 0
-  fi
+  started_already && return 0
   ensure_built
   probe
   lock_state

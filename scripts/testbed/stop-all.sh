@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")"
 failed=0
-for bed in kubernetes postgres moto openstack container; do
+for bed in kubernetes postgres moto openstack container network; do
   [ -x "$bed.sh" ] || continue
   ./"$bed.sh" status >/dev/null 2>&1
   case $? in
