@@ -3,6 +3,7 @@ import MCloudCore
 @testable import MCloudCLI
 import MCloudHTTP
 import MCloudProvider
+import MCloudTestSupport
 import Synchronization
 import Testing
 
@@ -87,28 +88,22 @@ import Testing
                 static_configs: [{ targets: ["127.0.0.1:\(target)"] }]
 
             """.write(toFile: "\(folder)/prometheus.yml", atomically: true, encoding: .utf8)
-        let prometheus = Process()
-        prometheus.executableURL = URL(fileURLWithPath: "/usr/bin/prometheus")
-        prometheus.arguments = ["--config.file=\(folder)/prometheus.yml", "--storage.tsdb.path=\(folder)/data", "--web.listen-address=127.0.0.1:\(web)"]
-        prometheus.standardOutput = FileHandle.nullDevice
-        prometheus.standardError = FileHandle.nullDevice
-        try prometheus.run()
-        defer {
-            prometheus.terminate()
-            prometheus.waitUntilExit()
+        try await MCloudTestSupport.Command.whileRunning(
+            "/usr/bin/prometheus", ["--config.file=\(folder)/prometheus.yml", "--storage.tsdb.path=\(folder)/data", "--web.listen-address=127.0.0.1:\(web)"]
+        ) {
+            let query = "http://127.0.0.1:\(web)/api/v1/query?query=mcloud_cell_replicas_ready"
+            var result: [JSONValue] = []
+            // Up to 2 minutes: prometheus opens its TSDB before the first scrape, slowly on a loaded machine.
+            for _ in 0..<480 where result.isEmpty {
+                try await Task.sleep(for: .milliseconds(250))
+                guard let answer = try? await CurlTransport().send(HTTPRequest(method: .GET, url: query)), answer.status == 200 else { continue }
+                result = (try? JSONParser.parse(answer.body))?["data"]?["result"]?.arrayItems ?? []
+            }
+            let sample = try #require(result.first, "prometheus never scraped \(target)")
+            #expect(sample["metric"]?["cell"]?.stringValue == "api@eu")
+            #expect(sample["metric"]?["law"]?.stringValue == "GDPR art. 44")
+            #expect(sample["value"]?.arrayItems.last?.stringValue == "0")
         }
-        let query = "http://127.0.0.1:\(web)/api/v1/query?query=mcloud_cell_replicas_ready"
-        var result: [JSONValue] = []
-        // Up to 2 minutes: prometheus opens its TSDB before the first scrape, slowly on a loaded machine.
-        for _ in 0..<480 where result.isEmpty {
-            try await Task.sleep(for: .milliseconds(250))
-            guard let answer = try? await CurlTransport().send(HTTPRequest(method: .GET, url: query)), answer.status == 200 else { continue }
-            result = (try? JSONParser.parse(answer.body))?["data"]?["result"]?.arrayItems ?? []
-        }
-        let sample = try #require(result.first, "prometheus never scraped \(target)")
-        #expect(sample["metric"]?["cell"]?.stringValue == "api@eu")
-        #expect(sample["metric"]?["law"]?.stringValue == "GDPR art. 44")
-        #expect(sample["value"]?.arrayItems.last?.stringValue == "0")
     }
 
     /// A call and the error it must print: for status's options, and report's (ReportStatusTests).

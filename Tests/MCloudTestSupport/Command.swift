@@ -55,3 +55,24 @@ public struct Command: Sendable {
         return Command(exitCode: process.terminationStatus, stdout: text(paths.out), stderr: text(paths.err))
     }
 }
+
+extension Command {
+    /// `executable` running in the background (its output discarded) while `body` runs, then terminated and reaped;
+    /// `environment` alone when given, else the test's.
+    public static func whileRunning<Result>(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, _ body: () async throws -> Result
+    ) async throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        return try await body()
+    }
+}
