@@ -550,8 +550,15 @@ reach() {
   spawn_forwarder "$name" "reach-$addr-$port-host" socat "UNIX-LISTEN:$sock,fork,unlink-early,mode=600" "TCP:127.0.0.1:$host_port"
   spawn_forwarder "$name" "reach-$addr-$port-container" nsenter --target "$leader" --net \
     socat "TCP-LISTEN:$port,bind=$addr,reuseaddr,fork" "UNIX-CONNECT:$sock"
+  # The image's /etc/hosts names ::1 before 127.0.0.1 as localhost, and a client that tries only the first address
+  # (pgBackRest, which must name the moto TLS front as localhost) has to find the port there too.
+  if [ "$addr" = 127.0.0.1 ]; then
+    spawn_forwarder "$name" "reach-$addr-$port-container6" nsenter --target "$leader" --net \
+      socat "TCP6-LISTEN:$port,bind=[::1],reuseaddr,fork,ipv6only=1" "UNIX-CONNECT:$sock"
+  fi
   wait_listening "the forwarder to 127.0.0.1:$host_port" test -S "$sock"
   wait_listening "$addr:$port in $name" tcp_listening_inside "$leader" "$addr" "$port"
+  [ "$addr" != 127.0.0.1 ] || wait_listening "[::1]:$port in $name" tcp_listening_inside "$leader" "[::1]" "$port"
   echo "$addr:$port 127.0.0.1:$host_port" >>"$dir/reach"
 }
 

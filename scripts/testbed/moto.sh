@@ -69,30 +69,25 @@ ensure_venv() {
   exec 8>&-
 }
 
-# server_pid NAME PORT: the PID in $STATE/NAME.pid if that process is alive and is a moto_server on PORT (a
+# live_pid NAME COMMAND: the PID in $STATE/NAME.pid if that process is alive and its command line holds COMMAND (a
 # reused PID never counts).
-server_pid() {
+live_pid() {
   local pid
   [ -f "$STATE/$1.pid" ] || return 1
   pid=$(cat "$STATE/$1.pid" 2>/dev/null) || return 1
   [[ "$pid" =~ ^[0-9]+$ ]] && [ -r "/proc/$pid/cmdline" ] || return 1
   [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "/moto_server -H 127.0.0.1 -p $2 " || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "$2" || return 1
   echo "$pid"
 }
+
+# server_pid NAME PORT: a moto_server on PORT.
+server_pid() { live_pid "$1" "/moto_server -H 127.0.0.1 -p $2 "; }
+
+# front_pid: this bed's socat on $TLS_PORT.
+front_pid() { live_pid tls-front "socat OPENSSL-LISTEN:$TLS_PORT,"; }
 
 answers() { curl -fsS -o /dev/null --max-time 3 "http://127.0.0.1:$1/moto-api/" 2>/dev/null; }
-
-# front_pid: the PID in $STATE/tls-front.pid if that process is alive and is this bed's socat on $TLS_PORT.
-front_pid() {
-  local pid
-  [ -f "$STATE/tls-front.pid" ] || return 1
-  pid=$(cat "$STATE/tls-front.pid" 2>/dev/null) || return 1
-  [[ "$pid" =~ ^[0-9]+$ ]] && [ -r "/proc/$pid/cmdline" ] || return 1
-  [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "socat OPENSSL-LISTEN:$TLS_PORT," || return 1
-  echo "$pid"
-}
 
 # The front answers with a certificate the bed CA verifies for localhost.
 front_answers() { curl -fsS -o /dev/null --max-time 3 --cacert "$TLS/ca.crt" "$TLS_URL/moto-api/" 2>/dev/null; }
