@@ -1,3 +1,4 @@
+public import MCloudCore
 public import MCloudSecrets
 
 /// PostgreSQL's continuous archive in the DR leg's bucket with pgBackRest (docs/dr.md): every WAL segment pushed as
@@ -78,6 +79,18 @@ public enum PostgreSQLArchive {
     /// `BackupPolicy.writeOnly`) cannot, so those keep the dumps too until the leg's user gets `BackupPolicy.archive`.
     public static func canArchive(to bucket: DatabaseVM.Bucket) -> Bool {
         !bucket.writeOnly && (bucket.endpoint.map { $0.lowercased().hasPrefix("https://") } ?? true)
+    }
+
+    /// What keeps a server that would archive from being made, for the providers' plan-time problems: the pass is
+    /// derived from the operator's age identity, so without it the server could only fail as it is created.
+    public static func problems(engine: String, backup: BackupSettings?, environment: [String: String]) -> [String] {
+        guard Engine(named: engine) == .postgresql, let location = backup?.location, canArchive(to: DatabaseVM.Bucket(location, secrets: [])) else { return [] }
+        do {
+            _ = try AgeKeyFile.load(environment: environment)
+        } catch {
+            return ["its archive in the DR bucket \(location.bucket) is encrypted with a pass derived from the operator's age identity, which is not available: \(error.description)"]
+        }
+        return []
     }
 
     /// Whether the recipe's server archives with pgBackRest: Debian's PostgreSQL layout only. Postgres Pro keeps its

@@ -56,6 +56,7 @@ struct DatabaseServerKind: Sendable {
 
     static func problems(_ body: ResourceBody, environment: [String: String]) -> [String] {
         ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, environment: environment)
+            + PostgreSQLArchive.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: environment)
     }
 
     static func replacementReasons(desired: ResourceBody, current: ResourceBody) -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import MCloudSecrets
 import MCloudTestSupport
 import Testing
@@ -171,5 +172,60 @@ struct PostgreSQLArchiveTests {
     @Test(arguments: ["bank.ledger.0/20261205T220000Z.sql.gz", "bank.ledger.0/g0", "bank.ledger.0/g", "Bank/g1", "a/b/g1", "bank;x/g1", "bank/g1 ", "/g1", "bank/g99999999999"])
     func anythingElseIsNotARepository(_ path: String) {
         #expect(PostgreSQLArchive.repository(named: path) == nil)
+    }
+
+    struct ProblemCase: Sendable, CustomStringConvertible {
+        var engine: String
+        var endpoint: String?
+        var identity: Bool
+        var problem: Bool
+        var description: String { "\(engine) \(endpoint ?? "AWS")\(identity ? " write-only" : "")" }
+    }
+
+    /// Without the age identity a server that would archive is refused at plan time, not halfway through apply.
+    @Test(arguments: [
+        ProblemCase(engine: "postgresql", endpoint: "https://s3.example.net", identity: false, problem: true),
+        ProblemCase(engine: "postgresql", endpoint: nil, identity: false, problem: true),
+        ProblemCase(engine: "postgresql", endpoint: "http://127.0.0.1:24566", identity: false, problem: false),
+        ProblemCase(engine: "postgresql", endpoint: nil, identity: true, problem: false),
+        ProblemCase(engine: "postgrespro", endpoint: "https://s3.example.net", identity: false, problem: false),
+        ProblemCase(engine: "redis", endpoint: "https://s3.example.net", identity: false, problem: false),
+    ])
+    func aServerThatWouldArchiveNeedsTheAgeIdentityAtPlanTime(_ test: ProblemCase) throws {
+        let location = BucketLocation(
+            cloud: "dc-b", bucket: "bank-dr", region: "us-east-1", endpoint: test.endpoint,
+            identity: test.identity ? BucketIdentity(address: "aws.dc-b.BackupIdentity.bank-dr", user: "bank-dr") : nil
+        )
+        let backup = BackupSettings(schedule: "0 3 * * *", retentionDays: 7, location: location)
+        let missing = PostgreSQLArchive.problems(engine: test.engine, backup: backup, environment: ["MCLOUD_AGE_KEY_FILE": "/nonexistent/age.key"])
+        #expect(missing.count == (test.problem ? 1 : 0), "\(missing)")
+        #expect(missing.allSatisfy { $0.hasPrefix("its archive in the DR bucket bank-dr is encrypted with a pass derived from the operator's age identity") })
+        #expect(PostgreSQLArchive.problems(engine: test.engine, backup: nil, environment: [:]).isEmpty)
+    }
+
+    /// The provider's way to a recovery point's archive: a repository path gives that server's archive and pass, a
+    /// dump's key none.
+    @Test func aRecoveryPointNamingARepositoryRestoresThatServersArchive() throws {
+        let folder = NSTemporaryDirectory() + "mcloud-archive-spec-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let identity = try AgeIdentity(secretKey: [UInt8](repeating: 35, count: 32))
+        try Data("\(identity.encoded)\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/age.key"))
+        let environment = ["MCLOUD_AGE_KEY_FILE": "\(folder)/age.key"]
+        let recipe = try #require(Self.recipe)
+        let location = BucketLocation(cloud: "dc-b", bucket: "mcloud-ledger-dr", region: "us-east-1", endpoint: "https://localhost:24599")
+        func spec(_ object: String) -> DatabaseServerSpec {
+            DatabaseServerSpec(
+                engine: "postgresql", version: "15", port: 5433, image: nil, defaultFamily: "debian-12", backup: nil,
+                restore: RecoveryPoint(location: location, object: object, takenAt: "2026-12-05T22:30:00Z", targetTime: "2026-12-05T22:27:00Z", drill: true)
+            )
+        }
+        let restored = try #require(try spec("bank.ledger.0/g2").restoreArchive(environment: environment, application: "bank", recipe: recipe, bucket: Self.bucket(), certificateAuthority: nil))
+        #expect(restored.path == "bank.ledger.0/g2")
+        let expected = try PostgreSQLArchive.Repository(root: SecretRoot(identity: identity), application: "bank", server: "bank.ledger.0", generation: 2, bucket: Self.bucket(), certificateAuthority: nil)
+        #expect(restored.cipherPass == expected.cipherPass)
+        #expect(try spec("bank.ledger.0/20261205T220000Z.sql.gz").restoreArchive(environment: environment, application: "bank", recipe: recipe, bucket: Self.bucket(), certificateAuthority: nil) == nil)
+        let vm = spec("bank.ledger.0/g2").vm(recipe: recipe, address: "a", server: "bank.ledger.1", disks: ["/dev/vdb"], secrets: [])
+        #expect(vm.recoveryPoint?.targetTime == "2026-12-05T22:27:00Z" && vm.recoveryPoint?.drill == true)
     }
 }
