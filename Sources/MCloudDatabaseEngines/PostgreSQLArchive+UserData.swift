@@ -67,11 +67,20 @@ extension PostgreSQLArchive {
           return 1
         }
         status() {
-          local error=${1:-} attempt info archived="" wal="" stop="" label="" row
+          local error=${1:-} attempt info archived="" wal="" failing="" stop="" label="" row
           attempt=$(date -u +%Y-%m-%dT%H:%M:%SZ)
           info=$(pgbr info --output=json 2>/dev/null) || { info=null; error=${error:-"pgbackrest info failed"}; }
-          if row=$(sql -F '|' -c "SELECT to_char(last_archived_time AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), last_archived_wal FROM pg_stat_archiver"); then
-            IFS='|' read -r archived wal <<<"$row" || true
+          # Failing: the last push failed after the last success, and nothing was archived for two archive_timeouts.
+          if row=$(sql -F '|' -f - <<'SQL'
+        SELECT to_char(last_archived_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), last_archived_wal,
+          CASE WHEN last_failed_time > coalesce(last_archived_time, '-infinity')
+            AND coalesce(last_archived_time < now() - interval '60 seconds', true)
+          THEN 'WAL archiving has failed since ' || to_char(last_failed_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ' (segment ' || last_failed_wal || ')' END
+        FROM pg_stat_archiver
+        SQL
+          ); then
+            IFS='|' read -r archived wal failing <<<"$row" || true
+            [ -z "$failing" ] || error=${error:-$failing}
           else
             error=${error:-"reading pg_stat_archiver failed"}
           fi
