@@ -131,6 +131,9 @@ extension PostgreSQLArchive {
             if [ -n "${MCLOUD_RESTORE_TARGET:-}" ]; then options+=(--type=time "--target=$MCLOUD_RESTORE_TARGET" --target-action=promote); fi
             if [ -n "${MCLOUD_RESTORE_DRILL:-}" ]; then options+=(--archive-mode=off); fi
             runuser -u postgres -- pgbackrest "${options[@]}"
+            # The lost primary's TLS settings came back with its data; this server's certificate is installed only after
+            # the restore (secure, which turns TLS on again), and a drill's scratch server has none.
+            if [ ! -e /etc/mcloud/tls/postgres/server.crt ]; then echo "ssl = 'off'" >>"$MCLOUD_DATA/postgresql.auto.conf"; fi
             systemctl start "$MCLOUD_SERVICE"
             answers
             echo "mcloud-archive: restored s3://$MCLOUD_RESTORE_BUCKET/$MCLOUD_RESTORE_ARCHIVE${MCLOUD_RESTORE_TARGET:+ to $MCLOUD_RESTORE_TARGET}"

@@ -149,6 +149,11 @@ struct PostgreSQLArchiveTests {
         let holding = DatabaseUserData.files(vm).filter { $0.content.contains(Self.pass) }
         #expect(holding.map(\.path) == ["/etc/mcloud/archive/restore.conf"] && holding.allSatisfy { $0.permissions == "0600" })
         #expect(PostgreSQLArchive.archiveScript.contains(#"if [ -n "${MCLOUD_RESTORE_DRILL:-}" ]; then options+=(--archive-mode=off); fi"#))
+        // A restored primary's ssl = on would keep the server down until secure installs this server's certificate.
+        let restore = try #require(PostgreSQLArchive.archiveScript.range(of: #"runuser -u postgres -- pgbackrest "${options[@]}""#))
+        let off = try #require(PostgreSQLArchive.archiveScript.range(of: #"echo "ssl = 'off'" >>"$MCLOUD_DATA/postgresql.auto.conf""#))
+        let start = try #require(PostgreSQLArchive.archiveScript.range(of: #"systemctl start "$MCLOUD_SERVICE""#))
+        #expect(restore.upperBound < off.lowerBound && off.upperBound < start.lowerBound)
     }
 
     @Test func bashAndShellcheckAcceptTheArchiveScript() async throws {
