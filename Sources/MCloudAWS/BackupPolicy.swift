@@ -32,13 +32,13 @@ public enum BackupPolicy {
         document([statement(actions, resource: resource)])
     }
 
-    private static func statement(_ actions: [String], resource: String, condition: [(String, JSONValue)] = []) -> JSONValue {
+    static func statement(_ actions: [String], resource: String, condition: [(String, JSONValue)] = []) -> JSONValue {
         var fields: [(String, JSONValue)] = [("Effect", .string("Allow")), ("Action", .array(actions.map(JSONValue.string))), ("Resource", .string(resource))]
         if !condition.isEmpty { fields.append(("Condition", .object(condition))) }
         return .object(fields)
     }
 
-    private static func document(_ statements: [JSONValue]) -> String {
+    static func document(_ statements: [JSONValue]) -> String {
         JSONValue.object([("Version", .string("2012-10-17")), ("Statement", .array(statements))]).serialized(pretty: false)
     }
 }

@@ -106,15 +106,24 @@ extension AWSResourceProvider {
             }
             let disks = try await Self.disks(body, session)
             let access: ServerAccess?
+            var vm = server.vm(
+                recipe: recipe, address: resource.address.rawValue, server: read.name, disks: disks, secrets: backupKeys, restoreSecrets: restoreKeys
+            )
+            let authority = try BackupUpload.certificateAuthority(environment: settings.environment)
             do throws(SecretsError) {
                 access = try server.serverAccess(environment: settings.environment, application: read.application, server: read.name)
+                vm.archive = try server.archive(
+                    environment: settings.environment, application: read.application, server: read.name, recipe: recipe, bucket: vm.backup?.bucket,
+                    certificateAuthority: authority
+                )
+                let restoreArchive = try server.restoreArchive(
+                    environment: settings.environment, application: read.application, recipe: recipe, bucket: vm.recoveryPoint?.bucket, certificateAuthority: authority
+                )
+                vm.recoveryPoint?.archive = restoreArchive
             } catch {
                 throw .configuration("\(resource.address): \(error.description)")
             }
-            let vm = server.vm(
-                recipe: recipe, address: resource.address.rawValue, server: read.name, disks: disks, secrets: backupKeys,
-                restoreSecrets: restoreKeys, access: access
-            )
+            vm.access = access
             let spec = EC2Client.InstanceSpec(
                 imageID: try await image(server.image ?? .standard(for: .aws), session), instanceType: type, userData: DatabaseUserData.render(vm),
                 securityGroupIDs: groups,

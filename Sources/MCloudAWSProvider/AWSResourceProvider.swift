@@ -125,6 +125,7 @@ public struct AWSResourceProvider: ResourceProvider {
         guard desired.type == .databaseServer else { return [] }
         let body = ResourceBody(desired.body)
         return ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, environment: settings.environment)
+            + PostgreSQLArchive.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: settings.environment)
     }
 
     public func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {

@@ -37,6 +37,27 @@ enum BackupsView {
         }
     }
 
+    /// A PostgreSQL archive is hundreds of objects under `<server>/g<generation>/` (WAL segments, bundles, info
+    /// files): one row for each archive, at its newest object's time (the newest point it holds, give or take the
+    /// push), with their total size; oldest first, as the lister gives them.
+    static func collapsingArchives(_ backups: [BackupObject]) -> [BackupObject] {
+        var archives: [String: BackupObject] = [:]
+        var others: [BackupObject] = []
+        for backup in backups {
+            let parts = backup.key.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
+            guard parts.count == 3, PostgreSQLArchive.repository(named: "\(parts[0])/\(parts[1])") != nil else {
+                others.append(backup)
+                continue
+            }
+            let repository = "\(parts[0])/\(parts[1])/"
+            var row = archives[repository] ?? BackupObject(key: repository, time: backup.time, size: 0, sha256: nil)
+            row.time = max(row.time, backup.time)
+            row.size += backup.size
+            archives[repository] = row
+        }
+        return (others + archives.values).sorted { ($0.time, $0.key) < ($1.time, $1.key) }
+    }
+
     static func render(_ legs: [Leg], now: Int) -> String {
         guard !legs.isEmpty else { return "No DR legs in the state.\n" }
         var text = ""

@@ -39,11 +39,17 @@ public struct RecoveryPoint: Sendable, Hashable {
     public var location: BucketLocation
     public var object: String
     public var takenAt: String
+    /// The moment a PostgreSQL archive is restored to (`--to`, UTC, `2026-12-02T03:04:05Z`); nil for its newest point.
+    public var targetTime: String?
+    /// A drill's scratch server: restored with archiving off, so it never pushes into the archive it came from.
+    public var drill: Bool
 
-    public init(location: BucketLocation, object: String, takenAt: String) {
+    public init(location: BucketLocation, object: String, takenAt: String, targetTime: String? = nil, drill: Bool = false) {
         self.location = location
         self.object = object
         self.takenAt = takenAt
+        self.targetTime = targetTime
+        self.drill = drill
     }
 }
 

@@ -56,7 +56,9 @@ public struct DatabaseServerSpec: Sendable {
                 schedule: settings.schedule, retentionDays: settings.retentionDays, bucket: settings.location.map { DatabaseVM.Bucket($0, secrets: secrets) }
             )
         }
-        let point = restore.map { DatabaseVM.RecoveryPoint(bucket: DatabaseVM.Bucket($0.location, secrets: restoreSecrets), object: $0.object) }
+        let point = restore.map {
+            DatabaseVM.RecoveryPoint(bucket: DatabaseVM.Bucket($0.location, secrets: restoreSecrets), object: $0.object, targetTime: $0.targetTime, drill: $0.drill)
+        }
         return DatabaseVM(
             address: address, server: server, recipe: recipe, port: port ?? recipe.engine.defaultPort, disks: disks, backup: vmBackup, recoveryPoint: point,
             access: access

@@ -84,6 +84,7 @@ public enum DatabaseUserData {
             files.append(File(path: restoreSecretsPath, permissions: "0600", content: assignments(secrets)))
         }
         if let access = vm.access { files += AccessFiles.files(vm.recipe.engine, access) }
+        files += PostgreSQLArchive.files(vm)
         if let repository = vm.recipe.repository {
             files.append(File(path: stagedSourcesPath(repository), permissions: "0644", content: repository.sources))
             if let preferences = repository.preferences { files.append(File(path: repository.preferencesPath, permissions: "0644", content: preferences)) }
@@ -118,7 +119,7 @@ public enum DatabaseUserData {
             ("MCLOUD_ADDRESS", vm.address), ("MCLOUD_SERVER", vm.server), ("MCLOUD_ENGINE", recipe.engine.rawValue),
             ("MCLOUD_VERSION", recipe.series), ("PORT", String(vm.port)), ("MCLOUD_DISKS", vm.disks.joined(separator: " ")),
             ("MCLOUD_MOUNT", recipe.mountPoint), ("MCLOUD_SERVICE", recipe.service),
-            ("MCLOUD_PACKAGES", (recipe.packages + (bucket == nil && vm.recoveryPoint == nil ? [] : ["awscli"])).joined(separator: " ")),
+            ("MCLOUD_PACKAGES", (recipe.packages + (bucket == nil && vm.recoveryPoint == nil ? [] : ["awscli"]) + PostgreSQLArchive.packages(vm)).joined(separator: " ")),
             ("MCLOUD_DUMP_EXTENSION", recipe.dumpExtension),
         ]
         if let repository = recipe.repository {
@@ -137,6 +138,7 @@ public enum DatabaseUserData {
             pairs += [("MCLOUD_RESTORE_BUCKET", point.bucket.name), ("MCLOUD_RESTORE_OBJECT", point.object), ("MCLOUD_RESTORE_REGION", point.bucket.region)]
             if let endpoint = point.bucket.endpoint { pairs.append(("MCLOUD_RESTORE_ENDPOINT", endpoint)) }
         }
+        pairs += PostgreSQLArchive.settings(vm)
         return "# Written by mcloud: this database server's settings. The bucket's keys, if any, are in \(secretsPath) (root only).\n"
             + assignments(pairs)
     }
@@ -215,6 +217,8 @@ public enum DatabaseUserData {
           for _ in $(seq 300); do mcloud-engine ready 2>/dev/null && break; sleep 1; done
           mcloud-engine ready
         fi
+        # The archive once the users are in: its first full backup holds them.
+        if [ -n "${MCLOUD_ARCHIVE:-}" ]; then mcloud-archive setup; fi
         if [ -n "${MCLOUD_BACKUP_SCHEDULE:-}" ]; then
           echo "$MCLOUD_BACKUP_SCHEDULE root /usr/local/sbin/mcloud-backup >>/var/log/mcloud-backup.log 2>&1" >/etc/cron.d/mcloud-backup
         fi
@@ -286,6 +290,8 @@ public enum DatabaseUserData {
         set -uo pipefail
         \#(environment)
         \#(s3Function)
+        # A server that archives takes full backups with pgBackRest; a dump would land in plain text beside it.
+        if [ -n "${MCLOUD_ARCHIVE:-}" ]; then exec mcloud-archive backup; fi
         mkdir -p /var/backups/mcloud /var/lib/mcloud
         exec 9>/var/lib/mcloud/backup.lock
         flock -n 9 || { echo "mcloud-backup: another backup is running" >&2; exit 1; }
@@ -371,6 +377,10 @@ public enum DatabaseUserData {
           }
           mkdir -p /var/lib/mcloud
           trap report EXIT
+          if [ -n "${MCLOUD_RESTORE_ARCHIVE:-}" ]; then
+            mcloud-archive restore
+            exit 0
+          fi
         fi
         if [ -z "$source" ]; then
           [ -n "${MCLOUD_BACKUP_BUCKET:-}" ] || { echo "mcloud-restore: this server has no DR bucket; name a dump file" >&2; exit 2; }

@@ -47,12 +47,21 @@ public struct DatabaseVM: Sendable {
     /// `/etc/mcloud/restore.env`). The outcome is written back beside it (`DatabaseUserData.restoreReportKey`).
     public struct RecoveryPoint: Sendable {
         public var bucket: Bucket
-        /// The backup's key in the bucket (`<server>/<time>.<ext>`).
+        /// The backup's key in the bucket (`<server>/<time>.<ext>`), or an archive's repository path.
         public var object: String
+        /// PostgreSQL's encrypted archive to restore from (`PostgreSQLArchive`); nil for a dump.
+        public var archive: PostgreSQLArchive.Repository?
+        /// The moment to restore to (RFC 3339, UTC); nil for the newest point the archive holds.
+        public var targetTime: String?
+        /// A drill's scratch server: restored with archiving off, so it never pushes into the archive it came from.
+        public var drill: Bool
 
-        public init(bucket: Bucket, object: String) {
+        public init(bucket: Bucket, object: String, archive: PostgreSQLArchive.Repository? = nil, targetTime: String? = nil, drill: Bool = false) {
             self.bucket = bucket
             self.object = object
+            self.archive = archive
+            self.targetTime = targetTime
+            self.drill = drill
         }
     }
 
@@ -69,6 +78,8 @@ public struct DatabaseVM: Sendable {
     public var recoveryPoint: RecoveryPoint?
     /// TLS and the dependent services' users; nil for a server no service uses.
     public var access: ServerAccess?
+    /// PostgreSQL's continuous archive in the backup's bucket, in place of its dumps; nil keeps the dumps.
+    public var archive: PostgreSQLArchive.Repository?
 
     public init(
         address: String, server: String, recipe: Recipe, port: Int, disks: [String], backup: Backup? = nil, recoveryPoint: RecoveryPoint? = nil,

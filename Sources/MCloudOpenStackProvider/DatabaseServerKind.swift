@@ -56,6 +56,7 @@ struct DatabaseServerKind: Sendable {
 
     static func problems(_ body: ResourceBody, environment: [String: String]) -> [String] {
         ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, environment: environment)
+            + PostgreSQLArchive.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: environment)
     }
 
     static func replacementReasons(desired: ResourceBody, current: ResourceBody) -> [String] {
@@ -126,10 +127,13 @@ struct DatabaseServerKind: Sendable {
         } catch {
             throw .configuration(error.description, at: nil, file: nil)
         }
-        let vm = spec.vm(
+        var vm = spec.vm(
             recipe: recipe, address: body.address.rawValue, server: body.name, disks: try await Self.disks(body, clients), secrets: secrets,
             restoreSecrets: restoreSecrets, access: access
         )
+        let archives = try Self.archives(spec, vm, environment: environment, application: body.application, server: body.name)
+        vm.archive = archives.own
+        vm.recoveryPoint?.archive = archives.restore
         let networks = try await connection.serverNetworks()
         return ServerRequest(
             name: body.name, imageID: try await connection.imageID(spec.image ?? .standard(for: .openstack)), flavorID: flavor.id,
@@ -139,6 +143,23 @@ struct DatabaseServerKind: Sendable {
             securityGroups: networks == ServerRequest.Networks.none ? [] : groups, networks: networks,
             availabilityZone: try await connection.computeZone(body.string("zone"))
         )
+    }
+
+    /// A PostgreSQL primary's encrypted archive in its DR bucket (`DatabaseServerSpec.archive`), and the one its
+    /// recovery point restores from; nil for dumps.
+    static func archives(
+        _ spec: DatabaseServerSpec, _ vm: DatabaseVM, environment: [String: String], application: String, server: String
+    ) throws(OpenStackError) -> (own: PostgreSQLArchive.Repository?, restore: PostgreSQLArchive.Repository?) {
+        let authority: String?
+        do throws(AWSError) { authority = try BackupUpload.certificateAuthority(environment: environment) } catch { throw .configuration(error.description, at: nil, file: nil) }
+        do throws(SecretsError) {
+            return (
+                try spec.archive(environment: environment, application: application, server: server, recipe: vm.recipe, bucket: vm.backup?.bucket, certificateAuthority: authority),
+                try spec.restoreArchive(environment: environment, application: application, recipe: vm.recipe, bucket: vm.recoveryPoint?.bucket, certificateAuthority: authority)
+            )
+        } catch {
+            throw .configuration(error.description, at: nil, file: nil)
+        }
     }
 
     /// The names the data volume gets in the guest: udev's link of the virtio disk whose serial is the volume ID (as

@@ -49,7 +49,10 @@ extension ResourceBody {
     /// creation-time instruction, which the state does not keep.
     public var restore: RecoveryPoint? {
         guard let fields = spec[DatabaseServerKey.restore], let location = Self.location(in: fields), let object = fields["object"]?.stringValue else { return nil }
-        return RecoveryPoint(location: location, object: object, takenAt: fields["takenAt"]?.stringValue ?? "")
+        return RecoveryPoint(
+            location: location, object: object, takenAt: fields["takenAt"]?.stringValue ?? "", targetTime: fields["targetTime"]?.stringValue,
+            drill: fields["drill"] == .bool(true)
+        )
     }
 
     /// `spec.access`: the server's names and the users of its dependent services; nil in bodies rendered before it,
@@ -123,7 +126,10 @@ extension ResourceBody {
     // MARK: JSON of the shared values
 
     private static func json(_ point: RecoveryPoint) -> JSONValue {
-        .object(locationFields(point.location) + [("object", .string(point.object)), ("takenAt", .string(point.takenAt))])
+        var fields = locationFields(point.location) + [("object", .string(point.object)), ("takenAt", .string(point.takenAt))]
+        if let time = point.targetTime { fields.append(("targetTime", .string(time))) }
+        if point.drill { fields.append(("drill", .bool(true))) }
+        return .object(fields)
     }
 
     fileprivate static func locationFields(_ location: BucketLocation) -> [(String, JSONValue)] {

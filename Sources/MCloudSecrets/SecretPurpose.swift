@@ -9,6 +9,10 @@ public struct SecretPurpose: Sendable, Hashable, CustomStringConvertible {
         /// The salt of a password's verifier (SCRAM's), so the verifier in a database VM's user data is the same at
         /// every plan and apply.
         case verifierSalt
+        /// The pass of a DR leg's encrypted archive (pgBackRest's `repo1-cipher-pass`): derived, never stored, so any
+        /// machine with the age key file opens the archive after the primary's cloud is lost. The service is
+        /// `dr/<bucket>`, and a rotation bumps the generation, which names a new repository (docs/dr.md).
+        case archiveCipher
     }
 
     public var application: String

@@ -195,12 +195,13 @@ struct Beds {
 
     /// A DatabaseServer as the rendering makes one for a cell with a DR leg in another cloud (moto).
     func server(
-        _ address: ResourceAddress, name: String, test: DatabaseVMBedTests.Case, bucket: String, volume: String, access: DatabaseAccess? = nil
+        _ address: ResourceAddress, name: String, test: DatabaseVMBedTests.Case, bucket: String, volume: String, access: DatabaseAccess? = nil,
+        endpoint: String? = nil
     ) -> DesiredResource {
         let backup: JSONValue = .object([
             // A schedule that does not fire while the test runs: the test runs the backup itself.
             ("schedule", .string("0 0 1 1 *")), ("retentionDays", .int(7)), ("cloud", .string("moto")), ("bucket", .string(bucket)),
-            ("region", .string("us-east-1")), ("endpoint", .string(moto["MCLOUD_TEST_MOTO_URL"])), ("profile", .string(TestBedEnvironment.backupProfile)),
+            ("region", .string("us-east-1")), ("endpoint", .string(endpoint ?? moto["MCLOUD_TEST_MOTO_URL"])), ("profile", .string(TestBedEnvironment.backupProfile)),
         ])
         let body: JSONValue = .object([
             ("apiVersion", .string("infrastructure.mcloud.io/v1")), ("kind", .string("DatabaseServer")), ("metadata", Self.metadata(address.rawValue, name: name, kind: "db")),

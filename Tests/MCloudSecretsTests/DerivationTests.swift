@@ -42,6 +42,13 @@ import Testing
         #expect(try GeneratedPassword(root: Fixtures.root(), purpose: Self.purpose).value == "iM2W498JL4Xp9ycjYb2wzdjgYgtcBfydf")
     }
 
+    /// An archive's cipher pass is re-derived after the primary's cloud is lost, so its known answer is as binding
+    /// as a password's: a change here locks every archive. Recorded from `Fixtures/derive_password.py`.
+    @Test func theFixtureRootGivesItsRecordedArchiveCipherPass() throws {
+        let purpose = SecretPurpose(application: "retail-bank", cell: "payments-db", service: "dr/retail-bank-dr", kind: .archiveCipher, generation: 1)
+        #expect(try GeneratedPassword(root: Fixtures.root(), purpose: purpose).value == "lnKfWX4zuCPzaKMXN9ucY9AWPJSIJlhvL")
+    }
+
     /// The derivation written again in Python from docs/connectivity.md agrees on every purpose of the table below.
     @Test(arguments: 0..<changes.count) func anIndependentPythonDerivationGivesTheSamePassword(_ index: Int) throws {
         let purpose = Self.changes[index].1
@@ -58,6 +65,8 @@ import Testing
         ("cell", SecretPurpose(application: "retail-bank", cell: "payments-db@us", service: "payments-api", kind: .password, generation: 1)),
         ("service", SecretPurpose(application: "retail-bank", cell: "payments-db@eu", service: "ledger", kind: .password, generation: 1)),
         ("generation", SecretPurpose(application: "retail-bank", cell: "payments-db@eu", service: "payments-api", kind: .password, generation: 2)),
+        ("kind", SecretPurpose(application: "retail-bank", cell: "payments-db@eu", service: "payments-api", kind: .archiveCipher, generation: 1)),
+        ("archive", SecretPurpose(application: "retail-bank", cell: "payments-db", service: "dr/retail-bank-dr", kind: .archiveCipher, generation: 1)),
         // Fields run together differently must not give the same derivation.
         ("boundary", SecretPurpose(application: "retail-bankp", cell: "ayments-db@eu", service: "payments-api", kind: .password, generation: 1)),
     ]

@@ -45,7 +45,7 @@ readonly ROOT_PACKAGES=(systemd systemd-sysv dbus cloud-init locales sudo cron i
 # Everything the database user data may install: the mirror holds these with all their dependencies and
 # recommends, and the container's apt sees nothing else. Extend it for a new recipe; the mirror is rebuilt, keyed
 # by this list.
-readonly MIRROR_PACKAGES=(postgresql postgresql-15 postgresql-client-15 mariadb-server mariadb-client
+readonly MIRROR_PACKAGES=(postgresql postgresql-15 postgresql-client-15 pgbackrest mariadb-server mariadb-client
   redis-server redis-tools clickhouse-server clickhouse-client awscli jq gzip zstd xz-utils)
 # Debian's shellcheck checks the scripts of the database user data that the bed cannot boot (vendor repositories);
 # mariadb-client is the remote client DatabaseAccessBedTests connects to a booted MariaDB with.
@@ -543,8 +543,15 @@ reach() {
   spawn_forwarder "$name" "reach-$addr-$port-host" socat "UNIX-LISTEN:$sock,fork,unlink-early,mode=600" "TCP:127.0.0.1:$host_port"
   spawn_forwarder "$name" "reach-$addr-$port-container" nsenter --target "$leader" --net \
     socat "TCP-LISTEN:$port,bind=$addr,reuseaddr,fork" "UNIX-CONNECT:$sock"
+  # The image's /etc/hosts names ::1 before 127.0.0.1 as localhost, and a client that tries only the first address
+  # (pgBackRest, which must name the moto TLS front as localhost) has to find the port there too.
+  if [ "$addr" = 127.0.0.1 ]; then
+    spawn_forwarder "$name" "reach-$addr-$port-container6" nsenter --target "$leader" --net \
+      socat "TCP6-LISTEN:$port,bind=[::1],reuseaddr,fork,ipv6only=1" "UNIX-CONNECT:$sock"
+  fi
   wait_listening "the forwarder to 127.0.0.1:$host_port" test -S "$sock"
   wait_listening "$addr:$port in $name" tcp_listening_inside "$leader" "$addr" "$port"
+  [ "$addr" != 127.0.0.1 ] || wait_listening "[::1]:$port in $name" tcp_listening_inside "$leader" "[::1]" "$port"
   echo "$addr:$port 127.0.0.1:$host_port" >>"$dir/reach"
 }
 

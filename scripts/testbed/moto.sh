@@ -7,6 +7,10 @@
 #   S3 rights only, the backup identity database VMs get (MCLOUD_TEST_MOTO_BACKUP_*; docs/security.md, H2).
 # - "open" (MCLOUD_TEST_MOTO_OPEN_URL) checks nothing. moto's checker rebuilds a bodiless non-S3 request wrongly
 #   and rejects correct signatures there (CloudFront and EKS GET/DELETE), so those calls are tested on this one.
+# - a TLS front (MCLOUD_TEST_MOTO_TLS_URL, https://localhost:PORT+33) to the auth server: socat with a server
+#   certificate for DNS:localhost,IP:127.0.0.1 from an Ed25519 bed CA (MCLOUD_TEST_MOTO_CA). pgBackRest speaks S3
+#   over TLS only (pgbackrest#2612) and 2.45 matches DNS names only; socat passes the bytes through, so the
+#   signatures still check.
 #
 #   scripts/testbed/moto.sh start    install moto into a cached venv if needed, start the servers, print the env file
 #   scripts/testbed/moto.sh stop     stop the servers (by PID file; only the processes this script started)
@@ -20,8 +24,9 @@ set -euo pipefail
 
 readonly MOTO_VERSION=5.2.5
 readonly ME="moto testbed"
-# The Debian packages the bed needs: Python with venv for moto, curl for the readiness probe and the IAM setup.
-readonly PACKAGES=(python3 python3-venv curl)
+# The Debian packages the bed needs: Python with venv for moto, curl for the readiness probe and the IAM setup,
+# socat and openssl for the TLS front.
+readonly PACKAGES=(python3 python3-venv curl socat openssl)
 
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
@@ -34,14 +39,18 @@ SERVER=$VENV/bin/moto_server
 STATE=${MCLOUD_TESTBED_MOTO_DIR:-/tmp/mcloud-testbed/moto}
 PORT=${MCLOUD_TESTBED_MOTO_PORT:-24566}
 OPEN_PORT=$((PORT + 1))
+TLS_PORT=${MCLOUD_TESTBED_MOTO_TLS_PORT:-$((PORT + 33))}
 URL=http://127.0.0.1:$PORT
 OPEN_URL=http://127.0.0.1:$OPEN_PORT
+TLS_URL=https://localhost:$TLS_PORT
+TLS=$STATE/tls
 
 case "$CACHE_ROOT$STATE" in
   *[[:space:]]* | *[\"\'\$\`\\]*) die "MCLOUD_CACHE_DIR and MCLOUD_TESTBED_MOTO_DIR must not contain spaces or quotes" ;;
 esac
 case "$STATE" in /*) ;; *) STATE=$PWD/$STATE ;; esac
 [[ "$PORT" =~ ^[0-9]+$ ]] || die "MCLOUD_TESTBED_MOTO_PORT must be a port number"
+[[ "$TLS_PORT" =~ ^[0-9]+$ ]] || die "MCLOUD_TESTBED_MOTO_TLS_PORT must be a port number"
 
 ensure_venv() {
   ensure_packages "${PACKAGES[@]}"
@@ -60,19 +69,28 @@ ensure_venv() {
   exec 8>&-
 }
 
-# server_pid NAME PORT: the PID in $STATE/NAME.pid if that process is alive and is a moto_server on PORT (a
+# live_pid NAME COMMAND: the PID in $STATE/NAME.pid if that process is alive and its command line holds COMMAND (a
 # reused PID never counts).
-server_pid() {
+live_pid() {
   local pid
   [ -f "$STATE/$1.pid" ] || return 1
   pid=$(cat "$STATE/$1.pid" 2>/dev/null) || return 1
   [[ "$pid" =~ ^[0-9]+$ ]] && [ -r "/proc/$pid/cmdline" ] || return 1
   [ "$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)" != Z ] || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "/moto_server -H 127.0.0.1 -p $2 " || return 1
+  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "$2" || return 1
   echo "$pid"
 }
 
+# server_pid NAME PORT: a moto_server on PORT.
+server_pid() { live_pid "$1" "/moto_server -H 127.0.0.1 -p $2 "; }
+
+# front_pid: this bed's socat on $TLS_PORT.
+front_pid() { live_pid tls-front "socat OPENSSL-LISTEN:$TLS_PORT,"; }
+
 answers() { curl -fsS -o /dev/null --max-time 3 "http://127.0.0.1:$1/moto-api/" 2>/dev/null; }
+
+# The front answers with a certificate the bed CA verifies for localhost.
+front_answers() { curl -fsS -o /dev/null --max-time 3 --cacert "$TLS/ca.crt" "$TLS_URL/moto-api/" 2>/dev/null; }
 
 running() { server_pid moto "$PORT" >/dev/null && server_pid moto-open "$OPEN_PORT" >/dev/null && answers "$PORT" && answers "$OPEN_PORT"; }
 
@@ -141,9 +159,69 @@ stop_server() {
   rm -f "$STATE/$1.pid" "$STATE/env"
 }
 
+stop_front() {
+  local pid
+  if pid=$(front_pid); then
+    log "stopping the TLS front (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || true
+    sleep 0.2
+  fi
+  rm -f "$STATE/tls-front.pid"
+}
+
 stop_all() {
+  stop_front
   stop_server moto "$PORT"
   stop_server moto-open "$OPEN_PORT"
+}
+
+# The bed CA and the front's certificate, made once and kept across restarts: Ed25519, as mcloud's own CAs are,
+# and a DNS name in the certificate because pgBackRest 2.45 ignores IP addresses there.
+ensure_certificates() {
+  [ -s "$TLS/ca.crt" ] && [ -s "$TLS/s3.crt" ] && [ -s "$TLS/s3.key" ] && return 0
+  log "making the bed CA and the TLS front's certificate in $TLS"
+  rm -rf "$TLS"
+  mkdir -p "$TLS"
+  (
+    set -e
+    cd "$TLS"
+    umask 077
+    openssl genpkey -algorithm ed25519 -out ca.key
+    openssl req -x509 -new -key ca.key -subj "/CN=mcloud moto bed CA" -days 3650 -out ca.crt \
+      -addext basicConstraints=critical,CA:TRUE -addext keyUsage=critical,keyCertSign,cRLSign
+    openssl genpkey -algorithm ed25519 -out s3.key
+    openssl req -new -key s3.key -subj "/CN=localhost" -out s3.csr
+    printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >s3.ext
+    openssl x509 -req -in s3.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -out s3.crt -extfile s3.ext
+    chmod 644 ca.crt
+  ) >>"$STATE/tls-front.log" 2>&1 || die "making the TLS front's certificates failed (log: $STATE/tls-front.log)"
+}
+
+# start_front: the socat TLS terminator in front of the auth server, and its two lines in the env file.
+start_front() {
+  ensure_certificates
+  if ! front_pid >/dev/null; then
+    (exec 3<>"/dev/tcp/127.0.0.1/$TLS_PORT") 2>/dev/null && die "127.0.0.1:$TLS_PORT is taken by another process (MCLOUD_TESTBED_MOTO_TLS_PORT)"
+    log "starting the TLS front on 127.0.0.1:$TLS_PORT"
+    echo "---- $(date -u +%Y-%m-%dT%H:%M:%SZ) start" >>"$STATE/tls-front.log"
+    setsid socat "OPENSSL-LISTEN:$TLS_PORT,reuseaddr,fork,bind=127.0.0.1,cert=$TLS/s3.crt,key=$TLS/s3.key,verify=0" "TCP:127.0.0.1:$PORT" \
+      </dev/null >>"$STATE/tls-front.log" 2>&1 8>&- 9>&- &
+    echo $! >"$STATE/tls-front.pid"
+  fi
+  local i
+  for ((i = 0; i < 50; i++)); do  # 10 s
+    front_answers && break
+    front_pid >/dev/null || { tail -n 20 "$STATE/tls-front.log" >&2; die "the TLS front exited (log: $STATE/tls-front.log)"; }
+    sleep 0.2
+  done
+  front_answers || die "the TLS front did not answer within 10 s (log: $STATE/tls-front.log)"
+  if [ -f "$STATE/env" ] && ! grep -q '^MCLOUD_TEST_MOTO_TLS_URL=' "$STATE/env"; then
+    (
+      umask 077
+      { cat "$STATE/env"; echo "MCLOUD_TEST_MOTO_TLS_URL=$TLS_URL"; echo "MCLOUD_TEST_MOTO_CA=$TLS/ca.crt"; } >"$STATE/env.tmp"
+    )
+    mv -f "$STATE/env.tmp" "$STATE/env"
+  fi
 }
 
 # start_server NAME PORT NO_AUTH_COUNT: starts moto_server and waits until it answers.
@@ -167,7 +245,10 @@ start_server() {
 cmd_start() {
   lock_state
   if running && [ -f "$STATE/env" ]; then
-    log "already running at $URL and $OPEN_URL (env: $STATE/env)"
+    # A bed started before the TLS front existed gains it without losing moto's state.
+    ensure_packages "${PACKAGES[@]}"
+    start_front
+    log "already running at $URL, $OPEN_URL and $TLS_URL (env: $STATE/env)"
     cat "$STATE/env"
     return 0
   fi
@@ -176,7 +257,8 @@ cmd_start() {
   start_server moto "$PORT" 0
   start_server moto-open "$OPEN_PORT" inf
   create_credentials
-  log "ready at $URL (signatures checked) and $OPEN_URL (env: $STATE/env)"
+  start_front
+  log "ready at $URL (signatures checked), $OPEN_URL and $TLS_URL (env: $STATE/env)"
   cat "$STATE/env"
 }
 
@@ -188,21 +270,22 @@ cmd_stop() {
 }
 
 cmd_status() {
-  local auth open
+  local auth open front
   auth=$(server_pid moto "$PORT" || true)
   open=$(server_pid moto-open "$OPEN_PORT" || true)
-  if [ -z "$auth" ] && [ -z "$open" ]; then echo "stopped"; return 3; fi
-  if running && [ -f "$STATE/env" ]; then
-    echo "running: moto_server $MOTO_VERSION pid $auth at $URL (signatures checked), pid $open at $OPEN_URL; env: $STATE/env"
+  front=$(front_pid || true)
+  if [ -z "$auth" ] && [ -z "$open" ] && [ -z "$front" ]; then echo "stopped"; return 3; fi
+  if running && [ -n "$front" ] && front_answers && [ -f "$STATE/env" ]; then
+    echo "running: moto_server $MOTO_VERSION pid $auth at $URL (signatures checked), pid $open at $OPEN_URL, TLS front pid $front at $TLS_URL; env: $STATE/env"
     return 0
   fi
-  echo "not ready: moto pid ${auth:--} at $URL, moto-open pid ${open:--} at $OPEN_URL (logs: $STATE/*.log); run stop or start"
+  echo "not ready: moto pid ${auth:--} at $URL, moto-open pid ${open:--} at $OPEN_URL, TLS front pid ${front:--} at $TLS_URL (logs: $STATE/*.log); run stop or start"
   return 1
 }
 
-# Its own `env`: moto has no bed_state, only whether its two servers run.
+# Its own `env`: moto has no bed_state, only whether its servers run.
 cmd_env() {
-  running && [ -f "$STATE/env" ] || die "not running (scripts/testbed/moto.sh start)"
+  running && front_pid >/dev/null && [ -f "$STATE/env" ] || die "not running (scripts/testbed/moto.sh start)"
   cat "$STATE/env"
 }
 

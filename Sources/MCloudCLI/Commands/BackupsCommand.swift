@@ -59,7 +59,7 @@ struct BackupsCommand: Command {
                     throw ProviderError(.unavailable, "the \(bucket.provider) provider cannot list buckets")
                 }
                 let schedule = ResourceBody(bucket.attributes).string("schedule")
-                legs.append(BackupsView.Leg(cell: name, bucket: bucket.providerID, cloud: bucket.cloud, schedule: schedule, backups: try await lister.backups(in: bucket), now: now))
+                legs.append(BackupsView.Leg(cell: name, bucket: bucket.providerID, cloud: bucket.cloud, schedule: schedule, backups: BackupsView.collapsingArchives(try await lister.backups(in: bucket)), now: now))
             } catch {
                 throw CommandFailure(error.message)
             }

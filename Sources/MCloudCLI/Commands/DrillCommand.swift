@@ -17,6 +17,7 @@ struct DrillCommand: Command {
             StateOptions.option,
             CommandSpec.Option(names: ["--cloud"], valueName: "CLOUD", help: "Restore there instead of the DR leg's own cloud."),
             RestoreTimeout.option(waitingFor: "the restore"),
+            RecoveryTarget.option,
             CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the drill's report as JSON (docs/dr.md), progress on standard error."),
         ],
         positionals: [CommandSpec.Positional(name: "CELL", help: "The database cell, such as accounts-db@ru.")]
@@ -28,6 +29,7 @@ struct DrillCommand: Command {
     var cloud: String?
     var timeout: Int
     var json: Bool
+    var target: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
@@ -36,6 +38,7 @@ struct DrillCommand: Command {
         cloud = arguments.value("--cloud")
         timeout = try RestoreTimeout.seconds(arguments)
         json = arguments.flag("--json")
+        target = try RecoveryTarget.time(arguments)
     }
 
     func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
@@ -43,7 +46,7 @@ struct DrillCommand: Command {
         return try await ApplyRunner.withLock(backend, operation: "drill", context) { _, _ throws(CommandFailure) in
             let recorded = try StateOptions.read(backend) ?? State()
             let model = try PlacementLoader.model(manifests, context)
-            let workflow = DrillWorkflow(cell: cell, cloud: cloud, timeout: timeout, context: context)
+            let workflow = DrillWorkflow(cell: cell, cloud: cloud, timeout: timeout, context: context, target: target)
             let setup = try workflow.prepare(model, recorded)
             let clouds = Dictionary(model.clouds.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             // With --json, standard output holds the report alone.

@@ -27,6 +27,7 @@ struct FailoverCommand: Command {
                 help: "Then drop what the state records in the lost clouds (it is left in those clouds as it is)."
             ),
             RestoreTimeout.option(waitingFor: "a restore from a DR leg on AWS, whose restore user is deleted then"),
+            RecoveryTarget.option,
             CommandSpec.Option(
                 names: ["--json"], valueName: nil,
                 help: "Print the failover's report as JSON (docs/dr.md), progress on standard error; needs --auto-approve or --out."
@@ -43,6 +44,7 @@ struct FailoverCommand: Command {
     var forgetLost: Bool
     var out: String?
     var timeout: Int
+    var target: String?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
@@ -53,6 +55,7 @@ struct FailoverCommand: Command {
         out = arguments.value("--out")
         json = arguments.flag("--json")
         timeout = try RestoreTimeout.seconds(arguments)
+        target = try RecoveryTarget.time(arguments)
         if out != nil, forgetLost || approval.autoApprove {
             throw UsageError(message: "--out saves the plan and changes nothing, so \(forgetLost ? "--forget-lost" : "--auto-approve") does not apply")
         }
@@ -64,7 +67,7 @@ struct FailoverCommand: Command {
     func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
         let backend = try state.backend()
         return try await ApplyRunner.withLock(backend, operation: "failover", context) { _, interrupts throws(CommandFailure) in
-            let workflow = FailoverWorkflow(manifests: manifests, clouds: clouds, timeout: timeout, context: context)
+            let workflow = FailoverWorkflow(manifests: manifests, clouds: clouds, timeout: timeout, context: context, target: target)
             // With --json, standard output holds the report alone; what is printed on the way goes to standard error.
             var progress = context
             if json { progress.stdout = context.stderr }

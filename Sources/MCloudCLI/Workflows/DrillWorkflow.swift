@@ -22,12 +22,16 @@ struct DrillWorkflow {
     var cloud: String?
     var timeout: Int
     var context: CommandContext
+    /// `--to`: the moment a PostgreSQL archive is restored to.
+    var target: String?
 
     /// What the drill restores where, checked before anything is made.
     struct Setup {
         var database: Database
         var leg: ResourceState
         var target: Cloud
+        /// The cell's primary in the state, whose archive (if it keeps one) the drill restores.
+        var primary: String? = nil
     }
 
     /// Checks the cell, the leg and the target cloud against the state and the model; throws naming what is wrong.
@@ -59,7 +63,11 @@ struct DrillWorkflow {
         guard reasons.isEmpty else {
             throw CommandFailure("\(name) cannot run \(cell)'s restore: \(reasons.map(\.description).joined(separator: "; "))\(cloud == nil ? "; name a cloud that can with --cloud" : "")")
         }
-        return Setup(database: database, leg: leg, target: target)
+        let primary = recorded.resources.first { resource in
+            let body = ResourceBody(resource.attributes)
+            return body.kind == .databaseServer && body.databaseRole == .primary && body.cellName == cell
+        }
+        return Setup(database: database, leg: leg, target: target, primary: primary.map { ResourceBody($0.attributes).name })
     }
 
     /// Runs the drill; the report says whether it passed. Throws only when nothing could be made (the leg cannot be
@@ -72,12 +80,16 @@ struct DrillWorkflow {
         let provider: any ResourceProvider
         let legProvider: any ResourceProvider
         let lister: any BackupLister
-        let backup: BackupObject
+        var backup: BackupObject
         do throws(ProviderError) {
-            guard let newest = try await reader.list(setup.leg, cell: cell).max(by: { ($0.time, $0.key) < ($1.time, $1.key) }) else {
-                throw ProviderError(.failed, "\(cell)'s DR leg \(setup.leg.providerID) in \(setup.leg.cloud) holds no backup yet")
+            if let primary = setup.primary, let archived = try await reader.archived(setup.leg, server: primary, cell: cell) {
+                backup = archived
+            } else {
+                guard let newest = try await reader.list(setup.leg, cell: cell).max(by: { ($0.time, $0.key) < ($1.time, $1.key) }) else {
+                    throw ProviderError(.failed, "\(cell)'s DR leg \(setup.leg.providerID) in \(setup.leg.cloud) holds no backup yet")
+                }
+                backup = newest
             }
-            backup = newest
             provider = try catalog.provider(named: scratch.bareServer.provider, for: setup.target)
             legProvider = try catalog.provider(named: setup.leg.provider, for: clouds[setup.leg.cloud] ?? setup.target)
             guard let legLister = legProvider as? any BackupLister else {
@@ -87,7 +99,16 @@ struct DrillWorkflow {
         } catch {
             throw CommandFailure(error.message)
         }
-        var point = reader.point(leg: setup.leg, server: scratch.bareServer.address, backup: backup).recoveryPoint
+        let targeted: [(point: RecoveryPoints.Point, backup: BackupObject)]
+        do throws(ProviderError) {
+            targeted = try RecoveryPointReader.targeting([(reader.point(leg: setup.leg, server: scratch.bareServer.address, backup: backup), backup)], target)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        var point = targeted[0].point.recoveryPoint
+        backup = targeted[0].backup
+        // A scratch server restoring an archive must never push into it.
+        point.drill = PostgreSQLArchive.repository(named: point.object) != nil
         let restorer = RestoreIdentity(
             leg: setup.leg, cloud: clouds[setup.leg.cloud] ?? setup.target, point: point, server: ResourceBody(scratch.bareServer.body).name, stamp: Self.stamp(began)
         )

@@ -14,6 +14,8 @@ struct FailoverWorkflow {
     /// How long to wait for a restore that reads with a restore user, in seconds.
     var timeout: Int
     var context: CommandContext
+    /// `--to`: the moment each PostgreSQL archive is restored to, instead of its newest point.
+    var target: String? = nil
 
     /// The plan and the report to print before it.
     struct Prepared {
@@ -46,7 +48,7 @@ struct FailoverWorkflow {
         do throws(EngineError) {
             needs = try RecoveryPoints.needs(desired: inputs.desired, state: recorded, lost: lost)
             do throws(ProviderError) {
-                restores = try await RecoveryPointReader(clouds: inputs.clouds, registry: context.providerCatalog).points(needs)
+                restores = try RecoveryPointReader.targeting(try await RecoveryPointReader(clouds: inputs.clouds, registry: context.providerCatalog).points(needs), target)
             } catch {
                 throw EngineError("reading the DR legs: \(error.message)")
             }

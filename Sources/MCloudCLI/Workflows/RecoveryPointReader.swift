@@ -20,6 +20,10 @@ struct RecoveryPointReader {
             if leg.provider != .aws, let problem = Self.withoutBackupIdentity(leg, cell: need.cell, clouds: clouds, reader: "the new primary") {
                 throw ProviderError(.unavailable, problem)
             }
+            if let archived = try await archived(leg, server: String(need.prefix.dropLast()), cell: need.cell) {
+                found.append((point(leg: leg, server: need.server, backup: archived), archived))
+                continue
+            }
             let backups = try await list(leg, cell: need.cell)
             guard let newest = RecoveryPoints.newest(backups, for: need) else {
                 throw ProviderError(.failed, "\(need.cell): its DR leg \(leg.providerID) in \(leg.cloud) holds no backup of \(need.prefix.dropLast()); nothing to restore it from")
@@ -34,6 +38,46 @@ struct RecoveryPointReader {
     static func withoutBackupIdentity(_ leg: ResourceState, cell: String, clouds: [String: Cloud], reader: String) -> String? {
         guard let cloud = clouds[leg.cloud], cloud.endpoints.objectStorageBackupProfile == nil else { return nil }
         return "\(cell)'s DR leg \(leg.providerID) in \(leg.cloud) has no backup identity for \(reader) to read it with: set endpoints.objectStorage.backupProfile in \(leg.cloud)'s catalog entry (\(cloud.location))"
+    }
+
+    /// The newest point of `server`'s PostgreSQL archive in `leg`, from the status object its primary writes every
+    /// minute (`archivedAt`: when its last WAL segment was archived; `repository`: `<server>/g<generation>`), as a
+    /// backup whose key is the repository; nil when the leg holds that server's dumps instead.
+    func archived(_ leg: ResourceState, server: String, cell: String) async throws(ProviderError) -> BackupObject? {
+        guard let cloud = clouds[leg.cloud] else {
+            throw ProviderError(.unavailable, "\(cell): cloud \(leg.cloud) of its DR leg is not in the catalog")
+        }
+        guard let lister = try registry.provider(named: leg.provider, for: cloud) as? any BackupLister else {
+            throw ProviderError(.unavailable, "\(cell): the \(leg.provider) provider cannot list buckets")
+        }
+        guard let bytes = try await lister.object(DatabaseUserData.statusKey(server: server), in: leg),
+              let document = try? JSONParser.parse(bytes), let repository = document["repository"]?.stringValue,
+              PostgreSQLArchive.repository(named: repository)?.server == server,
+              let time = document["archivedAt"]?.stringValue.flatMap(BackupStatus.time) else { return nil }
+        return BackupObject(key: repository, time: time, size: 0, sha256: nil)
+    }
+
+    /// `restores` restored to `target` (`--to`): each must be an archive, and the target no later than its newest
+    /// point; the point's time becomes the target's.
+    static func targeting(
+        _ restores: [(point: RecoveryPoints.Point, backup: BackupObject)], _ target: String?
+    ) throws(ProviderError) -> [(point: RecoveryPoints.Point, backup: BackupObject)] {
+        guard let target, let seconds = BackupStatus.time(target) else { return restores }
+        var targeted: [(point: RecoveryPoints.Point, backup: BackupObject)] = []
+        for restore in restores {
+            var (point, backup) = restore
+            guard PostgreSQLArchive.repository(named: backup.key) != nil else {
+                throw ProviderError(.failed, "--to restores a moment of a PostgreSQL archive; \(point.server)'s recovery point is a dump, \(backup.key)")
+            }
+            guard seconds <= backup.time else {
+                throw ProviderError(.failed, "--to \(target) is after the newest point \(backup.key) holds, \(BackupStatus.text(backup.time))")
+            }
+            point.recoveryPoint.targetTime = target
+            point.recoveryPoint.takenAt = target
+            backup.time = seconds
+            targeted.append((point, backup))
+        }
+        return targeted
     }
 
     /// The leg's backups whose keys have the backup job's layout (`BackupKey`).

@@ -1,0 +1,29 @@
+import MCloudCore
+public import MCloudSecrets
+
+extension DatabaseServerSpec {
+    /// The server's own archive: a PostgreSQL primary whose DR bucket is reached over TLS archives there with
+    /// pgBackRest instead of dumping (`PostgreSQLArchive`), its cipher pass derived from the operator's age identity
+    /// found through `environment`. `certificateAuthority` is the PEM of the CA that signs the bucket endpoint's
+    /// certificate (the provider reads the file `AWS_CA_BUNDLE` names), nil for a public one.
+    public func archive(
+        environment: [String: String], application: String, server: String, recipe: Recipe, bucket: DatabaseVM.Bucket?, certificateAuthority: String?
+    ) throws(SecretsError) -> PostgreSQLArchive.Repository? {
+        guard PostgreSQLArchive.supports(recipe), let bucket, PostgreSQLArchive.canArchive(to: bucket) else { return nil }
+        let root = SecretRoot(identity: try AgeKeyFile.load(environment: environment))
+        return try PostgreSQLArchive.Repository(root: root, application: application, server: server, bucket: bucket, certificateAuthority: certificateAuthority)
+    }
+
+    /// The archive a failover's or a drill's server restores from: when `spec.restore` names a repository
+    /// (`<server>/g<generation>`, `PostgreSQLArchive.repository(named:)`) rather than a dump, with the pass of that
+    /// server's archive and the recovery point's bucket and keys; nil for a dump.
+    public func restoreArchive(
+        environment: [String: String], application: String, recipe: Recipe, bucket: DatabaseVM.Bucket?, certificateAuthority: String?
+    ) throws(SecretsError) -> PostgreSQLArchive.Repository? {
+        guard PostgreSQLArchive.supports(recipe), let bucket, let point = restore, let named = PostgreSQLArchive.repository(named: point.object) else { return nil }
+        let root = SecretRoot(identity: try AgeKeyFile.load(environment: environment))
+        return try PostgreSQLArchive.Repository(
+            root: root, application: application, server: named.server, generation: named.generation, bucket: bucket, certificateAuthority: certificateAuthority
+        )
+    }
+}
