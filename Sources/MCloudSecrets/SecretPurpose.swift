@@ -9,6 +9,8 @@ public struct SecretPurpose: Sendable, Hashable, CustomStringConvertible {
         /// The salt of a password's verifier (SCRAM's), so the verifier in a database VM's user data is the same at
         /// every plan and apply.
         case verifierSalt
+        /// The password of the user a database cell's standbys replicate as, and the salt of its verifier.
+        case replication
     }
 
     public var application: String
