@@ -30,20 +30,17 @@ import Testing
         try await Self.boot("postgresql") { pair in
             let port = 5433
             let psql = "runuser -u postgres -- psql -X -Atq -v ON_ERROR_STOP=1 -p \(port)"
-            let replication = try await pair.container.shell(
-                pair.primary,
-                "\(psql) -c \"SELECT r.application_name, r.state, r.sync_state, s.ssl, s.version FROM pg_stat_replication r JOIN pg_stat_ssl s USING (pid)\""
-            )
-            #expect(replication == "standby_1|streaming|quorum|t|TLSv1.3\n")
-            _ = try await pair.container.shell(pair.primary, "\(psql) -c 'CREATE TABLE rows (id int)' -c 'INSERT INTO rows SELECT generate_series(1, 100)'")
+            let replication = "\(psql) -c \"SELECT r.application_name, r.state, r.sync_state, s.ssl, s.version FROM pg_stat_replication r JOIN pg_stat_ssl s USING (pid)\""
+            #expect(try await Self.poll(pair.container, pair.primary, replication, until: "standby_1|streaming|quorum|t|TLSv1.3\n"))
+            _ = try await pair.container.shell(pair.primary, "\(psql) -c 'CREATE TABLE replicated (id int)' -c 'INSERT INTO replicated SELECT generate_series(1, 100)'")
             let standbyPSQL = "runuser -u postgres -- psql -X -Atq -v ON_ERROR_STOP=1 -p \(port + 1)"
-            let count = "\(standbyPSQL) -c 'SELECT count(*) FROM rows'"
+            let count = "\(standbyPSQL) -c 'SELECT count(*) FROM replicated'"
             #expect(try await Self.poll(pair.container, pair.standby, count, until: "100\n"))
             #expect(try await pair.container.shell(pair.standby, "\(standbyPSQL) -c 'SELECT pg_is_in_recovery()'") == "t\n")
             // Stopped, the standby acknowledges nothing: the commit waits, and returns once it streams again.
             _ = try await pair.container.shell(pair.standby, "systemctl stop postgresql@15-main")
             _ = try await pair.container.shell(
-                pair.primary, "rm -f /tmp/commit.done; setsid bash -c \"\(psql) -c 'INSERT INTO rows VALUES (101)' && touch /tmp/commit.done\" >/dev/null 2>&1 </dev/null &"
+                pair.primary, "rm -f /tmp/commit.done; setsid bash -c \"\(psql) -c 'INSERT INTO replicated VALUES (101)' && touch /tmp/commit.done\" >/dev/null 2>&1 </dev/null &"
             )
             try await Task.sleep(for: .seconds(6))
             #expect(try await pair.container.shell(pair.primary, "[ -e /tmp/commit.done ] && echo returned || echo waiting") == "waiting\n")
