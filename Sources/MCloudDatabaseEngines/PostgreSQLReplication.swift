@@ -54,7 +54,8 @@ enum PostgreSQLReplication {
 
     /// The standby's `follow`: the TLS files and clients' pg_hba.conf as `secure` installs them, then the cluster the
     /// package made replaced by a base backup of the primary. The primary may still be installing when the standby
-    /// boots, so the backup is tried until it answers. `-R` writes `standby.signal` and the `primary_conninfo` (with
+    /// boots, or still serving the package's snakeoil certificate, which verification refuses, so the backup is tried
+    /// until it answers with its own. `-R` writes `standby.signal` and the `primary_conninfo` (with
     /// the password file, not the password) and `primary_slot_name` the standby streams with; the backup brings the
     /// primary's TLS settings, whose files are the standby's own. `channel_binding=disable`: libpq has no channel
     /// binding for Ed25519 certificates (docs/connectivity.md).
