@@ -86,7 +86,8 @@ extension AWSResourceProvider {
             let read = ResourceBody(body)
             let server = DatabaseServerSpec(
                 engine: read.string("engine") ?? "", version: read.string("version") ?? "", port: read.int("port"), image: read.image,
-                defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore, access: read.databaseAccess
+                defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore, access: read.databaseAccess,
+                replication: read.replication
             )
             // A DR leg with its own IAM user gets a fresh key of that user; another DR bucket in AWS is reached with
             // the instance profile's role; one at another S3 endpoint needs the backup profile's keys. The same for
@@ -104,14 +105,16 @@ extension AWSResourceProvider {
             case .success(let found): recipe = found
             case .failure(let missing): throw .configuration("\(resource.address): \(missing.message)")
             }
+            if let problem = server.replicationProblem(recipe) { throw .configuration("\(resource.address): \(problem)") }
             let disks = try await Self.disks(body, session)
+            let primaryAddress = try await primaryAddress(read, session)
             let access: ServerAccess?
             var vm = server.vm(
                 recipe: recipe, address: resource.address.rawValue, server: read.name, disks: disks, secrets: backupKeys, restoreSecrets: restoreKeys
             )
             let authority = try BackupUpload.certificateAuthority(environment: settings.environment)
             do throws(SecretsError) {
-                access = try server.serverAccess(environment: settings.environment, application: read.application, server: read.name)
+                access = try server.serverAccess(environment: settings.environment, application: read.application, server: read.name, primaryAddress: primaryAddress)
                 vm.archive = try server.archive(
                     environment: settings.environment, application: read.application, server: read.name, recipe: recipe, bucket: vm.backup?.bucket,
                     certificateAuthority: authority
@@ -148,6 +151,15 @@ extension AWSResourceProvider {
         }
         let running = try await self.running(instance, session)
         return ObservedResource(address: resource.address, providerID: instance.id, attributes: ResourceBody(body).reportingAddresses(Self.reachableAddresses(running)).document)
+    }
+
+    /// Where a standby reaches its primary, which was made before it (the standby names it): the primary's private
+    /// address, inside the VPC both are in.
+    func primaryAddress(_ body: ResourceBody, _ session: AWSSession) async throws(AWSError) -> String? {
+        guard case .standby = body.replication, let primary = body.replicaOf else { return nil }
+        let found = try await session.ec2.describeInstances(tags: [AWSTag.address: primary.rawValue], states: AWSInventory.liveStates).first { $0.state != "shutting-down" }
+        guard let address = found?.privateIP, !address.isEmpty else { throw .configuration("\(body.address): its primary \(primary.rawValue) has no private address") }
+        return address
     }
 
     /// The addresses a database VM is reached at, for the EndpointSlices and egress policies that name it

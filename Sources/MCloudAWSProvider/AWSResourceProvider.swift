@@ -124,7 +124,7 @@ public struct AWSResourceProvider: ResourceProvider {
     public func problems(desired: DesiredResource) -> [String] {
         guard desired.type == .databaseServer else { return [] }
         let body = ResourceBody(desired.body)
-        return ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, environment: settings.environment)
+        return ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, replication: body.replication, environment: settings.environment)
             + PostgreSQLArchive.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: settings.environment)
     }
 

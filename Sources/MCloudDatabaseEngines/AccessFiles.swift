@@ -19,11 +19,13 @@ enum AccessFiles {
         switch engine {
         case .postgresql, .postgrespro:
             files += [
-                DatabaseUserData.File(path: postgresHBAPath, permissions: "0644", content: postgresHBA(access.users)),
+                DatabaseUserData.File(path: postgresHBAPath, permissions: "0644", content: postgresHBA(access.users, replication: access.replication)),
                 DatabaseUserData.File(path: postgresUsersPath, permissions: "0600", content: postgresUsers(access.users)),
             ]
+            files += access.replication.map(PostgreSQLReplication.files) ?? []
         case .redis:
-            files.append(DatabaseUserData.File(path: redisUsersPath, permissions: "0600", content: redisUsers(access.users)))
+            files.append(DatabaseUserData.File(path: redisUsersPath, permissions: "0600", content: redisUsers(access.users, replication: access.replication)))
+            files += access.replication.map(RedisReplication.files) ?? []
         case .mysql:
             files.append(DatabaseUserData.File(path: mysqlUsersPath, permissions: "0600", content: mysqlUsers(access.users)))
         case .clickhouse, .mongodb, .arenadata:
@@ -34,7 +36,7 @@ enum AccessFiles {
 
     /// Local administration by peer; a client only over TLS, with its password, to its own database, from its own
     /// CIDRs; any connection without TLS refused outright, and anything else matches no line, which PostgreSQL refuses.
-    static func postgresHBA(_ users: [ServerAccess.User]) -> String {
+    static func postgresHBA(_ users: [ServerAccess.User], replication: ServerReplication? = nil) -> String {
         var lines = [
             "# Written by mcloud: remote clients only over TLS with their password, each to its own database from its own addresses.",
             "local all all peer",
@@ -42,6 +44,7 @@ enum AccessFiles {
         for user in users {
             lines += user.cidrs.map { "hostssl \(user.database) \(user.name) \($0) scram-sha-256" }
         }
+        lines += PostgreSQLReplication.hbaLines(replication)
         lines += ["hostnossl all all 0.0.0.0/0 reject", "hostnossl all all ::/0 reject"]
         return lines.joined(separator: "\n") + "\n"
     }
@@ -50,8 +53,8 @@ enum AccessFiles {
     /// refusing every other host), and per client a user with its password's hash, limited to keys and channels under
     /// its prefix and to no administrative or dangerous command. Redis has no per-user source address: the security
     /// group admits the clients' clusters. The recipe's `secure` step adds the VM's own administrator.
-    static func redisUsers(_ users: [ServerAccess.User]) -> String {
-        var lines = ["user default off resetpass resetkeys resetchannels -@all"]
+    static func redisUsers(_ users: [ServerAccess.User], replication: ServerReplication? = nil) -> String {
+        var lines = ["user default off resetpass resetkeys resetchannels -@all"] + RedisReplication.aclLines(replication)
         for user in users {
             lines.append("user \(user.name) on \(user.verifier) resetkeys resetchannels ~\(user.database):* &\(user.database):* +@all -@admin -@dangerous")
         }

@@ -16,12 +16,15 @@ public struct DatabaseServerSpec: Sendable {
     public var restore: RecoveryPoint?
     /// `spec.access`: the names and users the provider derives TLS and verifiers for.
     public var access: DatabaseAccess?
+    /// `spec.replication`: the server's part in its cell's replication.
+    public var replication: DatabaseReplication?
 
     public init(
         engine: String, version: String, port: Int?, image: VMImage?, defaultFamily: String, backup: BackupSettings?, restore: RecoveryPoint?,
-        access: DatabaseAccess? = nil
+        access: DatabaseAccess? = nil, replication: DatabaseReplication? = nil
     ) {
         self.access = access
+        self.replication = replication
         self.engine = engine
         self.version = version
         self.port = port
@@ -66,11 +69,28 @@ public struct DatabaseServerSpec: Sendable {
     }
 
     /// The server's `ServerAccess`, derived from the operator's age identity found through `environment`
-    /// (`AgeKeyFile`); nil for a server without clients or on an engine whose recipes make no users yet.
-    public func serverAccess(environment: [String: String], application: String, server: String) throws(SecretsError) -> ServerAccess? {
-        guard ServerAccess.needsRoot(engine: engine, access: access), let access, let engine = Engine(named: engine) else { return nil }
+    /// (`AgeKeyFile`); nil for a server without clients or standbys, or on an engine whose recipes make no users yet.
+    /// A standby's is given `primaryAddress`, the provider's address of its primary.
+    public func serverAccess(
+        environment: [String: String], application: String, server: String, primaryAddress: String? = nil
+    ) throws(SecretsError) -> ServerAccess? {
+        guard ServerAccess.needsRoot(engine: engine, access: access, replication: replication), let access, let engine = Engine(named: engine) else { return nil }
         let root = SecretRoot(identity: try AgeKeyFile.load(environment: environment))
-        return try ServerAccess.derive(root: root, application: application, server: server, engine: engine, access: access)
+        var derived = try ServerAccess.derive(root: root, application: application, server: server, engine: engine, access: access, replication: replication)
+        if let primaryAddress {
+            guard !primaryAddress.isEmpty, primaryAddress.allSatisfy({ $0.isHexDigit || $0 == "." || $0 == ":" }) else {
+                throw .invalidInput(reason: "the primary's address \"\(primaryAddress)\" is not an IP address")
+            }
+            derived.replication?.primaryAddress = primaryAddress
+        }
+        return derived
+    }
+
+    /// Why the catalog's recipe cannot make this server: standbys on an engine whose recipe cannot replicate yet,
+    /// which the plan-time check should have refused (`Recipe.replicates`).
+    public func replicationProblem(_ recipe: Recipe) -> String? {
+        guard replication != nil, !recipe.replicates else { return nil }
+        return "standbys of \(recipe) do not replicate yet (mcloud makes none)"
     }
 
     public struct RecipeMissing: Error, Sendable {

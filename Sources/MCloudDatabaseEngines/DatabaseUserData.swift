@@ -134,6 +134,7 @@ public enum DatabaseUserData {
             if bucket.writeOnly { pairs.append(("MCLOUD_BACKUP_WRITE_ONLY", "1")) }
         }
         if vm.access != nil, !vm.recipe.secure.isEmpty { pairs.append(("MCLOUD_ACCESS", "1")) }
+        pairs += vm.access?.replication?.settings ?? []
         if let point = vm.recoveryPoint {
             pairs += [("MCLOUD_RESTORE_BUCKET", point.bucket.name), ("MCLOUD_RESTORE_OBJECT", point.object), ("MCLOUD_RESTORE_REGION", point.bucket.region)]
             if let endpoint = point.bucket.endpoint { pairs.append(("MCLOUD_RESTORE_ENDPOINT", endpoint)) }
@@ -150,19 +151,20 @@ public enum DatabaseUserData {
         return """
             #!/bin/bash
             # Written by mcloud: the engine catalog's steps for \(recipe.engine.title) \(recipe.series) on \(recipe.family.rawValue).
-            # mcloud-engine prepare|configure|secure|ready|dump|restore; dump writes $OUT, restore reads $IN.
+            # mcloud-engine prepare|configure|secure|follow|ready|dump|restore; dump writes $OUT, restore reads $IN.
             set -euo pipefail
             # shellcheck source=/dev/null
             . \(settingsPath)
 
             """
             + step("prepare", recipe.prepare) + step("configure", recipe.configure) + step("secure", recipe.secure)
+            + step("follow", recipe.replication?.follow ?? [#"echo "mcloud: standbys of \#(recipe) do not replicate" >&2"#, "exit 1"])
             + step("ready", [#"(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null"#, recipe.ready])
             + step("dump", [#": "${OUT:?the file to write}""#, recipe.dump]) + step("restore", [#": "${IN:?the dump to load}""#, recipe.restore])
             + """
             case "${1:-}" in
-              prepare | configure | secure | ready | dump | restore) "$1" ;;
-              *) echo "usage: mcloud-engine prepare|configure|secure|ready|dump|restore" >&2; exit 2 ;;
+              prepare | configure | secure | follow | ready | dump | restore) "$1" ;;
+              *) echo "usage: mcloud-engine prepare|configure|secure|follow|ready|dump|restore" >&2; exit 2 ;;
             esac
 
             """
@@ -212,7 +214,12 @@ public enum DatabaseUserData {
           mkdir -p /var/lib/mcloud && touch /var/lib/mcloud/restored
         fi
         # The clients' users after the restore, whose dump may bring back older ones; then only TLS reaches the engine.
-        if [ -n "${MCLOUD_ACCESS:-}" ]; then
+        # A standby takes its data and users from its primary instead.
+        if [ -n "${MCLOUD_STANDBY_NAME:-}" ]; then
+          mcloud-engine follow
+          for _ in $(seq 300); do mcloud-engine ready 2>/dev/null && break; sleep 1; done
+          mcloud-engine ready
+        elif [ -n "${MCLOUD_ACCESS:-}" ]; then
           mcloud-engine secure
           for _ in $(seq 300); do mcloud-engine ready 2>/dev/null && break; sleep 1; done
           mcloud-engine ready

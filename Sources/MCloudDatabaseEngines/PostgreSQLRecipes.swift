@@ -30,6 +30,7 @@ enum PostgreSQLRecipes {
             """#,
             #"runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -c "ALTER SYSTEM SET ssl = on" -c "ALTER SYSTEM SET ssl_cert_file = '/etc/mcloud/tls/postgres/server.crt'" -c "ALTER SYSTEM SET ssl_key_file = '/etc/mcloud/tls/postgres/server.key'" -c "ALTER SYSTEM SET password_encryption = 'scram-sha-256'""#,
             #"runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -d postgres <\#(AccessFiles.postgresUsersPath)"#,
+            #"[ ! -s \#(PostgreSQLReplication.primarySQLPath) ] || runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -d postgres <\#(PostgreSQLReplication.primarySQLPath)"#,
             "systemctl restart \(service)",
         ]
     }
@@ -56,7 +57,8 @@ enum PostgreSQLRecipes {
             dump: #"runuser -u postgres -- pg_dumpall -p "$PORT" | gzip >"$OUT""#,
             // The dump recreates the postgres role, which exists: psql reports that and goes on.
             restore: #"gunzip -c "$IN" | runuser -u postgres -- psql -X -q -p "$PORT" -d postgres >/dev/null"#,
-            dumpExtension: "sql.gz", proof: proof
+            dumpExtension: "sql.gz", proof: proof,
+            replication: Recipe.Replication(mode: .synchronous, follow: PostgreSQLReplication.follow(major: major, service: "postgresql@\(major)-main"))
         )
     }
 }

@@ -9,6 +9,21 @@ public struct Recipe: Sendable, Hashable {
         case vendor(VendorRepository)
     }
 
+    /// How a standby follows its primary: how far behind it may be, and the steps that make it follow.
+    public struct Replication: Sendable, Hashable {
+        public enum Mode: String, Sendable, Hashable {
+            /// A commit on the primary returns once a standby has it: nothing acknowledged is lost inside the cloud.
+            case synchronous
+            /// A standby trails the primary: what it has not received when the primary is lost is lost.
+            case asynchronous
+        }
+
+        public var mode: Mode
+        /// On a standby, instead of `secure`, once the engine first answers: its TLS files in place, its data taken
+        /// from the primary (waiting for it to answer), then following it. Reads the files `AccessFiles` writes.
+        public var follow: [String]
+    }
+
     /// What shows that the recipe works.
     public enum Proof: String, Sendable, Hashable {
         /// Booted on the container bed from the provider's user data, backed up to the S3 bed and restored.
@@ -46,12 +61,15 @@ public struct Recipe: Sendable, Hashable {
     /// The dump file's extension, `sql.gz`.
     public var dumpExtension: String
     public var proof: Proof
+    /// How its standbys replicate; nil where they cannot yet, and `standbys` is refused at plan time.
+    public var replication: Replication?
 
     public init(
         engine: Engine, series: String, family: ImageFamily, source: Source, packages: [String], service: String, mountPoint: String,
         dataDirectory: String, prepare: [String] = [], configure: [String], secure: [String] = [], ready: String, dump: String, restore: String,
-        dumpExtension: String, proof: Proof
+        dumpExtension: String, proof: Proof, replication: Replication? = nil
     ) {
+        self.replication = replication
         self.engine = engine
         self.series = series
         self.family = family
@@ -74,6 +92,9 @@ public struct Recipe: Sendable, Hashable {
     public func covers(_ version: String) -> Bool {
         version == series || version.hasPrefix(series + ".")
     }
+
+    /// Whether a standby of this recipe replicates from its primary.
+    public var replicates: Bool { replication != nil }
 
     public var repository: VendorRepository? {
         if case .vendor(let repository) = source { return repository }

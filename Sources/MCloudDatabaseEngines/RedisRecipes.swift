@@ -86,7 +86,8 @@ enum RedisRecipes {
                     install -o redis -g redis -m 660 "$IN" /var/lib/redis/dump.rdb
                     systemctl start redis-server
                     """,
-                dumpExtension: "rdb", proof: fromDistribution && family == .debian12 ? .bed : .checks
+                dumpExtension: "rdb", proof: fromDistribution && family == .debian12 ? .bed : .checks,
+                replication: Recipe.Replication(mode: .asynchronous, follow: RedisReplication.follow)
             )
         }
     }

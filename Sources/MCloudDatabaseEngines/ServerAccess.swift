@@ -22,21 +22,25 @@ public struct ServerAccess: Sendable {
     /// The server's own key, in its root-only file: it never leaves the VM otherwise (docs/security.md).
     public var privateKeyPEM: String
     public var users: [User]
+    /// The server's part in its cell's replication; nil for a cell without standbys.
+    public var replication: ServerReplication?
 
-    public init(authorityPEM: String, certificatePEM: String, privateKeyPEM: String, users: [User]) {
+    public init(authorityPEM: String, certificatePEM: String, privateKeyPEM: String, users: [User], replication: ServerReplication? = nil) {
         self.authorityPEM = authorityPEM
         self.certificatePEM = certificatePEM
         self.privateKeyPEM = privateKeyPEM
         self.users = users
+        self.replication = replication
     }
 
     /// Derives everything for the server `server` of `application` on `engine`: its certificate for the body's names
     /// and the server's own name, and each client's verifier. Refuses names and CIDRs that are not what rendering
     /// writes (`DatabaseAccess.engineName`, addresses), as they go into the engine's configuration unquoted.
     public static func derive(
-        root: SecretRoot, application: String, server: String, engine: Engine, access: DatabaseAccess
+        root: SecretRoot, application: String, server: String, engine: Engine, access: DatabaseAccess, replication: DatabaseReplication? = nil
     ) throws(SecretsError) -> ServerAccess {
         try validate(access, engine: engine)
+        if let replication { try ServerReplication.validate(replication) }
         guard let scheme = engine.passwordScheme else { throw noUsers(engine) }
         let authority = try ApplicationCA.derive(root: root, application: application)
         let certificate = try ServerCertificate(
@@ -49,25 +53,29 @@ public struct ServerAccess: Sendable {
             users.append(User(client: client, verifier: try credential.verifier(scheme)))
         }
         return ServerAccess(
-            authorityPEM: certificate.authorityPEM, certificatePEM: certificate.certificatePEM, privateKeyPEM: certificate.privateKeyPEM, users: users
+            authorityPEM: certificate.authorityPEM, certificatePEM: certificate.certificatePEM, privateKeyPEM: certificate.privateKeyPEM, users: users,
+            replication: try replication.map { role throws(SecretsError) in
+                try ServerReplication(root: root, application: application, cell: access.cell, role: role, scheme: scheme)
+            }
         )
     }
 
-    /// Whether a server of `engine` with `access` is made with derived secrets: it has clients, on an engine whose
-    /// recipes make users.
-    public static func needsRoot(engine: String, access: DatabaseAccess?) -> Bool {
-        guard let access, !access.clients.isEmpty else { return false }
+    /// Whether a server of `engine` with `access` is made with derived secrets: it has clients or replicates, on an
+    /// engine whose recipes make users.
+    public static func needsRoot(engine: String, access: DatabaseAccess?, replication: DatabaseReplication? = nil) -> Bool {
+        guard let access, !access.clients.isEmpty || replication != nil else { return false }
         return Engine(named: engine)?.passwordScheme != nil
     }
 
     /// Why such a server cannot be made with `environment`: its names are malformed, or the operator's age identity is
     /// missing or unreadable. Both IaaS providers report these from `problems(desired:)`, so `plan` fails on them
     /// and apply never stops halfway for them.
-    public static func problems(engine: String, access: DatabaseAccess?, environment: [String: String]) -> [String] {
-        guard needsRoot(engine: engine, access: access), let access else { return [] }
+    public static func problems(engine: String, access: DatabaseAccess?, replication: DatabaseReplication? = nil, environment: [String: String]) -> [String] {
+        guard needsRoot(engine: engine, access: access, replication: replication), let access else { return [] }
         var problems: [String] = []
         do {
             try validate(access, engine: Engine(named: engine))
+            if let replication { try ServerReplication.validate(replication) }
         } catch {
             problems.append(error.description)
         }

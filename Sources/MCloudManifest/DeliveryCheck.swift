@@ -26,7 +26,10 @@ struct DeliveryCheck {
             break
         }
         let vmFamilies = Set(clouds.filter(\.offers.vm).compactMap { ImageFamily(rawValue: $0.vmImage.family) }).sorted()
-        if vmFamilies.contains(where: { EngineCatalog.recipe(engine: engineName, version: database.version, family: $0) != nil }) { return nil }
+        let recipes = vmFamilies.compactMap { EngineCatalog.recipe(engine: engineName, version: database.version, family: $0) }
+        if !recipes.isEmpty {
+            return recipes.contains(where: \.replicates) || database.standbys == 0 ? nil : standbysProblem(database, managed: managed)
+        }
         if let otherVersions, Engine(named: engineName)?.managedOnlyReason != nil || Engine(named: engineName) == nil {
             return ("spec.version", "spec.version: \(engineName) \"\(database.version)\" is sold managed by no cloud of the catalog (offers.dbaas lists \(otherVersions)), and mcloud runs \(engineName) on no VM")
         }
@@ -55,6 +58,18 @@ struct DeliveryCheck {
         return (
             "spec.version",
             "spec.version: \(engineName) \"\(database.version)\" has no recipe for the VM images of the catalog (\(families)) and \(notManaged); supported: \(supported.isEmpty ? "none" : supported)"
+        )
+    }
+
+    /// Standbys on VMs whose recipe cannot replicate yet: mcloud never makes a standby that holds no data.
+    private func standbysProblem(_ database: Database, managed: [String]) -> (key: String, message: String) {
+        let replicating = Engine.allCases.filter { engine in EngineCatalog.recipes.contains { $0.engine == engine && $0.replicates } }.map(\.rawValue)
+        let fix = managed.isEmpty
+            ? "set standbys: 0, or run it where a cloud sells \(database.engine) managed (offers.dbaas)"
+            : "set standbys: 0, or hosting: any for the managed \(database.engine) of \(managed.joined(separator: ", "))"
+        return (
+            "spec.standbys",
+            "spec.standbys: \(database.standbys), and mcloud's \(database.engine) \"\(database.version)\" VMs cannot replicate to a standby yet (standbys replicate on VMs for \(replicating.joined(separator: ", "))); \(fix)"
         )
     }
 

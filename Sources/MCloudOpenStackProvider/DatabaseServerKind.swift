@@ -15,7 +15,8 @@ import MCloudSecrets
 /// `spec.backup`, the keys of the DR bucket's backup profile are resolved at creation and given to the VM in its
 /// user data only; with `spec.restore` (a failover's recovery point), those of the bucket it restores from. With
 /// `spec.access`, the server's TLS certificate and its clients' verifiers are derived from the operator's age
-/// identity (`ServerAccess`) into the user data; `problems` makes a missing identity a plan-time error.
+/// identity (`ServerAccess`) into the user data; `problems` makes a missing identity a plan-time error. With
+/// `spec.replication`, the replication user's verifier (primary) or password and the primary's address (standby) too.
 struct DatabaseServerKind: Sendable {
     static let kind = ResourceKind.databaseServer
     let cloud: String
@@ -55,7 +56,7 @@ struct DatabaseServerKind: Sendable {
     }
 
     static func problems(_ body: ResourceBody, environment: [String: String]) -> [String] {
-        ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, environment: environment)
+        ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, replication: body.replication, environment: environment)
             + PostgreSQLArchive.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: environment)
     }
 
@@ -104,13 +105,15 @@ struct DatabaseServerKind: Sendable {
     private func request(_ body: ResourceBody, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) -> ServerRequest {
         let spec = DatabaseServerSpec(
             engine: body.string("engine") ?? "", version: body.string("version") ?? "", port: body.int("port"), image: body.image,
-            defaultFamily: VMImage.standard(for: .openstack).family, backup: body.backup, restore: body.restore, access: body.databaseAccess
+            defaultFamily: VMImage.standard(for: .openstack).family, backup: body.backup, restore: body.restore, access: body.databaseAccess,
+            replication: body.replication
         )
         let recipe: Recipe
         switch spec.recipe() {
         case .success(let found): recipe = found
         case .failure(let missing): throw .resourceFailed(missing.message)
         }
+        if let problem = spec.replicationProblem(recipe) { throw .resourceFailed(problem) }
         let flavor = try await connection.flavor(vcpu: body.int("flavor", "vcpu") ?? 1, memoryGiB: body.double("flavor", "memoryGiB") ?? 1)
         var groups: [String] = []
         if let groupAddress = body.string("securityGroup") {
@@ -121,9 +124,10 @@ struct DatabaseServerKind: Sendable {
         }
         let secrets = if let location = spec.backup?.location { try await keys(location) } else { [(name: String, value: String)]() }
         let restoreSecrets = if let point = spec.restore { try await keys(point.location) } else { [(name: String, value: String)]() }
+        let primaryAddress = try await Self.primaryAddress(body, clients)
         let access: ServerAccess?
         do throws(SecretsError) {
-            access = try spec.serverAccess(environment: environment, application: body.application, server: body.name)
+            access = try spec.serverAccess(environment: environment, application: body.application, server: body.name, primaryAddress: primaryAddress)
         } catch {
             throw .configuration(error.description, at: nil, file: nil)
         }
@@ -160,6 +164,15 @@ struct DatabaseServerKind: Sendable {
         } catch {
             throw .configuration(error.description, at: nil, file: nil)
         }
+    }
+
+    /// Where a standby reaches its primary, which was made before it (the standby names it): the primary's fixed
+    /// address, which Nova lists after any floating one (`Server.addresses`); nil for a primary without a port, as on
+    /// the test bed, whose name must then resolve on the standby.
+    static func primaryAddress(_ body: ResourceBody, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) -> String? {
+        guard case .standby = body.replication, let primary = body.replicaOf else { return nil }
+        guard let server = try await find(primary.rawValue, in: clients.nova) else { throw .resourceFailed("its primary \(primary.rawValue) does not exist") }
+        return server.addresses.last
     }
 
     /// The names the data volume gets in the guest: udev's link of the virtio disk whose serial is the volume ID (as

@@ -3,16 +3,21 @@ import MCloudDatabaseEngines
 
 /// Whether a cloud can deliver a database primary the way its `hosting` allows: the cloud's managed engine
 /// (`offers.dbaas`, in the version asked where the catalog lists versions; not with `hosting: vm`), or its VMs when the engine catalog has a recipe for the engine and version
-/// on the cloud's VM image family (not with `hosting: managed`). A placement the providers could not carry out is
+/// on the cloud's VM image family whose standbys replicate, if the database has any (not with `hosting: managed`). A placement the providers could not carry out is
 /// never planned.
 enum Deliverability {
     static func passes(_ database: Database, _ cloud: Cloud) -> Bool {
         database.runsManaged(on: cloud) || (database.hosting != .managed && runsOnVM(database, cloud))
     }
 
+    /// A recipe for the engine and version on the cloud's image family, whose standbys replicate if it has any.
     static func runsOnVM(_ database: Database, _ cloud: Cloud) -> Bool {
-        guard cloud.offers.vm, let family = ImageFamily(rawValue: cloud.vmImage.family) else { return false }
-        return EngineCatalog.recipe(engine: database.engine, version: database.version, family: family) != nil
+        guard cloud.offers.vm, let recipe = recipe(database, cloud) else { return false }
+        return database.standbys == 0 || recipe.replicates
+    }
+
+    private static func recipe(_ database: Database, _ cloud: Cloud) -> Recipe? {
+        ImageFamily(rawValue: cloud.vmImage.family).flatMap { EngineCatalog.recipe(engine: database.engine, version: database.version, family: $0) }
     }
 
     /// Why the cloud cannot deliver it; nil when it can.
@@ -34,6 +39,9 @@ enum Deliverability {
                 return Reason(.capability, database.hosting == .any ? "no VMs and \(noManaged)" : "\(managed), and no VMs")
             }
             let family = cloud.vmImage.family
+            if let recipe = recipe(database, cloud) {
+                return Reason(.capability, "\(managed), and standbys: \(database.standbys), whose \(recipe) cannot replicate yet")
+            }
             let series = ImageFamily(rawValue: family).map { EngineCatalog.series(engine: engine, family: $0) } ?? []
             let known = series.isEmpty ? "none" : series.joined(separator: ", ")
             return Reason(.capability, "\(managed), and no \(engine) \(database.version) recipe for its VM image \(family) (recipes: \(known))")

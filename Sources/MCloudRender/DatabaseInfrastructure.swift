@@ -1,4 +1,5 @@
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudProvider
 
 /// What a database cell needs outside Kubernetes. In the primary's cloud: the cloud's managed engine where it sells
@@ -77,9 +78,11 @@ struct DatabaseInfrastructure {
             server.append(
                 copy == 0 ? ("dnsName", .string(DatabaseEndpoint.host(cell))) : field(ResourceBody.DatabaseServerField.replicaOf(ResourceAddress(databaseAddress)))
             )
-            // Standbys do not replicate yet (replicaOf is recorded only), so only the primary has data to back up.
+            // The primary backs up for the cell: a standby holds the same data.
             if copy == 0, let backup = serverBackup { server.append(field(ResourceBody.DatabaseServerField.backup(backup))) }
-            if copy == 0, let access { server.append(field(ResourceBody.DatabaseServerField.access(access))) }
+            // Every copy has the primary's certificate names and users: a standby replicates over that TLS.
+            if let access { server.append(field(ResourceBody.DatabaseServerField.access(access))) }
+            if let replication = replication(copy) { server.append(field(ResourceBody.DatabaseServerField.replication(replication))) }
             return [resource(.volume, name, [("sizeGiB", .number(database.size.storageGiB))] + zone), resource(.databaseServer, name, server)]
         }
     }
@@ -102,10 +105,10 @@ struct DatabaseInfrastructure {
         return resource(.securityGroup, base, [("ingress", .list(rules))])
     }
 
-    /// Who may use the primary: per dependent service cell, a user and a database of its own, admitted from the egress
+    /// Who may use the primary and its standbys: per dependent service cell, a user and a database of its own, admitted from the egress
     /// CIDRs of the clusters it runs in, or, in the database's own cloud when the catalog gives none, from the private
     /// ranges (the security group then narrows it to the cloud's network). The certificate's names are the in-cluster
-    /// ones of the database's namespace and of each dependent's. Nil when no service depends on it.
+    /// ones of the database's namespace and of each dependent's. Nil when no service depends on it and it has no standbys.
     private var access: DatabaseAccess? {
         var clients: [String: DatabaseAccess.Client] = [:]
         // The name in each dependent's namespace is the connection's (`Wiring.localName`): a global cell reaching one
@@ -121,9 +124,18 @@ struct DatabaseInfrastructure {
             let host = Wiring.localName(database.name, of: cell.cell, for: Connection.Dependent(cell: dependent.cell, cloud: cloud.name, namespace: dependent.namespace))
             if !hosts.contains(host) { hosts.append(host) }
         }
-        guard !clients.isEmpty else { return nil }
+        guard !clients.isEmpty || database.standbys > 0 else { return nil }
         let names = hosts.flatMap { [$0, "\($0).cluster.local"] }
         return DatabaseAccess(cell: cell.cell.name, names: names, clients: clients.values.sorted { $0.service < $1.service })
+    }
+
+    /// A copy's part in the cell's replication (docs/databases.md, "Standbys"): the primary names its standbys and admits
+    /// them from the private ranges, as the security group admits only its own members and the clients' clusters; each
+    /// standby names the primary's server, whose certificate holds that name. Nil without standbys.
+    private func replication(_ copy: Int) -> DatabaseReplication? {
+        guard database.standbys > 0 else { return nil }
+        guard copy > 0 else { return .primary(standbys: (1...database.standbys).map(DatabaseReplication.standbyName(copy:)), cidrs: Self.privateRanges) }
+        return .standby(name: DatabaseReplication.standbyName(copy: copy), primary: primaryName, port: port ?? Engine(named: database.engine)?.defaultPort ?? 0)
     }
 
     /// RFC 1918's ranges.

@@ -13,6 +13,8 @@ public struct SecretPurpose: Sendable, Hashable, CustomStringConvertible {
         /// machine with the age key file opens the archive after the primary's cloud is lost. The service is
         /// `dr/<bucket>`, and a rotation bumps the generation, which names a new repository (docs/dr.md).
         case archiveCipher
+        /// The password of the user a database cell's standbys replicate as, and the salt of its verifier.
+        case replication
     }
 
     public var application: String

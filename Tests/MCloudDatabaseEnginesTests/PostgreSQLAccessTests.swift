@@ -32,9 +32,13 @@ struct PostgreSQLAccessTests {
 
     /// A cluster of its own as Debian's postgres user (initdb refuses root), with the user data's pg_hba.conf, TLS
     /// settings and users; stopped when the body returns.
-    static func withServer(_ body: (_ port: Int, _ folder: String, _ server: ServerAccess) async throws -> Void) async throws {
+    static func withServer(
+        replication: DatabaseReplication? = nil, _ body: (_ port: Int, _ folder: String, _ server: ServerAccess) async throws -> Void
+    ) async throws {
         let root = AccessUserDataTests.root
-        let server = try ServerAccess.derive(root: root, application: "retail-bank", server: "retail-bank-eu.payments-db.0", engine: .postgresql, access: access)
+        let server = try ServerAccess.derive(
+            root: root, application: "retail-bank", server: "retail-bank-eu.payments-db.0", engine: .postgresql, access: access, replication: replication
+        )
         let folder = try UserDataTests.folder()
         let data = "\(folder)/data"
         let port = Int.random(in: 30_000..<40_000)
@@ -43,10 +47,26 @@ struct PostgreSQLAccessTests {
         for (name, content) in [("server.crt", server.certificatePEM), ("server.key", server.privateKeyPEM), ("ca.crt", server.authorityPEM)] {
             try Data(content.utf8).write(to: URL(fileURLWithPath: "\(folder)/\(name)"))
         }
-        try Data(AccessFiles.postgresHBA(server.users).utf8).write(to: URL(fileURLWithPath: "\(data)/pg_hba.conf"))
+        try Data(AccessFiles.postgresHBA(server.users, replication: server.replication).utf8).write(to: URL(fileURLWithPath: "\(data)/pg_hba.conf"))
         try await expectSuccess(Command.run("/usr/bin/chown", ["postgres:postgres", "\(folder)/server.key", "\(data)/pg_hba.conf"]))
         try await expectSuccess(Command.run("/usr/bin/chmod", ["600", "\(folder)/server.key"]))
-        // The server runs as a child of the test, not through pg_ctl: its daemon kept the runner from reaping pg_ctl.
+        let postgres = try await start(data: data, port: port, folder: folder, log: "log")
+        defer {
+            postgres.terminate()
+            postgres.waitUntilExit()
+        }
+        var sql = AccessFiles.postgresUsers(server.users)
+        if let replication = server.replication { sql += PostgreSQLReplication.files(replication).map(\.content).joined() + "SELECT pg_reload_conf();\n" }
+        try await expectSuccess(Command.run(
+            "/usr/sbin/runuser", ["-u", "postgres", "--", "/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", "\(port)", "-d", "postgres"],
+            input: Data(sql.utf8)
+        ))
+        try await body(port, folder, server)
+    }
+
+    /// The server of `data` with the TLS files in `folder`, as a child of the test, not through pg_ctl: its daemon kept
+    /// the runner from reaping pg_ctl. Returns once it answers.
+    static func start(data: String, port: Int, folder: String, log: String) async throws -> Process {
         let postgres = Process()
         postgres.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
         postgres.arguments = [
@@ -54,21 +74,13 @@ struct PostgreSQLAccessTests {
             "-c", "ssl_cert_file=\(folder)/server.crt", "-c", "ssl_key_file=\(folder)/server.key",
         ]
         postgres.standardOutput = FileHandle.nullDevice
-        postgres.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(folder)/log").creatingFile())
+        postgres.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(folder)/\(log)").creatingFile())
         try postgres.run()
-        defer {
-            postgres.terminate()
-            postgres.waitUntilExit()
-        }
         for _ in 0..<100 {
             if try await Command.run("\(binaries)/pg_isready", ["-q", "-h", folder, "-p", "\(port)"]).succeeded { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        try await expectSuccess(Command.run(
-            "/usr/sbin/runuser", ["-u", "postgres", "--", "/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", "\(port)", "-d", "postgres"],
-            input: Data(AccessFiles.postgresUsers(server.users).utf8)
-        ))
-        try await body(port, folder, server)
+        return postgres
     }
 
     static func expectSuccess(_ command: Command) {

@@ -9,10 +9,10 @@ import Testing
 @Suite struct DeliveryCheckTests {
     typealias Change = ManifestInput.Change
 
-    /// With `hosting`, on line 11.
-    static func database(engine: String, version: String, hosting: String? = nil) -> Change {
+    /// With `hosting`, on line 11, and `standbys` after it.
+    static func database(engine: String, version: String, hosting: String? = nil, standbys: Int? = nil) -> Change {
         .add("extra.yaml", Template.database.replacingOccurrences(of: "engine: postgresql\n  version: \"16\"", with: "engine: \(engine)\n  version: \"\(version)\"")
-            + (hosting.map { "  hosting: \($0)\n" } ?? ""))
+            + (hosting.map { "  hosting: \($0)\n" } ?? "") + (standbys.map { "  standbys: \($0)\n" } ?? ""))
     }
 
     /// The base Application keeps engines portable; these cases are about engines outside that list too.
@@ -87,6 +87,14 @@ import Testing
         ], [
             #"extra.yaml:6:12: error: spec.version: arenadata "7.1" is sold managed by no cloud of the catalog (offers.dbaas lists "6" on vk-msk), and mcloud runs arenadata on no VM"#,
         ]),
+        MalformedCase("standbys on MongoDB VMs, which cannot replicate yet", [database(engine: "mongodb", version: "7.0", standbys: 1)], [
+            #"extra.yaml:11:13: error: spec.standbys: 1, and mcloud's mongodb "7.0" VMs cannot replicate to a standby yet (standbys replicate on VMs for postgresql, redis); set standbys: 0, or run it where a cloud sells mongodb managed (offers.dbaas)"#,
+        ]),
+        MalformedCase("standbys on MariaDB VMs, hosting: vm beside a managed offer", [
+            database(engine: "mariadb", version: "10.11", hosting: "vm", standbys: 2), Self.versions("[postgresql, redis, mysql]"),
+        ], [
+            #"extra.yaml:12:13: error: spec.standbys: 2, and mcloud's mysql "10.11" VMs cannot replicate to a standby yet (standbys replicate on VMs for postgresql, redis); set standbys: 0, or hosting: any for the managed mysql of vk-msk"#,
+        ]),
         MalformedCase("offers.dbaas neither a list nor a mapping", [Self.versions("postgresql")], [
             "clouds.yaml:13:12: error: spec.offers.dbaas must be a list of engines or a mapping of engines to their versions, found a string",
         ]),
@@ -117,6 +125,13 @@ import Testing
         ], []),
         MalformedCase("a vendor-repository series on the standard Debian 12 image", [database(engine: "clickhouse", version: "24.8")], []),
         MalformedCase("MariaDB, the mysql engine's alias", [database(engine: "mariadb", version: "10.11.6")], []),
+        MalformedCase("standbys of PostgreSQL and Redis VMs, which replicate", [
+            database(engine: "postgresql", version: "16", hosting: "vm", standbys: 2),
+            .add("cache.yaml", Template.database.replacingOccurrences(of: "ledger-db", with: "cache").replacingOccurrences(of: "engine: postgresql\n  version: \"16\"", with: "engine: redis\n  version: \"7.0\"") + "  hosting: vm\n  standbys: 1\n"),
+        ], []),
+        MalformedCase("standbys of ClickHouse where a cloud sells it managed", [
+            database(engine: "clickhouse", version: "24.8", standbys: 1), anyEngine, Self.versions("[postgresql, redis, clickhouse]"),
+        ], []),
         MalformedCase("Arenadata DB where a cloud offers it managed", [
             database(engine: "arenadata", version: "6.27"), anyEngine,
             .replace(in: "clouds.yaml", "    dbaas: [postgresql, redis]", with: "    dbaas: [postgresql, redis, arenadata]"),

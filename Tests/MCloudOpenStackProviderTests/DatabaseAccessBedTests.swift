@@ -95,10 +95,7 @@ import Testing
         _ engine: String, verifier: String, clients: [DatabaseAccess.Client] = clients, bootOptions: [String] = [], _ connect: (Booted) async throws -> Void
     ) async throws {
         let folder = NSTemporaryDirectory() + "mcloud-access-bed-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let identity = try AgeIdentity(secretKey: [UInt8](repeating: 9, count: 32))
-        try Data("\(identity.encoded)\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/age.key"))
-        let beds = try Beds(extra: ["MCLOUD_AGE_KEY_FILE": "\(folder)/age.key"])
+        let (beds, identity) = try Beds.withAgeIdentity(seed: 9, folder: folder)
         let test = try #require(EngineSample.debian12.first { $0.engine == engine })
         let run = UUID().uuidString.prefix(8).lowercased()
         let bucket = "mcloud-vm-tls-\(run)"

@@ -57,6 +57,19 @@ import Testing
         #expect(PlannerRuleTests.reasons(plan, "events", "cheap") == reasons)
     }
 
+    /// Standbys on VMs whose recipe cannot replicate: the VM clouds are passed over with the reason, and the cell
+    /// lands where a cloud sells the engine managed.
+    @Test func standbysThatCouldNotReplicateOnVMsLeaveOnlyTheManagedOffer() throws {
+        let mongo = Self.mongo.replacingOccurrences(of: "version: \"7.0\"", with: "version: \"8.0\"") + "\n  standbys: 1"
+        let plan = try PlannerRuleTests.plan([
+            PlannerRuleTests.application(), Self.noble("cheap"), Self.noble("dear", dbaas: ", dbaas: [mongodb]").replacingOccurrences(of: "0.001", with: "0.05"), mongo,
+        ]).get()
+        #expect(plan.databases.map { "\($0.cell) \($0.primary)" } == ["events dear"])
+        #expect(PlannerRuleTests.reasons(plan, "events", "cheap") == [
+            "capability: no managed mongodb, and standbys: 1, whose mongodb 8.0 on ubuntu-24.04 cannot replicate yet",
+        ])
+    }
+
     /// The aws provider makes managed databases in RDS only (docs/aws.md): a bundled AWS cloud selling redis managed
     /// would have a cell planned as a ManagedDatabase that apply refuses.
     @Test func theBundledAWSCloudsSellManagedOnlyWhatRDSRuns() throws {
@@ -80,6 +93,8 @@ import Testing
                 let managed = cloud.offers.sellsManaged(database.engine, version: database.version)
                 let recipe = ImageFamily(rawValue: cloud.vmImage.family).flatMap { EngineCatalog.recipe(engine: database.engine, version: database.version, family: $0) }
                 #expect(managed || recipe != nil, "\(example): \(placed.cell) on \(placed.primary)")
+                // No standby in any example is a VM that holds no data.
+                #expect(managed || database.standbys == 0 || recipe?.replicates == true, "\(example): \(placed.cell)'s standbys on \(placed.primary)")
             }
         }
     }

@@ -1,0 +1,110 @@
+import Foundation
+import MCloudCore
+import MCloudSecrets
+import MCloudYAML
+import Testing
+@testable import MCloudDatabaseEngines
+
+/// A cell with standbys: the primary's user data holds the replication user's verifier, a slot per standby and the
+/// replication lines of its pg_hba.conf (or Redis's ACL line), never the password; a standby's holds that password in
+/// a root-only file, the primary's names, and runs `follow` instead of `secure`.
+struct ReplicationUserDataTests {
+    static let root = AccessUserDataTests.root
+    static let primary = DatabaseReplication.primary(standbys: ["standby_1", "standby_2"], cidrs: ["10.0.0.0/8", "192.168.0.0/16"])
+    static let standby = DatabaseReplication.standby(name: "standby_1", primary: "retail-bank-eu.payments-db.0", port: 5432)
+
+    static func vm(_ recipe: Recipe, _ replication: DatabaseReplication, primaryAddress: String? = nil) throws -> DatabaseVM {
+        var vm = UserDataTests.vm(recipe)
+        vm.access = try ServerAccess.derive(
+            root: root, application: "retail-bank", server: "retail-bank-eu.payments-db.1", engine: recipe.engine,
+            access: DatabaseAccess(cell: "payments-db@eu", names: ["payments-db.retail-bank-eu.svc"], clients: []), replication: replication
+        )
+        vm.access?.replication?.primaryAddress = primaryAddress
+        return vm
+    }
+
+    static var credential: ReplicationCredential { get throws { try ReplicationCredential(root: root, application: "retail-bank", cell: "payments-db@eu") } }
+    static var redis: Recipe { EngineCatalog.recipes.first { $0.engine == .redis && $0.proof == .bed }! }
+
+    @Test func thePostgreSQLPrimaryMakesTheReplicatorASlotPerStandbyAndWaitsForOneOfThem() throws {
+        let text = DatabaseUserData.render(try Self.vm(AccessUserDataTests.postgres, Self.primary))
+        let files = try UserDataTests.files(text)
+        #expect(!text.contains(try Self.credential.password.value), "the replication password is in the primary's user data")
+        let sql = try #require(files[PostgreSQLReplication.primarySQLPath]?["content"]?.scalar?.value)
+        #expect(files[PostgreSQLReplication.primarySQLPath]?["permissions"]?.scalar?.value == "0600")
+        #expect(sql.split(separator: "\n").dropFirst().map(String.init) == [
+            "SELECT 'CREATE ROLE replicator' WHERE NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'replicator')", "\\gexec",
+            "ALTER ROLE replicator WITH REPLICATION LOGIN PASSWORD '\(try Self.credential.verifier(.scramSHA256))';",
+            "SELECT pg_create_physical_replication_slot('standby_1') WHERE NOT EXISTS (SELECT FROM pg_replication_slots WHERE slot_name = 'standby_1');",
+            "SELECT pg_create_physical_replication_slot('standby_2') WHERE NOT EXISTS (SELECT FROM pg_replication_slots WHERE slot_name = 'standby_2');",
+            "ALTER SYSTEM SET wal_log_hints = on;",
+            "ALTER SYSTEM SET synchronous_standby_names = 'ANY 1 (standby_1, standby_2)';",
+        ])
+        let hba = try #require(files[AccessFiles.postgresHBAPath]?["content"]?.scalar?.value)
+        #expect(hba.split(separator: "\n").dropFirst().map(String.init) == [
+            "local all all peer",
+            "hostssl replication replicator 10.0.0.0/8 scram-sha-256", "hostssl replication replicator 192.168.0.0/16 scram-sha-256",
+            "hostnossl all all 0.0.0.0/0 reject", "hostnossl all all ::/0 reject",
+        ])
+        // Without clients the primary is still secured: its standbys replicate over its TLS.
+        #expect(DatabaseUserData.settings(try Self.vm(AccessUserDataTests.postgres, Self.primary)).contains("MCLOUD_ACCESS='1'\n"))
+        #expect(DatabaseUserData.engine(AccessUserDataTests.postgres).contains("<\(PostgreSQLReplication.primarySQLPath)\nsystemctl restart"))
+    }
+
+    @Test func aPostgreSQLStandbySeedsFromItsPrimaryOverVerifiedTLSWithItsSlot() throws {
+        let vm = try Self.vm(AccessUserDataTests.postgres, Self.standby, primaryAddress: "10.0.0.5")
+        let files = try UserDataTests.files(DatabaseUserData.render(vm))
+        #expect(files[PostgreSQLReplication.passwordFilePath]?["permissions"]?.scalar?.value == "0600")
+        #expect(files[PostgreSQLReplication.passwordFilePath]?["content"]?.scalar?.value == "*:*:replication:replicator:\(try Self.credential.password.value)\n")
+        #expect(files[PostgreSQLReplication.primarySQLPath] == nil)
+        let settings = DatabaseUserData.settings(vm)
+        for line in ["MCLOUD_STANDBY_NAME='standby_1'", "MCLOUD_PRIMARY_HOST='retail-bank-eu.payments-db.0'", "MCLOUD_PRIMARY_PORT='5432'", "MCLOUD_PRIMARY_ADDRESS='10.0.0.5'"] {
+            #expect(settings.contains(line + "\n"), "\(line)")
+        }
+        #expect(!settings.contains(try Self.credential.password.value))
+        let engine = DatabaseUserData.engine(AccessUserDataTests.postgres)
+        #expect(engine.contains(#"pg_basebackup -D /var/lib/postgresql/15/main -R -X stream -c fast -S "$MCLOUD_STANDBY_NAME" -d "$conninfo""#))
+        #expect(engine.contains("sslmode=verify-full sslrootcert=/etc/mcloud/tls/postgres/ca.crt channel_binding=disable"))
+        // A standby follows instead of securing: its users come from the primary, and it cannot write them itself.
+        let setup = DatabaseUserData.setup
+        let follow = try #require(setup.range(of: "mcloud-engine follow"))
+        let secure = try #require(setup.range(of: "mcloud-engine secure"))
+        #expect(follow.upperBound < secure.lowerBound && setup.contains(#"if [ -n "${MCLOUD_STANDBY_NAME:-}" ]; then"#))
+    }
+
+    @Test func aRedisPrimaryAdmitsTheReplicatorForReplicationOnlyAndAReplicaLogsInOverTLS() throws {
+        let primary = try UserDataTests.files(DatabaseUserData.render(try Self.vm(Self.redis, Self.primary)))
+        let acl = try #require(primary[AccessFiles.redisUsersPath]?["content"]?.scalar?.value)
+        #expect(acl.split(separator: "\n").map(String.init) == [
+            "user default off resetpass resetkeys resetchannels -@all",
+            "user replicator on \(try Self.credential.verifier(.redisSHA256)) resetkeys resetchannels -@all +psync +replconf +ping",
+        ])
+        let standby = try UserDataTests.files(DatabaseUserData.render(try Self.vm(Self.redis, Self.standby)))
+        #expect(standby[RedisReplication.loginPath]?["permissions"]?.scalar?.value == "0600")
+        #expect(standby[RedisReplication.loginPath]?["content"]?.scalar?.value == "masteruser replicator\nmasterauth \(try Self.credential.password.value)\n")
+        let engine = DatabaseUserData.engine(Self.redis)
+        #expect(engine.contains(#"echo "replicaof ${MCLOUD_PRIMARY_ADDRESS:-$MCLOUD_PRIMARY_HOST} $MCLOUD_PRIMARY_PORT""#) && engine.contains("tls-replication yes"))
+    }
+
+    /// Which engines' VM standbys replicate, and how: what `validate` refuses standbys for and docs/databases.md states.
+    @Test(arguments: [
+        (Engine.postgresql, Recipe.Replication.Mode?.some(.synchronous)), (.redis, .asynchronous), (.postgrespro, nil), (.mysql, nil), (.clickhouse, nil),
+        (.mongodb, nil),
+    ])
+    func theCatalogSaysWhichStandbysReplicate(_ engine: Engine, _ mode: Recipe.Replication.Mode?) {
+        for recipe in EngineCatalog.recipes where recipe.engine == engine {
+            #expect(recipe.replication?.mode == mode, "\(recipe)")
+        }
+    }
+
+    /// Names and CIDRs go into pg_hba.conf and SQL unquoted: anything but what rendering writes is refused.
+    @Test(arguments: [
+        (DatabaseReplication.primary(standbys: ["standby_1'; DROP"], cidrs: []), #"spec.replication: "standby_1'; DROP" is not an engine-safe standby name (lowercase letters, digits and _)"#),
+        (.primary(standbys: ["standby_1"], cidrs: ["10.0.0.0/8 trust"]), #"spec.replication: "10.0.0.0/8 trust" is not a CIDR"#),
+        (.standby(name: "standby_1", primary: "db 0", port: 5432), #"spec.replication: the primary "db 0" is not a host name"#),
+        (.standby(name: "standby_1", primary: "db.0", port: 0), "spec.replication: port 0 is not a TCP port"),
+    ])
+    func malformedReplicationIsRefused(_ replication: DatabaseReplication, _ message: String) {
+        #expect(throws: SecretsError.invalidInput(reason: message)) { try ServerReplication.validate(replication) }
+    }
+}
