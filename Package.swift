@@ -126,7 +126,7 @@ let package = Package(
             name: "MCloudCLITests",
             dependencies: [
                 "MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudProvider", "MCloudCore", "MCloudHTTP", "MCloudOpenStack",
-                "MCloudAWS", "MCloudSynthetic", "MCloudSecrets", "MCloudDatabaseEngines",
+                "MCloudAWS", "MCloudSynthetic", "MCloudSecrets", "MCloudDatabaseEngines", "MCloudEngine",
             ],
             exclude: ["Golden", "Fixtures"]
         ),
