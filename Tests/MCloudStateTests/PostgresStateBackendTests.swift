@@ -119,6 +119,8 @@ struct PostgresStateBackendTests {
     func aDamagedRowIsRefusedOnReadAndWriteAndLeftByteIdentical(index: Int) throws {
         let (_, text, error) = FileStateBackendTests.damaged[index]
         let backend = try Self.backend()
+        // The backend makes its tables on first use: on a fresh database no other test may have used one yet.
+        #expect(try backend.read() == nil)
         try PostgresTestBed.sql(
             Self.url(of: backend), "INSERT INTO mcloud_state (workspace, lineage, serial, body) VALUES ($1, 'x', 1, $2)", [backend.workspace, text]
         )
