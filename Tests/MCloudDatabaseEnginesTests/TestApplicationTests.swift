@@ -12,14 +12,24 @@ import Testing
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("scripts/testbed/mcloud-testapp.py").path
 
-    /// The application on a free port with `environment`, stopped when `body` returns.
+    struct NotListening: Error, CustomStringConvertible {
+        var log: String
+        var description: String { "the test application did not say its port within 60 s; its log:\n\(log)" }
+    }
+
+    /// The application on a port the kernel picks (`PORT=0`, which it logs) with `environment`, stopped when `body`
+    /// returns.
     static func withApplication(_ environment: [String: String], _ body: (_ port: Int) async throws -> Void) async throws {
-        let port = Int.random(in: 40_000..<50_000)
-        try await Command.whileRunning("/usr/bin/python3", [script], environment: environment.merging(["PORT": "\(port)", "PATH": "/usr/bin:/bin"]) { $1 }) {
-            for _ in 0..<100 {
-                if try await get(port, "/healthz").status == 200 { break }
-                try await Task.sleep(for: .milliseconds(100))
+        let log = NSTemporaryDirectory() + "mcloud-testapp-\(UUID().uuidString.prefix(8)).log"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        try await Command.whileRunning("/usr/bin/python3", [script], environment: environment.merging(["PORT": "0", "PATH": "/usr/bin:/bin"]) { $1 }, output: log) {
+            var port: Int?
+            for _ in 0..<600 where port == nil {
+                let text = String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)
+                port = text.split(separator: "\n").lazy.compactMap { $0.hasPrefix("mcloud-testapp: listening on port ") ? Int($0.split(separator: " ").last ?? "") : nil }.first
+                if port == nil { try await Task.sleep(for: .milliseconds(100)) }
             }
+            guard let port else { throw NotListening(log: String(decoding: FileManager.default.contents(atPath: log) ?? Data(), as: UTF8.self)) }
             try await body(port)
         }
     }

@@ -57,17 +57,24 @@ public struct Command: Sendable {
 }
 
 extension Command {
-    /// `executable` running in the background (its output discarded) while `body` runs, then terminated and reaped;
-    /// `environment` alone when given, else the test's.
+    /// `executable` running in the background while `body` runs, then terminated and reaped; its output goes to the
+    /// file `output` when given (discarded otherwise); `environment` alone when given, else the test's.
     public static func whileRunning<Result>(
-        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, _ body: () async throws -> Result
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil, output: String? = nil, _ body: () async throws -> Result
     ) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let environment { process.environment = environment }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        if let output {
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            process.standardOutput = handle
+            process.standardError = handle
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         defer {
             process.terminate()

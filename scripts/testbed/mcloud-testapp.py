@@ -10,7 +10,7 @@
 
 Standard library only, so that any Debian root with python3 is its image. PostgreSQL's wire protocol (version 3, the
 SSLRequest, SCRAM-SHA-256 without channel binding, simple queries) is written out here for that reason. Listens on
-PORT (default 8080). Secrets never appear in its answers or its log.
+PORT (default 8080; 0 for any free port, which it logs on stderr). Secrets never appear in its answers or its log.
 """
 
 import base64
@@ -245,5 +245,8 @@ if __name__ == "__main__":
     # A pod's process ends on SIGTERM; one started by a runner that blocks it would not, so it is unblocked here.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    port = int(os.environ.get("PORT", "8080"))
-    Server(("", port), Handler).serve_forever()
+    server = Server(("", int(os.environ.get("PORT", "8080"))), Handler)
+    # With PORT=0 the kernel picks a free port: the log says which.
+    sys.stderr.write("mcloud-testapp: listening on port %d\n" % server.server_address[1])
+    sys.stderr.flush()
+    server.serve_forever()
