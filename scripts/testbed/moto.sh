@@ -204,8 +204,10 @@ start_front() {
     (exec 3<>"/dev/tcp/127.0.0.1/$TLS_PORT") 2>/dev/null && die "127.0.0.1:$TLS_PORT is taken by another process (MCLOUD_TESTBED_MOTO_TLS_PORT)"
     log "starting the TLS front on 127.0.0.1:$TLS_PORT"
     echo "---- $(date -u +%Y-%m-%dT%H:%M:%SZ) start" >>"$STATE/tls-front.log"
-    setsid socat "OPENSSL-LISTEN:$TLS_PORT,reuseaddr,fork,bind=127.0.0.1,cert=$TLS/s3.crt,key=$TLS/s3.key,verify=0" "TCP:127.0.0.1:$PORT" \
-      </dev/null >>"$STATE/tls-front.log" 2>&1 8>&- 9>&- &
+    (
+      close_inherited_fds
+      exec setsid socat "OPENSSL-LISTEN:$TLS_PORT,reuseaddr,fork,bind=127.0.0.1,cert=$TLS/s3.crt,key=$TLS/s3.key,verify=0" "TCP:127.0.0.1:$PORT"
+    ) </dev/null >>"$STATE/tls-front.log" 2>&1 &
     echo $! >"$STATE/tls-front.pid"
   fi
   local i
