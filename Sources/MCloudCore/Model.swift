@@ -8,14 +8,20 @@ public struct Model: Hashable, Sendable {
     public var cdns: [CDN]
     /// Checked on every plan, after it is made; in file order.
     public var policies: [Policy]
+    /// Which standbys the planner may place (`StandbyRule`); what validation checked them against.
+    public var standbyRule: StandbyRule
 
-    public init(application: Application, clouds: [Cloud], services: [Service], databases: [Database], cdns: [CDN], policies: [Policy] = []) {
+    public init(
+        application: Application, clouds: [Cloud], services: [Service], databases: [Database], cdns: [CDN], policies: [Policy] = [],
+        standbyRule: StandbyRule = .mustReplicate
+    ) {
         self.application = application
         self.clouds = clouds.sorted { $0.name < $1.name }
         self.services = services.sorted { $0.name < $1.name }
         self.databases = databases.sorted { $0.name < $1.name }
         self.cdns = cdns.sorted { $0.name < $1.name }
         self.policies = policies.sorted { $0.location < $1.location }
+        self.standbyRule = standbyRule
     }
 
     /// Every placeable unit: one per audience of a perAudience workload, one for a global one; sorted by name.

@@ -7,6 +7,7 @@ import MCloudDatabaseEngines
 /// `spec.hosting`, with what is supported.
 struct DeliveryCheck {
     let clouds: [Cloud]
+    let standbyRule: StandbyRule
 
     /// The message and the key it belongs at; nil when some cloud can deliver the database.
     func problem(_ database: Database) -> (key: String, message: String)? {
@@ -28,7 +29,8 @@ struct DeliveryCheck {
         let vmFamilies = Set(clouds.filter(\.offers.vm).compactMap { ImageFamily(rawValue: $0.vmImage.family) }).sorted()
         let recipes = vmFamilies.compactMap { EngineCatalog.recipe(engine: engineName, version: database.version, family: $0) }
         if !recipes.isEmpty {
-            return recipes.contains(where: \.replicates) || database.standbys == 0 ? nil : standbysProblem(database, managed: managed)
+            let standbysHold = database.standbys == 0 || standbyRule == .capacityOnly || recipes.contains(where: \.replicates)
+            return standbysHold ? nil : standbysProblem(database, managed: managed)
         }
         if let otherVersions, Engine(named: engineName)?.managedOnlyReason != nil || Engine(named: engineName) == nil {
             return ("spec.version", "spec.version: \(engineName) \"\(database.version)\" is sold managed by no cloud of the catalog (offers.dbaas lists \(otherVersions)), and mcloud runs \(engineName) on no VM")

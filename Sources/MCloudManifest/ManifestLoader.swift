@@ -26,9 +26,9 @@ public enum ManifestLoader {
 
     /// Reads `paths` (files, or directories searched recursively for *.yaml and *.yml in sorted order)
     /// and the cloud catalog in `providers`.
-    public static func load(paths: [String], providers: String?) -> ManifestSet {
+    public static func load(paths: [String], providers: String?, standbyRule: StandbyRule = .mustReplicate) -> ManifestSet {
         let (sources, diagnostics) = read(paths + (providers.map { [$0] } ?? []))
-        var result = load(sources)
+        var result = load(sources, standbyRule: standbyRule)
         result.diagnostics = (diagnostics + result.diagnostics).sorted()
         if diagnostics.hasErrors { result.model = nil }
         return result
@@ -74,7 +74,7 @@ public enum ManifestLoader {
     }
 
     /// Checks manifests that are already in memory.
-    public static func load(_ sources: [Source]) -> ManifestSet {
+    public static func load(_ sources: [Source], standbyRule: StandbyRule = .mustReplicate) -> ManifestSet {
         let decoder = Decoder()
         var manifests: [Manifest] = []
         var diagnostics: [Diagnostic] = []
@@ -93,7 +93,7 @@ public enum ManifestLoader {
         }
         var checker = ModelChecker(
             manifests: manifests, sourceMap: decoder.sourceMap, seen: decoder.documentsSeen, rejectedRates: decoder.rejectedRates,
-            complete: complete, decodedCleanly: !decoder.diagnostics.hasErrors
+            complete: complete, decodedCleanly: !decoder.diagnostics.hasErrors, standbyRule: standbyRule
         )
         let model = checker.check()
         diagnostics += decoder.diagnostics + checker.diagnostics

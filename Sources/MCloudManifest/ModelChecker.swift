@@ -12,10 +12,16 @@ struct ModelChecker {
     let complete: Bool
     /// False when some document had errors of its own: a value it dropped (a bad tag) must not look absent.
     let decodedCleanly: Bool
+    /// Which standbys are deliverable; the model carries it to the planner.
+    let standbyRule: StandbyRule
     private(set) var diagnostics: [Diagnostic] = []
 
-    init(manifests: [Manifest], sourceMap: SourceMap, seen: [DocumentSeen], rejectedRates: Set<String>, complete: Bool = true, decodedCleanly: Bool = true) {
+    init(
+        manifests: [Manifest], sourceMap: SourceMap, seen: [DocumentSeen], rejectedRates: Set<String>, complete: Bool = true, decodedCleanly: Bool = true,
+        standbyRule: StandbyRule = .mustReplicate
+    ) {
         self.manifests = manifests
+        self.standbyRule = standbyRule
         self.sourceMap = sourceMap
         self.seen = seen
         self.rejectedRates = rejectedRates
@@ -92,7 +98,9 @@ struct ModelChecker {
         }
         guard let application else { return nil }
         guard !diagnostics.hasErrors else { return nil }
-        return Model(application: application, clouds: clouds, services: services, databases: databases, cdns: cdns, policies: policies)
+        return Model(
+            application: application, clouds: clouds, services: services, databases: databases, cdns: cdns, policies: policies, standbyRule: standbyRule
+        )
     }
 
     private mutating func checkUnique(_ entries: [(name: String, location: SourceLocation, kind: String)]) {
@@ -302,7 +310,7 @@ struct ModelChecker {
     /// databases look refused. An engine the portability rule refused has its error already.
     private mutating func checkDelivery(_ databases: [Database], clouds: [Cloud], application: Application) {
         guard !clouds.isEmpty, seen.filter({ $0.kind == .Cloud }).count == clouds.count else { return }
-        let check = DeliveryCheck(clouds: clouds)
+        let check = DeliveryCheck(clouds: clouds, standbyRule: standbyRule)
         for database in databases where application.portability != .strict || Application.portableEngines.contains(database.engine) {
             guard let problem = check.problem(database) else { continue }
             error(place("Database/\(database.name)", problem.key, database.location), problem.message)

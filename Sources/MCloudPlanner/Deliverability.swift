@@ -2,26 +2,29 @@ import MCloudCore
 import MCloudDatabaseEngines
 
 /// Whether a cloud can deliver a database primary the way its `hosting` allows: the cloud's managed engine
-/// (`offers.dbaas`, in the version asked where the catalog lists versions; not with `hosting: vm`), or its VMs when the engine catalog has a recipe for the engine and version
-/// on the cloud's VM image family whose standbys replicate, if the database has any (not with `hosting: managed`). A placement the providers could not carry out is
-/// never planned.
-enum Deliverability {
-    static func passes(_ database: Database, _ cloud: Cloud) -> Bool {
+/// (`offers.dbaas`, in the version asked where the catalog lists versions; not with `hosting: vm`), or its VMs when the
+/// engine catalog has a recipe for the engine and version on the cloud's VM image family whose standbys replicate, if
+/// the database has any and the model's `StandbyRule` asks it (not with `hosting: managed`). A placement the providers
+/// could not carry out is never planned.
+struct Deliverability {
+    let standbyRule: StandbyRule
+
+    func passes(_ database: Database, _ cloud: Cloud) -> Bool {
         database.runsManaged(on: cloud) || (database.hosting != .managed && runsOnVM(database, cloud))
     }
 
     /// A recipe for the engine and version on the cloud's image family, whose standbys replicate if it has any.
-    static func runsOnVM(_ database: Database, _ cloud: Cloud) -> Bool {
+    func runsOnVM(_ database: Database, _ cloud: Cloud) -> Bool {
         guard cloud.offers.vm, let recipe = recipe(database, cloud) else { return false }
-        return database.standbys == 0 || recipe.replicates
+        return database.standbys == 0 || standbyRule == .capacityOnly || recipe.replicates
     }
 
-    private static func recipe(_ database: Database, _ cloud: Cloud) -> Recipe? {
+    private func recipe(_ database: Database, _ cloud: Cloud) -> Recipe? {
         ImageFamily(rawValue: cloud.vmImage.family).flatMap { EngineCatalog.recipe(engine: database.engine, version: database.version, family: $0) }
     }
 
     /// Why the cloud cannot deliver it; nil when it can.
-    static func reason(_ database: Database, _ cloud: Cloud) -> Reason? {
+    func reason(_ database: Database, _ cloud: Cloud) -> Reason? {
         guard !passes(database, cloud) else { return nil }
         let engine = database.engine
         // A cloud that sells the engine in other versions says which, so the reader sees why it is not this one.

@@ -7,6 +7,7 @@ struct Filters {
     let application: Application
     /// The clouds taken as gone, by name.
     let lost: Set<String>
+    let deliverability: Deliverability
     /// What `dependsOn[].maxLatencyMs` rules out, by cell name and cloud name (`PlanningProblem.restrictLocality`);
     /// empty until the planner restricts the problem, so restore drills, which bind no edge, never see it.
     var locality: [String: [String: [Reason]]] = [:]
@@ -15,6 +16,7 @@ struct Filters {
     init(model: Model, lost: Set<String> = []) {
         application = model.application
         self.lost = lost
+        deliverability = Deliverability(standbyRule: model.standbyRule)
         audiences = Dictionary(model.application.audiences.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -34,7 +36,7 @@ struct Filters {
     }
 
     func primaryPasses(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> Bool {
-        !lost.contains(cloud.cloud.name) && Deliverability.passes(database, cloud.cloud) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
+        !lost.contains(cloud.cloud.name) && deliverability.passes(database, cloud.cloud) && cloud.vcpuMonth != nil && cloud.memoryGiBMonth != nil
             && cloud.storageGiBMonth != nil && residencyPasses(data: database.data, audiences: cellAudiences, cloud.cloud)
             && localityReasons(database.name, database.scope, cellAudiences, cloud.cloud).isEmpty
     }
@@ -96,7 +98,7 @@ struct Filters {
 
     func primaryReasons(_ database: Database, audiences cellAudiences: [String], _ cloud: PlanningProblem.CloudInfo) -> [Reason] {
         var reasons = lostReasons(cloud.cloud)
-        if let undeliverable = Deliverability.reason(database, cloud.cloud) {
+        if let undeliverable = deliverability.reason(database, cloud.cloud) {
             reasons.append(undeliverable)
         } else if cloud.vcpuMonth == nil || cloud.memoryGiBMonth == nil || cloud.storageGiBMonth == nil {
             reasons.append(Reason(.capability, "no vcpuHour, memoryGiBHour and storageGiBMonth prices"))

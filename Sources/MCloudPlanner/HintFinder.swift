@@ -226,7 +226,7 @@ struct HintFinder {
     private func engine(_ database: Database) -> [Hint] {
         guard failedBy(.capability), database.hosting == .any else { return [] }
         let others = passing(except: [.capability, .dr])
-        guard let template = others.first, !others.contains(where: { Deliverability.passes(database, $0) }) else { return [] }
+        guard let template = others.first, !others.contains(where: { problem.filters.deliverability.passes(database, $0) }) else { return [] }
         var hints: [Hint] = []
         let images = others.filter(\.offers.vm).compactMap { cloud in ImageFamily(rawValue: cloud.vmImage.family).map { (cloud: cloud, family: $0) } }
         if let image = images.first, let series = EngineCatalog.series(engine: database.engine, family: image.family).last {

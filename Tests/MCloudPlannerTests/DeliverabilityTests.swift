@@ -70,6 +70,27 @@ import Testing
         ])
     }
 
+    /// The shared bench's references solve docs/planner.md's problem, where a standby is capacity and cost only: under
+    /// that rule (the benchmark's alone) the same manifests validate and the cheap VM cloud takes the primary and its
+    /// standby; under mcloud's own rule, no cloud can deliver them and validation says so at `spec.standbys`.
+    @Test func theSpecificationsRuleCountsAStandbyThatCannotReplicateAsCapacityOnly() throws {
+        let mongo = Self.mongo.replacingOccurrences(of: "version: \"7.0\"", with: "version: \"8.0\"") + "\n  standbys: 1"
+        let documents = [PlannerRuleTests.application(), Self.noble("cheap"), Self.noble("dear").replacingOccurrences(of: "0.001", with: "0.05"), mongo]
+        let source = ManifestLoader.Source(file: "test.yaml", bytes: Array(documents.joined(separator: "\n---\n").utf8))
+
+        let strict = ManifestLoader.load([source])
+        #expect(strict.model == nil)
+        let errors = strict.diagnostics.filter { $0.severity == .error }.map(\.message)
+        #expect(errors.count == 1)
+        #expect(errors.allSatisfy { $0.hasPrefix("spec.standbys: 1, and mcloud's mongodb \"8.0\" VMs cannot replicate") })
+
+        let specification = ManifestLoader.load([source], standbyRule: .capacityOnly)
+        let model = try #require(specification.model, "\(specification.diagnostics)")
+        #expect(model.standbyRule == .capacityOnly)
+        let plan = try Planner.plan(model).get()
+        #expect(plan.databases.map { "\($0.cell) \($0.primary)" } == ["events cheap"])
+    }
+
     /// The aws provider makes managed databases in RDS only (docs/aws.md): a bundled AWS cloud selling redis managed
     /// would have a cell planned as a ManagedDatabase that apply refuses.
     @Test func theBundledAWSCloudsSellManagedOnlyWhatRDSRuns() throws {
