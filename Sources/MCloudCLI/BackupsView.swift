@@ -1,3 +1,4 @@
+import Foundation
 import MCloudCore
 import MCloudDatabaseEngines
 import MCloudProvider
@@ -16,24 +17,47 @@ enum BackupsView {
         var interval: Int?
         /// Oldest first.
         var backups: [BackupObject]
+        /// What the leg's primary last wrote of its standbys; nil when it has none or wrote nothing yet.
+        var replication: ReplicationStatus?
 
-        init(cell: String, bucket: String, cloud: String, schedule: String?, backups: [BackupObject], now: Int) {
+        init(cell: String, bucket: String, cloud: String, schedule: String?, backups: [BackupObject], replication: ReplicationStatus? = nil, now: Int) {
             self.cell = cell
             self.bucket = bucket
             self.cloud = cloud
             self.schedule = schedule
             self.backups = backups
+            self.replication = replication
             interval = schedule.flatMap(CronSchedule.init).flatMap { cron in
                 guard let last = cron.latestRun(atOrBefore: now), let before = cron.latestRun(atOrBefore: last - 1) else { return nil }
                 return last - before
             }
         }
 
-        /// Why the leg cannot be relied on at `now`: empty, or its latest backup older than twice the interval.
-        func problem(now: Int) -> String? {
-            guard let latest = backups.last else { return "no backups in this leg yet" }
-            guard let interval, now - latest.time > 2 * interval else { return nil }
-            return "the latest backup is \(BackupsView.duration(now - latest.time)) old, more than twice the schedule's \(BackupsView.duration(interval))"
+        /// Reads a recorded BackupBucket's backups, and the replication report of the VM it backs up.
+        static func read(_ bucket: ResourceState, through lister: any BackupLister, now: Int) async throws(ProviderError) -> Leg {
+            var report: [UInt8]?
+            if let server = BackupHealth.Watch(bucket: bucket.attributes)?.server {
+                report = try await lister.object(DatabaseUserData.replicationKey(server: server), in: bucket)
+            }
+            return Leg(
+                cell: BackupsCommand.cellName(of: bucket), bucket: bucket.providerID, cloud: bucket.cloud, schedule: ResourceBody(bucket.attributes).string("schedule"),
+                backups: BackupsView.collapsingArchives(try await lister.backups(in: bucket)),
+                replication: report.flatMap { ReplicationStatus(json: String(decoding: $0, as: UTF8.self)) }, now: now
+            )
+        }
+
+        /// Why the leg cannot be relied on at `now`: empty, its latest backup older than twice the interval, or its
+        /// primary's standbys missing or behind (`ReplicationStatus`).
+        func problems(now: Int) -> [String] {
+            var problems: [String] = []
+            if let latest = backups.last {
+                if let interval, now - latest.time > 2 * interval {
+                    problems.append("the latest backup is \(BackupsView.duration(now - latest.time)) old, more than twice the schedule's \(BackupsView.duration(interval))")
+                }
+            } else {
+                problems.append("no backups in this leg yet")
+            }
+            return problems + (replication?.problems(now: now) ?? [])
         }
     }
 
@@ -71,7 +95,15 @@ enum BackupsView {
                 }
                 text += PlacementView.table(rows, rightAligned: [1, 3])
             }
-            if let problem = leg.problem(now: now) { text += "  ! \(problem)\n" }
+            if let replication = leg.replication {
+                text += "  standbys of \(replication.server), as it saw them \(duration(max(0, now - replication.at))) ago:\n"
+                var rows = [["STANDBY", "STATE", "SYNC", "LAG", "BEHIND (bytes)"]]
+                for standby in replication.standbys {
+                    rows.append([standby.name, standby.state, standby.sync, String(format: "%.1f s", standby.lagSeconds), String(standby.lagBytes)])
+                }
+                text += replication.standbys.isEmpty ? "    none connected\n" : PlacementView.table(rows, rightAligned: [3, 4])
+            }
+            for problem in leg.problems(now: now) { text += "  ! \(problem)\n" }
             text += "\n"
         }
         return text

@@ -31,13 +31,15 @@ public enum DatabaseUserData {
     public static let metadataGuardUnit = "/etc/systemd/system/\(metadataGuardUnitName)"
     /// The bucket object each server's backup job writes after every run.
     public static func statusKey(server: String) -> String { "\(server)/status.json" }
+    /// The object a primary with standbys writes every minute: `ReplicationStatus`.
+    public static func replicationKey(server: String) -> String { "\(server)/replication.json" }
     /// The object a server that loaded a recovery point writes beside it: `RestoreReport`.
     public static func restoreReportKey(server: String) -> String { "\(server)/restored.json" }
 
     /// When the backup stored at `key` was taken, UTC seconds since 1970: from the `<server>/<stamp>.<ext>` name the
     /// job gives it (`20261201T100000Z`), else from `storedAt` (S3's `LastModified`); nil for a status object.
     public static func backupTime(key: String, storedAt: String) -> Int? {
-        guard !["status.json", "restored.json"].contains(where: { key == $0 || key.hasSuffix("/" + $0) }) else { return nil }
+        guard !["status.json", "restored.json", "replication.json"].contains(where: { key == $0 || key.hasSuffix("/" + $0) }) else { return nil }
         let name = key.split(separator: "/").last.map(String.init) ?? key
         let stamp = Array(name.prefix(16))
         if stamp.count == 16, stamp[8] == "T", stamp[15] == "Z" {
@@ -85,6 +87,7 @@ public enum DatabaseUserData {
         }
         if let access = vm.access { files += AccessFiles.files(vm.recipe.engine, access) }
         files += PostgreSQLArchive.files(vm)
+        files += ReplicationReport.files(vm)
         if let repository = vm.recipe.repository {
             files.append(File(path: stagedSourcesPath(repository), permissions: "0644", content: repository.sources))
             if let preferences = repository.preferences { files.append(File(path: repository.preferencesPath, permissions: "0644", content: preferences)) }
@@ -140,6 +143,7 @@ public enum DatabaseUserData {
             if let endpoint = point.bucket.endpoint { pairs.append(("MCLOUD_RESTORE_ENDPOINT", endpoint)) }
         }
         pairs += PostgreSQLArchive.settings(vm)
+        pairs += ReplicationReport.settings(vm)
         return "# Written by mcloud: this database server's settings. The bucket's keys, if any, are in \(secretsPath) (root only).\n"
             + assignments(pairs)
     }
@@ -151,7 +155,7 @@ public enum DatabaseUserData {
         return """
             #!/bin/bash
             # Written by mcloud: the engine catalog's steps for \(recipe.engine.title) \(recipe.series) on \(recipe.family.rawValue).
-            # mcloud-engine prepare|configure|secure|follow|ready|dump|restore; dump writes $OUT, restore reads $IN.
+            # mcloud-engine prepare|configure|secure|follow|replicas|ready|dump|restore; dump writes $OUT, restore reads $IN.
             set -euo pipefail
             # shellcheck source=/dev/null
             . \(settingsPath)
@@ -159,12 +163,13 @@ public enum DatabaseUserData {
             """
             + step("prepare", recipe.prepare) + step("configure", recipe.configure) + step("secure", recipe.secure)
             + step("follow", recipe.replication?.follow ?? [#"echo "mcloud: standbys of \#(recipe) do not replicate" >&2"#, "exit 1"])
+            + step("replicas", recipe.replication?.report ?? [])
             + step("ready", [#"(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null"#, recipe.ready])
             + step("dump", [#": "${OUT:?the file to write}""#, recipe.dump]) + step("restore", [#": "${IN:?the dump to load}""#, recipe.restore])
             + """
             case "${1:-}" in
-              prepare | configure | secure | follow | ready | dump | restore) "$1" ;;
-              *) echo "usage: mcloud-engine prepare|configure|secure|follow|ready|dump|restore" >&2; exit 2 ;;
+              prepare | configure | secure | follow | replicas | ready | dump | restore) "$1" ;;
+              *) echo "usage: mcloud-engine prepare|configure|secure|follow|replicas|ready|dump|restore" >&2; exit 2 ;;
             esac
 
             """
@@ -228,6 +233,9 @@ public enum DatabaseUserData {
         if [ -n "${MCLOUD_ARCHIVE:-}" ]; then mcloud-archive setup; fi
         if [ -n "${MCLOUD_BACKUP_SCHEDULE:-}" ]; then
           echo "$MCLOUD_BACKUP_SCHEDULE root /usr/local/sbin/mcloud-backup >>/var/log/mcloud-backup.log 2>&1" >/etc/cron.d/mcloud-backup
+        fi
+        if [ -n "${MCLOUD_STANDBYS:-}" ] && [ -n "${MCLOUD_BACKUP_BUCKET:-}" ]; then
+          echo "* * * * * root \#(ReplicationReport.script) >>/var/log/mcloud-replication.log 2>&1" >/etc/cron.d/mcloud-replication
         fi
         echo "mcloud: $MCLOUD_ENGINE $MCLOUD_VERSION answers on port $PORT, its data on $disk at $MCLOUD_MOUNT"
 

@@ -58,7 +58,9 @@ enum PostgreSQLRecipes {
             // The dump recreates the postgres role, which exists: psql reports that and goes on.
             restore: #"gunzip -c "$IN" | runuser -u postgres -- psql -X -q -p "$PORT" -d postgres >/dev/null"#,
             dumpExtension: "sql.gz", proof: proof,
-            replication: Recipe.Replication(mode: .synchronous, follow: PostgreSQLReplication.follow(major: major, service: "postgresql@\(major)-main"))
+            replication: Recipe.Replication(
+                mode: .synchronous, follow: PostgreSQLReplication.follow(major: major, service: "postgresql@\(major)-main"), report: [PostgreSQLReplication.report]
+            )
         )
     }
 }

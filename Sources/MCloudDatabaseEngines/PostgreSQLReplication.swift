@@ -80,4 +80,10 @@ enum PostgreSQLReplication {
             "systemctl start \(service)",
         ]
     }
+
+    /// The primary's view of each standby: `replay_lag` is null once a standby has replayed everything and the
+    /// primary is idle, so nothing outstanding counts as 0 s; the bytes are the WAL it has not replayed.
+    static let report = #"""
+        runuser -u postgres -- psql -X -At -F $'\t' -p "$PORT" -d postgres -c "SELECT application_name, state, sync_state, COALESCE(round(EXTRACT(EPOCH FROM replay_lag)::numeric, 3), 0), COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), 0) FROM pg_stat_replication ORDER BY application_name"
+        """#
 }

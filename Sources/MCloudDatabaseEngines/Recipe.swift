@@ -22,6 +22,15 @@ public struct Recipe: Sendable, Hashable {
         /// On a standby, instead of `secure`, once the engine first answers: its TLS files in place, its data taken
         /// from the primary (waiting for it to answer), then following it. Reads the files `AccessFiles` writes.
         public var follow: [String]
+        /// On the primary, `mcloud-engine replicas`: one tab-separated line per standby connected now, `name state
+        /// sync lag-seconds lag-bytes`, which `ReplicationReport` publishes; empty when the engine cannot tell.
+        public var report: [String]
+
+        public init(mode: Mode, follow: [String], report: [String] = []) {
+            self.mode = mode
+            self.follow = follow
+            self.report = report
+        }
     }
 
     /// What shows that the recipe works.

@@ -87,7 +87,7 @@ enum RedisRecipes {
                     systemctl start redis-server
                     """,
                 dumpExtension: "rdb", proof: fromDistribution && family == .debian12 ? .bed : .checks,
-                replication: Recipe.Replication(mode: .asynchronous, follow: RedisReplication.follow)
+                replication: Recipe.Replication(mode: .asynchronous, follow: RedisReplication.follow, report: RedisReplication.report)
             )
         }
     }

@@ -37,4 +37,17 @@ enum RedisReplication {
         """#,
         "systemctl restart redis-server",
     ]
+
+    /// The primary's `INFO replication`: a replica has no name there, so its address and port name it; `lag` is the
+    /// seconds since its last acknowledgement (a replica acknowledges every second), the bytes what it has not got.
+    static let report: [String] = [
+        RedisRecipes.client,
+        #"""
+        info=$(cli INFO replication | tr -d '\r')
+        offset=$(sed -n 's/^master_repl_offset://p' <<<"$info")
+        sed -n 's/^slave[0-9]*://p' <<<"$info" | while IFS=, read -r address replica_port state replica_offset lag; do
+          printf '%s:%s\t%s\tasync\t%s\t%s\n' "${address#ip=}" "${replica_port#port=}" "${state#state=}" "${lag#lag=}" "$((${offset:-0} - ${replica_offset#offset=}))"
+        done
+        """#,
+    ]
 }

@@ -1,8 +1,10 @@
 import Foundation
 import MCloudAWS
+import MCloudDatabaseEngines
 import MCloudProvider
 import MCloudState
 import Testing
+@testable import MCloudCLI
 
 /// `mcloud backups` on moto: the DR legs of an applied AWS application, empty, then one with a backup older than
 /// twice its schedule and one with a fresh backup, each object read back with its size and recorded SHA-256.
@@ -52,6 +54,43 @@ struct BackupsCommandTests {
         #expect(listed.stdout.contains("   6  6f7c1f54a1e0   3d  server-0/"), "\(listed.stdout)")
         #expect(!listed.stdout.contains("status.json"))
         #expect(!listed.stdout.contains("no backups in this leg yet"))
+
+        let destroyed = await workspace.run("destroy", ["--auto-approve"])
+        #expect(destroyed.exitCode == 0, "\(destroyed.stdout)\(destroyed.stderr)")
+    }
+
+    /// The primary of a cell with standbys writes what it sees of them beside its backups; `backups` shows each
+    /// standby with its lag and flags a leg whose primary sees fewer standbys than it has.
+    @Test func aLegShowsItsPrimarysStandbysAndFlagsOneThatDoesNotFollow() async throws {
+        let workspace = try AWSWorkspace()
+        let applied = await workspace.run("apply", ["--auto-approve"])
+        #expect(applied.exitCode == 0, "\(applied.stdout)\(applied.stderr)")
+        let state = try #require(try FileStateBackend(path: workspace.statePath).read())
+        // The leg of the VM database (Redis); the managed one's backups are RDS's.
+        let bucket = try #require(state.resources.first { $0.address.kind == .backupBucket && BackupHealth.Watch(bucket: $0.attributes) != nil })
+        let server = try #require(BackupHealth.Watch(bucket: bucket.attributes)?.server)
+        let s3 = S3Client(client: AWSClient(configuration: AWSConfiguration(credentials: workspace.credentials, region: "eu-west-1", endpointURL: workspace.url)))
+        let dump = Array("a dump".utf8)
+        let sha = "6f7c1f54a1e0e4c0b4b0f0a2f1f3c3d9e0a1b2c3d4e5f60718293a4b5c6d7e8f"
+        try await s3.putObject(bucket: bucket.providerID, key: "\(server)/\(Self.stamp(600)).dump", body: dump, metadata: ["sha256": sha, "size": "6"])
+        let now = BackupStatus.text(Int(Date().timeIntervalSince1970))
+        func report(_ standbys: String) async throws {
+            let json = #"{"server": "\#(server)", "at": "\#(now)", "expected": 1, "standbys": [\#(standbys)], "error": null}"#
+            try await s3.putObject(bucket: bucket.providerID, key: DatabaseUserData.replicationKey(server: server), body: Array(json.utf8), contentType: "application/json")
+        }
+        let cell = BackupsCommand.cellName(of: bucket)
+
+        try await report("")
+        let missing = await Self.backups(workspace, [cell, "--detailed-exitcode"])
+        #expect(missing.exitCode == 2, "\(missing.stdout)\(missing.stderr)")
+        #expect(missing.stdout.contains("    none connected\n  ! 0 of 1 standbys of \(server) follow it\n"), "\(missing.stdout)")
+        #expect(!missing.stdout.contains("replication.json"), "the report is listed as a backup: \(missing.stdout)")
+
+        try await report(#"{"name": "standby_1", "state": "streaming", "sync": "quorum", "lagSeconds": 1.5, "lagBytes": 96}"#)
+        let following = await Self.backups(workspace, [cell, "--detailed-exitcode"])
+        #expect(following.exitCode == 0, "\(following.stdout)\(following.stderr)")
+        #expect(following.stdout.contains("  standby_1  streaming  quorum  1.5 s              96\n"), "\(following.stdout)")
+        #expect(!following.stdout.contains("  ! "), "\(following.stdout)")
 
         let destroyed = await workspace.run("destroy", ["--auto-approve"])
         #expect(destroyed.exitCode == 0, "\(destroyed.stdout)\(destroyed.stderr)")

@@ -59,6 +59,11 @@ struct PostgreSQLReplicationTests {
             #expect(try await poll(port, streaming, until: "standby_1|streaming|quorum|t|TLSv1.3\n") == "standby_1|streaming|quorum|t|TLSv1.3\n")
             #expect(try await psql(port, "CREATE TABLE replicated (id int); INSERT INTO replicated VALUES (1)").succeeded)
             #expect(try await poll(port + 1, "SELECT count(*), pg_is_in_recovery() FROM replicated", until: "1|t\n") == "1|t\n")
+            // The primary's report step, as `mcloud-engine replicas` runs it: one row, the standby streaming in the quorum.
+            let report = try await Command.run("/bin/bash", ["-c", PostgreSQLReplication.report], environment: ["PORT": String(port), "PGHOST": folder])
+            let row = report.stdout.split(separator: "\t").map(String.init)
+            #expect(row.count == 5 && row.prefix(3) == ["standby_1", "streaming", "quorum"], "\(report.output)")
+            #expect(row.count == 5 && Double(row[3]) != nil && Int(row[4].trimmingCharacters(in: .newlines)) != nil, "\(report.output)")
             // No standby, no acknowledgement: the commit is still waiting when the client gives up.
             follower.terminate()
             follower.waitUntilExit()

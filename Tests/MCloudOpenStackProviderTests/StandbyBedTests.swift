@@ -25,6 +25,17 @@ import Testing
         var primary: String
         var standby: String
         var container: ContainerBed
+        /// The primary's DR bucket on the moto bed, and its server name there.
+        var s3: S3Client
+        var bucket: String
+        var server: String
+
+        /// What the primary's report says once it has run (as its cron job does every minute).
+        func report() async throws -> ReplicationStatus? {
+            _ = try await container.shell(primary, ReplicationReport.script)
+            let bytes = try await s3.getObject(bucket: bucket, key: DatabaseUserData.replicationKey(server: server))
+            return ReplicationStatus(json: String(decoding: bytes, as: UTF8.self))
+        }
     }
 
     @Test func aPostgreSQLStandbyStreamsOverTLSAndACommitWaitsForIt() async throws {
@@ -38,9 +49,14 @@ import Testing
             let count = "\(standbyPSQL) -c 'SELECT count(*) FROM replicated'"
             #expect(try await Self.poll(pair.container, pair.standby, count, until: "100\n"))
             #expect(try await pair.container.shell(pair.standby, "\(standbyPSQL) -c 'SELECT pg_is_in_recovery()'") == "t\n")
+            // The primary reports its standby to the DR bucket, streaming in the quorum; stopped, the standby is missing.
+            let following = try #require(try await pair.report())
+            #expect(following.standbys.map { "\($0.name) \($0.state) \($0.sync)" } == ["standby_1 streaming quorum"])
+            #expect(following.problems(now: Int(Date().timeIntervalSince1970)).isEmpty)
             // Stopped, the standby acknowledges nothing: the commit is still waiting when the client gives up after 6 s
             // (a command left running in the container would hold its exec open), and the next returns once it is back.
             _ = try await pair.container.shell(pair.standby, "systemctl stop postgresql@15-main")
+            #expect(try await pair.report()?.problems(now: Int(Date().timeIntervalSince1970)) == ["0 of 1 standbys of \(pair.server) follow it"])
             let waiting = try await pair.container.exec(pair.primary, ["bash", "-c", "timeout 6 \(psql) -c 'INSERT INTO replicated VALUES (101)'"])
             #expect(waiting.exitCode == 124, "the commit returned without a standby: \(waiting.output)")
             _ = try await pair.container.shell(pair.standby, "systemctl start postgresql@15-main")
@@ -58,6 +74,9 @@ import Testing
             #expect(try await Self.poll(pair.container, pair.standby, "\(cli) GET replicated", until: "yes\n"))
             let role = try await pair.container.shell(pair.primary, "\(cli) INFO replication | tr -d '\\r' | grep -E '^(role|connected_slaves):'")
             #expect(role == "role:master\nconnected_slaves:1\n")
+            let report = try #require(try await pair.report())
+            #expect(report.standbys.map { "\($0.state) \($0.sync)" } == ["online async"], "\(report)")
+            #expect(report.problems(now: Int(Date().timeIntervalSince1970)).isEmpty, "\(report)")
         }
     }
 
@@ -123,7 +142,8 @@ import Testing
             )
             _ = try await beds.container.shell(instances[1], "echo '\(Self.primaryAddress) \(names[0])' >>/etc/hosts")
             for instance in instances { try await beds.container.wait(instance) }
-            try await check(Pair(primary: instances[0], standby: instances[1], container: beds.container))
+            #expect(try await beds.container.shell(instances[0], "cat /etc/cron.d/mcloud-replication") == "* * * * * root \(ReplicationReport.script) >>/var/log/mcloud-replication.log 2>&1\n")
+            try await check(Pair(primary: instances[0], standby: instances[1], container: beds.container, s3: beds.s3, bucket: bucket, server: names[0]))
         } catch {
             for instance in instances {
                 print("---- \(instance)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", instance, "cloud-init"]).stdout.suffix(3000)) ?? ""))

@@ -50,7 +50,7 @@ struct BackupsCommand: Command {
         let now = context.clock.nowSeconds
         let registry = context.providerCatalog
         var legs: [BackupsView.Leg] = []
-        for (bucket, name) in buckets.sorted(by: { $0.1 < $1.1 }) {
+        for (bucket, _) in buckets.sorted(by: { $0.1 < $1.1 }) {
             do throws(ProviderError) {
                 guard let cloud = clouds[bucket.cloud] else {
                     throw ProviderError(.unavailable, "cloud \(bucket.cloud) of \(bucket.address) is not in the catalog")
@@ -58,14 +58,13 @@ struct BackupsCommand: Command {
                 guard let lister = try registry.provider(named: bucket.provider, for: cloud) as? any BackupLister else {
                     throw ProviderError(.unavailable, "the \(bucket.provider) provider cannot list buckets")
                 }
-                let schedule = ResourceBody(bucket.attributes).string("schedule")
-                legs.append(BackupsView.Leg(cell: name, bucket: bucket.providerID, cloud: bucket.cloud, schedule: schedule, backups: BackupsView.collapsingArchives(try await lister.backups(in: bucket)), now: now))
+                legs.append(try await BackupsView.Leg.read(bucket, through: lister, now: now))
             } catch {
                 throw CommandFailure(error.message)
             }
         }
         context.stdout.write(BackupsView.render(legs, now: now))
-        let flagged = legs.filter { $0.problem(now: now) != nil }.count
+        let flagged = legs.filter { !$0.problems(now: now).isEmpty }.count
         if flagged > 0 { context.stderr.write("warning: \(flagged) DR leg\(flagged == 1 ? "" : "s") cannot be relied on\n") }
         return detailedExitCode && flagged > 0 ? .changes : .success
     }

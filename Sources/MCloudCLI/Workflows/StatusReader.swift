@@ -65,11 +65,8 @@ struct StatusReader {
                 observed += try await provider.refresh(application: application, desired: desired, recorded: resources)
                 guard let lister = provider as? any BackupLister else { continue }
                 for bucket in resources where bucket.address.kind == .backupBucket {
-                    let leg = BackupsView.Leg(
-                        cell: BackupsCommand.cellName(of: bucket), bucket: bucket.providerID, cloud: bucket.cloud,
-                        schedule: ResourceBody(bucket.attributes).string("schedule"), backups: try await lister.backups(in: bucket), now: now
-                    )
-                    let verdict = leg.problem(now: now).map { StatusVerdict(.degraded, $0) } ?? .healthy
+                    let leg = try await BackupsView.Leg.read(bucket, through: lister, now: now)
+                    let verdict = leg.problems(now: now).first.map { StatusVerdict(.degraded, $0) } ?? .healthy
                     legs[bucket.address] = StatusDocument.Backup(bucket: bucket.providerID, newest: leg.backups.last?.time, verdict: verdict)
                 }
             }
