@@ -76,14 +76,17 @@ public struct AWSResourceProvider: ResourceProvider {
             if let host = database.endpoint { endpoints[database.identifier] = await settings.resolver.ipv4Addresses(host) }
         }
         var observed = inventory.observed(known, endpoints: endpoints)
-        // A DR leg whose VM's backups stopped: the status object the backup job writes into the bucket.
+        // A DR leg whose VM's backups stopped, or whose standbys do not follow: what the VM writes into the bucket.
         for index in observed.indices where observed[index].attributes.value(at: ["kind"])?.stringValue == ResourceKind.backupBucket.rawValue {
             guard let watch = BackupHealth.Watch(bucket: observed[index].attributes) else { continue }
             let bucket = observed[index].providerID
             let status = try await Self.attempt("reading \(watch.key) in bucket \(bucket)") { () throws(AWSError) in
                 try await session.s3.objectIfExists(bucket: bucket, key: watch.key)
             }
-            if let problem = watch.problem(statusObject: status, now: session.client.clock.nowSeconds) { observed[index].warnings.append(problem) }
+            let report = try await Self.attempt("reading \(watch.replicationKey) in bucket \(bucket)") { () throws(AWSError) in
+                try await session.s3.objectIfExists(bucket: bucket, key: watch.replicationKey)
+            }
+            observed[index].warnings += watch.problems(statusObject: status, replicationObject: report, now: session.client.clock.nowSeconds)
         }
         return observed.sorted { $0.address < $1.address }
     }

@@ -29,6 +29,8 @@ extension BackupHealth {
     public struct Watch: Sendable, Hashable {
         public var server: String
         public var key: String
+        /// The primary's replication report, which a server without standbys never writes.
+        public var replicationKey: String
         public var schedule: String
 
         /// Nil for a bucket whose source is not a database VM, or without a schedule.
@@ -37,14 +39,24 @@ extension BackupHealth {
             guard parts.count == 4, parts[2] == "DatabaseServer", let schedule = body.value(at: ["spec", "schedule"])?.stringValue else { return nil }
             server = parts[3]
             key = DatabaseUserData.statusKey(server: server)
+            replicationKey = DatabaseUserData.replicationKey(server: server)
             self.schedule = schedule
         }
 
-        /// The warning for the status object's bytes (nil: none there) at `now`.
-        public func problem(statusObject bytes: [UInt8]?, now: Int) -> String? {
+        /// The warnings for the status object's and the replication report's bytes (nil: none there) at `now`.
+        public func problems(statusObject bytes: [UInt8]?, replicationObject report: [UInt8]?, now: Int) -> [String] {
             let status = bytes.flatMap { BackupStatus(json: String(decoding: $0, as: UTF8.self)) }
-            if bytes != nil, status == nil { return "the backup status object \(key) is not one mcloud's backup job writes" }
-            return BackupHealth.problem(server: server, status: status, schedule: schedule, now: now)
+            var problems: [String] = []
+            if bytes != nil, status == nil {
+                problems.append("the backup status object \(key) is not one mcloud's backup job writes")
+            } else if let problem = BackupHealth.problem(server: server, status: status, schedule: schedule, now: now) {
+                problems.append(problem)
+            }
+            guard let report else { return problems }
+            guard let replication = ReplicationStatus(json: String(decoding: report, as: UTF8.self)) else {
+                return problems + ["the replication report \(replicationKey) is not one mcloud's report job writes"]
+            }
+            return problems + replication.problems(now: now)
         }
     }
 }

@@ -36,9 +36,11 @@ struct BackupBucketKind: Sendable {
             let days = try await s3.lifecycle(bucket).compactMap(\.expireAfterDays).first
             let read = base.settingSpec(["retentionDays"], days.map(JSONValue.int)).settingSpec(["bucketName"], .string(bucket))
             var warnings: [String] = []
-            if let watch = BackupHealth.Watch(bucket: base.document),
-               let problem = watch.problem(statusObject: try await s3.objectIfExists(bucket: bucket, key: watch.key), now: clock.nowSeconds) {
-                warnings.append(problem)
+            if let watch = BackupHealth.Watch(bucket: base.document) {
+                warnings += watch.problems(
+                    statusObject: try await s3.objectIfExists(bucket: bucket, key: watch.key),
+                    replicationObject: try await s3.objectIfExists(bucket: bucket, key: watch.replicationKey), now: clock.nowSeconds
+                )
             }
             observed.append(ObservedResource(address: address, providerID: bucket, attributes: read.document, warnings: warnings))
         }

@@ -8,8 +8,8 @@ import MCloudProvider
 import MCloudTestSupport
 import Testing
 
-/// A DR leg whose backups stopped shows on the refresh: the BackupBucket's provider reads the status object its
-/// source VM's backup job writes (on the moto bed, through the OpenStack provider's object storage) and judges it
+/// A DR leg whose backups stopped, or whose primary's standbys do not follow, shows on the refresh: the BackupBucket's
+/// provider reads the status object its source VM's backup job writes and the primary's replication report (on the moto bed, through the OpenStack provider's object storage) and judges it
 /// against the schedule. Fails, never skips, without the beds.
 @Suite(.serialized) struct BackupStatusBedTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -17,6 +17,8 @@ import Testing
         /// The status object's JSON, made at `now`; nil writes none.
         var status: (@Sendable (_ now: Int) -> String)?
         var warning: String?
+        /// The primary's replication report, made at `now`; nil writes none.
+        var replication: (@Sendable (_ now: Int) -> String)? = nil
         var testDescription: String { name }
     }
 
@@ -37,6 +39,11 @@ import Testing
         Case(name: "on time, but the last run failed", status: { now in status(success: now - 1800, attempt: now - 60, error: "the dump failed") },
              warning: "the last backup of st.db.0 failed at "),
         Case(name: "a status object mcloud did not write", status: { _ in "not json" }, warning: "the backup status object st.db.0/status.json is not one mcloud's backup job writes"),
+        Case(
+            name: "backups on time, but the primary's standby does not follow", status: { now in status(success: now - 600, attempt: now - 600, error: nil) },
+            warning: "0 of 1 standbys of st.db.0 follow it",
+            replication: { now in #"{"server": "st.db.0", "at": "\#(BackupStatus.text(now - 30))", "expected": 1, "standbys": [], "error": null}"# }
+        ),
     ]
 
     @Test("the refreshed bucket warns when its VM's backups stopped", arguments: cases)
@@ -71,6 +78,9 @@ import Testing
         let now = Int(Date().timeIntervalSince1970)
         if let status = test.status {
             try await s3.putObject(bucket: bucket, key: "st.db.0/status.json", body: Array(status(now).utf8), contentType: "application/json")
+        }
+        if let replication = test.replication {
+            try await s3.putObject(bucket: bucket, key: "st.db.0/replication.json", body: Array(replication(now).utf8), contentType: "application/json")
         }
         let refreshed = try await provider.refresh(application: application, desired: [desired], recorded: [recorded])
         let warnings = refreshed.first { $0.address == address }?.warnings ?? ["the bucket was not refreshed"]
