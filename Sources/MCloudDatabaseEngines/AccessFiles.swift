@@ -28,6 +28,7 @@ enum AccessFiles {
             files += access.replication.map(RedisReplication.files) ?? []
         case .mysql:
             files.append(DatabaseUserData.File(path: mysqlUsersPath, permissions: "0600", content: mysqlUsers(access.users)))
+            files += access.replication.map(MySQLReplication.files) ?? []
         case .clickhouse, .mongodb, .arenadata:
             break
         }
@@ -86,19 +87,21 @@ enum AccessFiles {
         var lines = ["-- Written by mcloud: one user per dependent service, with its password's verifier, over TLS only, on a database of its own."]
         for user in users {
             lines.append("CREATE DATABASE IF NOT EXISTS \(user.database);")
-            var hosts: [String] = []
-            for host in user.cidrs.compactMap(mysqlHost) where !hosts.contains(host) { hosts.append(host) }
-            for host in hosts {
-                let account = "'\(user.name)'@'\(host)'"
-                let identified = "IDENTIFIED WITH mysql_native_password AS '\(user.verifier)' REQUIRE SSL"
-                lines += [
-                    "CREATE USER IF NOT EXISTS \(account) \(identified);",
-                    "ALTER USER \(account) \(identified);",
-                    "GRANT ALL ON \(user.database).* TO \(account);",
-                ]
-            }
+            lines += mysqlAccounts(user.name, cidrs: user.cidrs, verifier: user.verifier, grant: "ALL ON \(user.database).*")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One account of `name` per source network (`mysqlHost`), made once and given `verifier` at every run, over TLS
+    /// only, granted `grant` (`ALL ON shop.*`).
+    static func mysqlAccounts(_ name: String, cidrs: [String], verifier: String, grant: String) -> [String] {
+        var hosts: [String] = []
+        for host in cidrs.compactMap(mysqlHost) where !hosts.contains(host) { hosts.append(host) }
+        return hosts.flatMap { host in
+            let account = "'\(name)'@'\(host)'"
+            let identified = "IDENTIFIED WITH mysql_native_password AS '\(verifier)' REQUIRE SSL"
+            return ["CREATE USER IF NOT EXISTS \(account) \(identified);", "ALTER USER \(account) \(identified);", "GRANT \(grant) TO \(account);"]
+        }
     }
 
     /// A CIDR as a MariaDB/MySQL account's host: `%` for every address, the address for a /32, else the network and

@@ -89,13 +89,14 @@ enum MySQLRecipes {
         ]
     }
 
-    /// The clients' users, at `secure` and after every restore once TLS is on: a restored dump brings back the users
-    /// of the day it was taken.
+    /// The clients' users and a primary's replication account (`MySQLReplication`), at `secure` and after every
+    /// restore once TLS is on: a restored dump brings back the users of the day it was taken.
     static func users(client: String, folder: String) -> String {
         #"""
         if [ -e \#(folder)/zz-mcloud-tls.cnf ]; then
           for _ in $(seq 120); do \#(client) -e 'SELECT 1' >/dev/null 2>&1 && break; sleep 1; done
           \#(client) <\#(AccessFiles.mysqlUsersPath)
+          [ ! -s \#(MySQLReplication.primarySQLPath) ] || \#(client) <\#(MySQLReplication.primarySQLPath)
         fi
         """#
     }
@@ -106,12 +107,13 @@ enum MySQLRecipes {
             packages: ["mariadb-server", "mariadb-client"], service: "mariadb", mountPoint: "/var/lib/mysql", dataDirectory: dataDirectory,
             // The package's own setup creates the data directory it reads from the configuration.
             prepare: [settings(mariadbFolder)],
-            configure: ["systemctl enable mariadb", "systemctl restart mariadb"],
+            configure: ["systemctl enable mariadb"] + MySQLReplication.settings(.mariadb),
             secure: secure(client: "mariadb", service: "mariadb", folder: mariadbFolder, nativePassword: false),
             ready: "mariadb -e 'SELECT 1' >/dev/null",
             dump: #"mariadb-dump --all-databases --single-transaction --quick --routines --events --triggers | gzip >"$OUT""#,
             restore: #"gunzip -c "$IN" | mariadb"# + "\n" + users(client: "mariadb", folder: mariadbFolder),
-            dumpExtension: "sql.gz", proof: fromDistribution && family == .debian12 ? .bed : .checks
+            dumpExtension: "sql.gz", proof: fromDistribution && family == .debian12 ? .bed : .checks,
+            replication: Recipe.Replication(mode: .semisynchronous, follow: MySQLReplication.follow(.mariadb))
         )
     }
 
@@ -121,12 +123,13 @@ enum MySQLRecipes {
             packages: fromDistribution ? ["mysql-server-\(series)", "mysql-client-\(series)"] : ["mysql-server", "mysql-client"], service: "mysql",
             mountPoint: "/var/lib/mysql", dataDirectory: dataDirectory,
             prepare: [settings(mysqlFolder)],
-            configure: ["systemctl enable mysql", "systemctl restart mysql"],
+            configure: ["systemctl enable mysql"] + MySQLReplication.settings(.oracle(series)),
             secure: secure(client: "mysql", service: "mysql", folder: mysqlFolder, nativePassword: series != "8.0"),
             ready: "mysql -e 'SELECT 1' >/dev/null",
             dump: #"mysqldump --all-databases --single-transaction --quick --routines --events --triggers --set-gtid-purged=OFF | gzip >"$OUT""#,
             restore: #"gunzip -c "$IN" | mysql"# + "\n" + users(client: "mysql", folder: mysqlFolder),
-            dumpExtension: "sql.gz", proof: .checks
+            dumpExtension: "sql.gz", proof: .checks,
+            replication: Recipe.Replication(mode: .semisynchronous, follow: MySQLReplication.follow(.oracle(series)))
         )
     }
 }

@@ -14,6 +14,9 @@ public struct Recipe: Sendable, Hashable {
         public enum Mode: String, Sendable, Hashable {
             /// A commit on the primary returns once a standby has it: nothing acknowledged is lost inside the cloud.
             case synchronous
+            /// A commit on the primary waits for a standby's acknowledgement up to a timeout, then returns without it:
+            /// nothing acknowledged is lost while a standby keeps up; while none does, as asynchronous.
+            case semisynchronous
             /// A standby trails the primary: what it has not received when the primary is lost is lost.
             case asynchronous
         }

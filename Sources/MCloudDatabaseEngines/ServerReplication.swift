@@ -48,7 +48,11 @@ extension ServerReplication {
     /// The settings a standby's `follow` step reads from `/etc/mcloud/database.conf`: nothing secret.
     var settings: [(name: String, value: String)] {
         guard case .standby(let name, let primary, let port) = role else { return [] }
-        var pairs = [("MCLOUD_STANDBY_NAME", name), ("MCLOUD_PRIMARY_HOST", primary), ("MCLOUD_PRIMARY_PORT", String(port))]
+        // MCLOUD_SERVER_ID: the standby's MariaDB/MySQL `server_id`, unique in its cell.
+        var pairs = [
+            ("MCLOUD_STANDBY_NAME", name), ("MCLOUD_PRIMARY_HOST", primary), ("MCLOUD_PRIMARY_PORT", String(port)),
+            ("MCLOUD_SERVER_ID", String(MySQLReplication.serverID(standby: name))),
+        ]
         if let primaryAddress { pairs.append(("MCLOUD_PRIMARY_ADDRESS", primaryAddress)) }
         return pairs
     }

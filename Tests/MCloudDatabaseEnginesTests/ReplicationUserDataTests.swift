@@ -86,13 +86,106 @@ struct ReplicationUserDataTests {
         #expect(engine.contains(#"echo "replicaof ${MCLOUD_PRIMARY_ADDRESS:-$MCLOUD_PRIMARY_HOST} $MCLOUD_PRIMARY_PORT""#) && engine.contains("tls-replication yes"))
     }
 
-    /// Which engines' VM standbys replicate, and how: what `validate` refuses standbys for and docs/databases.md states.
+    static var mariadb: Recipe { EngineCatalog.recipes.first { $0.engine == .mysql && $0.proof == .bed }! }
+
+    /// What each MariaDB server of a cell with standbys gets: the primary the account (from its verifier, over TLS,
+    /// replication only) and semi-synchronous commits, a standby its `server_id`, read-only and the password in a
+    /// root-only file alone; both a row-based binary log with GTIDs from `configure`'s restart on.
     @Test(arguments: [
-        (Engine.postgresql, Recipe.Replication.Mode?.some(.synchronous)), (.redis, .asynchronous), (.postgrespro, nil), (.mysql, nil), (.clickhouse, nil),
-        (.mongodb, nil),
+        ("primary", primary, [
+            "server_id = ${MCLOUD_SERVER_ID:-1}", "log_bin = mariadb-bin", "binlog_format = ROW", "gtid_strict_mode = ON",
+            "rpl_semi_sync_master_enabled = ON", "rpl_semi_sync_master_wait_point = AFTER_SYNC", "rpl_semi_sync_master_timeout = 10000",
+        ]),
+        ("standby", standby, ["read_only = ON", "rpl_semi_sync_slave_enabled = ON", "log_slave_updates = ON"]),
     ])
-    func theCatalogSaysWhichStandbysReplicate(_ engine: Engine, _ mode: Recipe.Replication.Mode?) {
-        for recipe in EngineCatalog.recipes where recipe.engine == engine {
+    func aMariaDBServerOfACellWithStandbys(_ role: String, _ replication: DatabaseReplication, _ settings: [String]) throws {
+        let vm = try Self.vm(Self.mariadb, replication)
+        let text = DatabaseUserData.render(vm)
+        let files = try UserDataTests.files(text)
+        let password = try Self.credential.password.value
+        let engine = DatabaseUserData.engine(Self.mariadb)
+        let configure = try #require(engine.range(of: "configure() {"))
+        for line in settings {
+            let found = try #require(engine.range(of: "echo '\(line)'") ?? engine.range(of: "echo \"\(line)\""), "\(line)")
+            #expect(found.lowerBound > configure.lowerBound && found.upperBound < engine.range(of: "secure() {")!.lowerBound, "\(line) is not in configure")
+        }
+        if role == "primary" {
+            #expect(!text.contains(password), "the replication password is in the primary's user data")
+            let verifier = try Self.credential.verifier(.mysqlNative)
+            #expect(files[MySQLReplication.primarySQLPath]?["permissions"]?.scalar?.value == "0600")
+            #expect(files[MySQLReplication.primarySQLPath]?["content"]?.scalar?.value.split(separator: "\n").dropFirst().map(String.init) == [
+                "CREATE USER IF NOT EXISTS 'replicator'@'10.0.0.0/255.0.0.0' IDENTIFIED WITH mysql_native_password AS '\(verifier)' REQUIRE SSL;",
+                "ALTER USER 'replicator'@'10.0.0.0/255.0.0.0' IDENTIFIED WITH mysql_native_password AS '\(verifier)' REQUIRE SSL;",
+                "GRANT REPLICATION SLAVE ON *.* TO 'replicator'@'10.0.0.0/255.0.0.0';",
+                "CREATE USER IF NOT EXISTS 'replicator'@'192.168.0.0/255.255.0.0' IDENTIFIED WITH mysql_native_password AS '\(verifier)' REQUIRE SSL;",
+                "ALTER USER 'replicator'@'192.168.0.0/255.255.0.0' IDENTIFIED WITH mysql_native_password AS '\(verifier)' REQUIRE SSL;",
+                "GRANT REPLICATION SLAVE ON *.* TO 'replicator'@'192.168.0.0/255.255.0.0';",
+            ])
+            #expect(files[MySQLReplication.passwordPath] == nil)
+            // The account is loaded after the clients' users, by `secure` and after every restore.
+            #expect(engine.contains("[ ! -s \(MySQLReplication.primarySQLPath) ] || mariadb <\(MySQLReplication.primarySQLPath)"))
+            #expect(DatabaseUserData.settings(vm).contains("MCLOUD_ACCESS='1'\n") && !DatabaseUserData.settings(vm).contains("MCLOUD_SERVER_ID"))
+        } else {
+            #expect(files[MySQLReplication.passwordPath]?["permissions"]?.scalar?.value == "0600")
+            #expect(files[MySQLReplication.passwordPath]?["content"]?.scalar?.value == password + "\n")
+            #expect(files[MySQLReplication.primarySQLPath] == nil)
+            // The password once in the whole user data: in the root-only file, never in settings or scripts.
+            #expect(text.components(separatedBy: password).count == 2)
+            #expect(DatabaseUserData.settings(vm).contains("MCLOUD_SERVER_ID='2'\n"))
+            let follow = try #require(engine.range(of: "follow() {"))
+            let change = try #require(engine.range(of: "CHANGE MASTER TO MASTER_HOST = '$MCLOUD_PRIMARY_HOST', MASTER_PORT = $MCLOUD_PRIMARY_PORT"))
+            #expect(change.lowerBound > follow.lowerBound)
+            for option in [
+                "MASTER_USER = 'replicator'", "MASTER_PASSWORD = '$password'", "MASTER_SSL = 1", "MASTER_SSL_CA = '/etc/mysql/mcloud/ca.crt'",
+                "MASTER_SSL_VERIFY_SERVER_CERT = 1", "MASTER_USE_GTID = slave_pos",
+            ] {
+                #expect(engine.contains(option), "\(option)")
+            }
+            // Into the client's stdin, read from the file: never an argument, which `ps` shows.
+            #expect(engine.contains("password=$(tr -d '\\n' <\(MySQLReplication.passwordPath))\n  mariadb <<EOF\n"))
+        }
+    }
+
+    /// Oracle MySQL, which the bed cannot install (checked by shellcheck with every recipe): GTIDs with
+    /// auto-positioning, the semi-synchronous plugins, and its words for the same steps, the 8.4 ones on 8.4.
+    @Test(arguments: [("8.0", "RESET MASTER;"), ("8.4", "RESET BINARY LOGS AND GTIDS;")])
+    func anOracleMySQLStandbyFollowsWithAutoPositionOverVerifiedTLS(_ series: String, _ reset: String) throws {
+        let recipe = try #require(EngineCatalog.recipes.first { $0.engine == .mysql && $0.series == series && $0.family == .ubuntu2404 })
+        let engine = DatabaseUserData.engine(recipe)
+        for line in [
+            "echo 'gtid_mode = ON'", "echo 'enforce_gtid_consistency = ON'", "echo 'plugin_load_add = semisync_source.so'",
+            "echo 'loose_rpl_semi_sync_source_enabled = ON'", "echo 'plugin_load_add = semisync_replica.so'", "echo 'read_only = ON'",
+            "mysql -e '\(reset)'",
+            "CHANGE REPLICATION SOURCE TO SOURCE_HOST = '$MCLOUD_PRIMARY_HOST', SOURCE_PORT = $MCLOUD_PRIMARY_PORT, SOURCE_USER = 'replicator',",
+            "SOURCE_PASSWORD = '$password', SOURCE_SSL = 1, SOURCE_SSL_CA = '/etc/mysql/mcloud/ca.crt', SOURCE_SSL_VERIFY_SERVER_CERT = 1,",
+            "SOURCE_AUTO_POSITION = 1, SOURCE_CONNECT_RETRY = 5;", "\n\(reset)\nCHANGE REPLICATION SOURCE", "\nSTART REPLICA;\nEOF\n",
+            "mysql -e 'SHOW REPLICA STATUS\\G' | grep -q '^ *Replica_IO_Running: Yes$'",
+        ] {
+            #expect(engine.contains(line), "\(recipe): \(line)")
+        }
+        #expect(!engine.contains("MASTER_"), "\(recipe)")
+        let standby = try Self.vm(recipe, Self.standby)
+        let text = DatabaseUserData.render(standby)
+        #expect(text.components(separatedBy: try Self.credential.password.value).count == 2)
+        #expect(try UserDataTests.files(text)[MySQLReplication.passwordPath]?["permissions"]?.scalar?.value == "0600")
+    }
+
+    /// `server_id`s unique in a cell: the primary's 1, a standby's one more than its copy.
+    @Test func standbysHaveServerIDsOfTheirOwn() {
+        #expect((1...8).map { MySQLReplication.serverID(standby: DatabaseReplication.standbyName(copy: $0)) } == Array(2...9))
+        #expect(MySQLReplication.serverID(standby: "reporting") > 1000)
+    }
+
+    /// Which engines' VM standbys replicate, and how: what `validate` refuses standbys for and docs/databases.md
+    /// states. `series` narrows an engine to the recipes whose series starts with it: MariaDB's and Oracle MySQL's.
+    @Test(arguments: [
+        (Engine.postgresql, "", Recipe.Replication.Mode?.some(.synchronous)), (.redis, "", .asynchronous), (.postgrespro, "", nil),
+        (.mysql, "10.", .semisynchronous), (.mysql, "11.", .semisynchronous), (.mysql, "8.", .semisynchronous), (.clickhouse, "", nil), (.mongodb, "", nil),
+    ])
+    func theCatalogSaysWhichStandbysReplicate(_ engine: Engine, _ series: String, _ mode: Recipe.Replication.Mode?) {
+        let recipes = EngineCatalog.recipes.filter { $0.engine == engine && $0.series.hasPrefix(series) }
+        #expect(!recipes.isEmpty)
+        for recipe in recipes {
             #expect(recipe.replication?.mode == mode, "\(recipe)")
         }
     }

@@ -88,12 +88,10 @@ import Testing
             #"extra.yaml:6:12: error: spec.version: arenadata "7.1" is sold managed by no cloud of the catalog (offers.dbaas lists "6" on vk-msk), and mcloud runs arenadata on no VM"#,
         ]),
         MalformedCase("standbys on MongoDB VMs, which cannot replicate yet", [database(engine: "mongodb", version: "7.0", standbys: 1)], [
-            #"extra.yaml:11:13: error: spec.standbys: 1, and mcloud's mongodb "7.0" VMs cannot replicate to a standby yet (standbys replicate on VMs for postgresql, redis); set standbys: 0, or run it where a cloud sells mongodb managed (offers.dbaas)"#,
+            #"extra.yaml:11:13: error: spec.standbys: 1, and mcloud's mongodb "7.0" VMs cannot replicate to a standby yet (standbys replicate on VMs for postgresql, mysql, redis); set standbys: 0, or run it where a cloud sells mongodb managed (offers.dbaas)"#,
         ]),
-        MalformedCase("standbys on MariaDB VMs, hosting: vm beside a managed offer", [
-            database(engine: "mariadb", version: "10.11", hosting: "vm", standbys: 2), Self.versions("[postgresql, redis, mysql]"),
-        ], [
-            #"extra.yaml:12:13: error: spec.standbys: 2, and mcloud's mysql "10.11" VMs cannot replicate to a standby yet (standbys replicate on VMs for postgresql, redis); set standbys: 0, or hosting: any for the managed mysql of vk-msk"#,
+        MalformedCase("standbys on ClickHouse VMs, which cannot replicate yet", [database(engine: "clickhouse", version: "24.8", standbys: 1), anyEngine], [
+            #"extra.yaml:11:13: error: spec.standbys: 1, and mcloud's clickhouse "24.8" VMs cannot replicate to a standby yet (standbys replicate on VMs for postgresql, mysql, redis); set standbys: 0, or run it where a cloud sells clickhouse managed (offers.dbaas)"#,
         ]),
         MalformedCase("offers.dbaas neither a list nor a mapping", [Self.versions("postgresql")], [
             "clouds.yaml:13:12: error: spec.offers.dbaas must be a list of engines or a mapping of engines to their versions, found a string",
@@ -129,6 +127,8 @@ import Testing
             database(engine: "postgresql", version: "16", hosting: "vm", standbys: 2),
             .add("cache.yaml", Template.database.replacingOccurrences(of: "ledger-db", with: "cache").replacingOccurrences(of: "engine: postgresql\n  version: \"16\"", with: "engine: redis\n  version: \"7.0\"") + "  hosting: vm\n  standbys: 1\n"),
         ], []),
+        MalformedCase("standbys of MariaDB VMs, which replicate", [database(engine: "mariadb", version: "10.11", hosting: "vm", standbys: 1)], []),
+        MalformedCase("standbys of Oracle MySQL VMs, which replicate", [database(engine: "mysql", version: "8.4", hosting: "vm", standbys: 2)], []),
         MalformedCase("standbys of ClickHouse where a cloud sells it managed", [
             database(engine: "clickhouse", version: "24.8", standbys: 1), anyEngine, Self.versions("[postgresql, redis, clickhouse]"),
         ], []),

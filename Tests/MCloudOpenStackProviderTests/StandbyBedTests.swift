@@ -25,6 +25,10 @@ import Testing
         var primary: String
         var standby: String
         var container: ContainerBed
+        /// The standby's login to the primary, to look for where it must not be.
+        var password: String
+        /// A CA of another application, which the primary's certificate does not chain to.
+        var otherAuthorityPEM: String
         /// The primary's DR bucket on the moto bed, and its server name there.
         var s3: S3Client
         var bucket: String
@@ -80,6 +84,69 @@ import Testing
         }
     }
 
+    /// MariaDB: the primary writes rows before the standby exists; the standby, started from GTID 0, replays them and
+    /// those written after, over TLS that verifies the primary's certificate, read-only, and acknowledges commits
+    /// (semi-synchronous: with its replication stopped a commit waits the 10 s timeout); with another CA it cannot
+    /// connect. The password is in its root-only file and nowhere on the standby's process list, journal or cloud-init
+    /// output. `SHOW SLAVE STATUS` calls the TLS fields `Master_SSL_*`.
+    @Test func aMariaDBStandbyReplaysThePrimaryOverVerifiedTLS() async throws {
+        let rows = { (from: Int, to: Int) in
+            "mariadb -e 'CREATE DATABASE IF NOT EXISTS shop; CREATE TABLE IF NOT EXISTS shop.orders (id INT PRIMARY KEY, item TEXT); USE shop; INSERT INTO shop.orders SELECT seq, MD5(seq) FROM seq_\(from)_to_\(to)'"
+        }
+        let checksum = #"mariadb -N -e "SELECT CONCAT(COUNT(*), ':', MD5(GROUP_CONCAT(id, '/', item ORDER BY id))) FROM shop.orders""#
+        let status = "mariadb -e 'SHOW SLAVE STATUS\\G' | grep -E '^ *(Slave_IO_Running|Slave_SQL_Running|Master_SSL_Allowed|Master_SSL_Verify_Server_Cert|Using_Gtid):' | tr -s ' '"
+        try await Self.boot("mysql", beforeStandby: { container, primary in
+            _ = try await container.shell(primary, rows(1, 100))
+        }) { pair in
+            let replicating = " Slave_IO_Running: Yes\n Slave_SQL_Running: Yes\n Master_SSL_Allowed: Yes\n Master_SSL_Verify_Server_Cert: Yes\n Using_Gtid: Slave_Pos\n"
+            #expect(try await Self.poll(pair.container, pair.standby, status, until: replicating))
+            let before = try await pair.container.shell(pair.primary, checksum)
+            #expect(before.hasPrefix("100:"))
+            #expect(try await Self.poll(pair.container, pair.standby, checksum, until: before))
+            _ = try await pair.container.shell(pair.primary, rows(101, 200))
+            let after = try await pair.container.shell(pair.primary, checksum)
+            #expect(after.hasPrefix("200:"))
+            #expect(try await Self.poll(pair.container, pair.standby, checksum, until: after))
+            // The clients' users and the replication account came from the primary's binary log; the standby is read-only.
+            let standbyState = try await pair.container.shell(pair.standby, "mariadb -N -e 'SELECT @@GLOBAL.server_id, COUNT(*) FROM mysql.user WHERE user = \"replicator\"'")
+            #expect(standbyState == "2\t1\n")
+            // A user without READ_ONLY ADMIN, made on the primary, may write there and not on the standby.
+            _ = try await pair.container.shell(pair.primary, "mariadb -e 'CREATE USER probe@localhost; GRANT ALL ON shop.* TO probe@localhost'")
+            let probe = "mariadb -u probe -e 'INSERT INTO shop.orders VALUES (1000, \"probe\")'"
+            #expect(try await Self.poll(pair.container, pair.standby, "mariadb -N -e 'SELECT COUNT(*) FROM mysql.user WHERE user = \"probe\"'", until: "1\n"))
+            let refused = try await pair.container.exec(pair.standby, ["bash", "-c", probe])
+            let readOnly = try await pair.container.shell(pair.standby, "mariadb -N -e 'SELECT @@GLOBAL.read_only'")
+            #expect(!refused.succeeded && refused.output.contains("--read-only"), "read_only \(readOnly): \(refused.output)")
+            _ = try await pair.container.shell(pair.primary, probe + " && mariadb -e 'DELETE FROM shop.orders WHERE id = 1000; DROP USER probe@localhost'")
+            #expect(try await Self.poll(pair.container, pair.primary, "mariadb -N -e \"SHOW STATUS WHERE Variable_name IN ('Rpl_semi_sync_master_clients', 'Rpl_semi_sync_master_status')\"", until: "Rpl_semi_sync_master_clients\t1\nRpl_semi_sync_master_status\tON\n"))
+            // Semi-synchronous: without the standby's acknowledgement a commit waits the timeout, then the primary goes on.
+            _ = try await pair.container.shell(pair.standby, "mariadb -e 'STOP SLAVE'")
+            let waited = try await pair.container.shell(pair.primary, "start=$(date +%s); \(rows(201, 201)); echo $(( $(date +%s) - start ))")
+            #expect((Int(waited.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) >= 9, "the commit returned after \(waited) s")
+            _ = try await pair.container.shell(pair.standby, "mariadb -e 'START SLAVE'")
+            #expect(try await Self.poll(pair.container, pair.standby, checksum, until: try await pair.container.shell(pair.primary, checksum)))
+            // Nowhere but the root-only file (and the server's own master.info): not in ps, logs or cloud-init's output.
+            // The patterns come from the file, so that the search itself puts no password on the process list.
+            let file = "/etc/mcloud/access/mysql-replication.password"
+            #expect(try await pair.container.shell(pair.standby, "stat -c %a:%U \(file) && cat \(file)") == "600:root\n\(pair.password)\n")
+            let leaks = try await pair.container.shell(
+                pair.standby, "{ ps -eo args; journalctl --no-pager; cat /var/log/cloud-init*.log /var/lib/mysql/data/*.err 2>/dev/null || true; } | grep -cFf \(file) || true"
+            )
+            #expect(leaks == "0\n")
+            // Another CA: the standby refuses the primary's certificate and does not replicate.
+            let wrong = "/etc/mysql/mcloud/other-ca.crt"
+            _ = try await pair.container.shell(pair.standby, "cat >\(wrong)", input: Data(pair.otherAuthorityPEM.utf8))
+            _ = try await pair.container.shell(pair.standby, "mariadb -e \"STOP SLAVE; CHANGE MASTER TO MASTER_SSL_CA = '\(wrong)'; START SLAVE\"")
+            let error = "mariadb -e 'SHOW SLAVE STATUS\\G' | grep -E '^ *(Slave_IO_Running|Last_IO_Errno):' | tr -s ' '"
+            #expect(try await Self.poll(pair.container, pair.standby, error, until: " Slave_IO_Running: Connecting\n Last_IO_Errno: 2026\n"))
+            _ = try await pair.container.shell(pair.primary, rows(202, 202))
+            try await Task.sleep(for: .seconds(3))
+            #expect(try await pair.container.shell(pair.standby, checksum).hasPrefix("201:"))
+            _ = try await pair.container.shell(pair.standby, "mariadb -e \"STOP SLAVE; CHANGE MASTER TO MASTER_SSL_CA = '/etc/mysql/mcloud/ca.crt'; START SLAVE\"")
+            #expect(try await Self.poll(pair.container, pair.standby, checksum, until: try await pair.container.shell(pair.primary, checksum)))
+        }
+    }
+
     /// `command` in `instance` until it prints `expected`, for up to 60 s.
     static func poll(_ container: ContainerBed, _ instance: String, _ command: String, until expected: String) async throws -> Bool {
         for _ in 0..<60 {
@@ -91,7 +158,10 @@ import Testing
 
     /// Creates a primary and its standby of `engine` through the provider, the standby's port one above the sample's,
     /// boots both, checks the secrets went where they belong, runs `check` and removes everything however it ends.
-    static func boot(_ engine: String, _ check: (Pair) async throws -> Void) async throws {
+    /// `beforeStandby` runs on the primary, once it is set up, before the standby boots.
+    static func boot(
+        _ engine: String, beforeStandby: ((ContainerBed, String) async throws -> Void)? = nil, _ check: (Pair) async throws -> Void
+    ) async throws {
         let (beds, identity) = try Beds.withAgeIdentity(seed: 11, folder: NSTemporaryDirectory() + "mcloud-standby-bed-\(UUID().uuidString.prefix(8))")
         let test = try #require(EngineSample.debian12.first { $0.engine == engine })
         let run = UUID().uuidString.prefix(8).lowercased()
@@ -137,13 +207,24 @@ import Testing
             #expect(userData[1].contains(password), "the standby has no login to its primary")
             try await beds.container.boot(instances[0], userData: userData[0], options: ["--reach", "24566", "--publish", String(test.port)])
             let primaryPort = try await beds.container.port(instances[0], test.port)
+            if let beforeStandby {
+                try await beds.container.wait(instances[0])
+                try await beforeStandby(beds.container, instances[0])
+            }
             try await beds.container.boot(
                 instances[1], userData: userData[1], options: ["--reach", "24566", "--reach", "\(Self.primaryAddress):\(test.port)=\(primaryPort)"]
             )
             _ = try await beds.container.shell(instances[1], "echo '\(Self.primaryAddress) \(names[0])' >>/etc/hosts")
             for instance in instances { try await beds.container.wait(instance) }
-            #expect(try await beds.container.shell(instances[0], "cat /etc/cron.d/mcloud-replication") == "* * * * * root \(ReplicationReport.script) >>/var/log/mcloud-replication.log 2>&1\n")
-            try await check(Pair(primary: instances[0], standby: instances[1], container: beds.container, s3: beds.s3, bucket: bucket, server: names[0]))
+            // A primary whose engine can tell its standbys' lag reports them every minute.
+            if EngineCatalog.recipe(engine: test.engine, version: test.version, family: .debian12)?.replication?.report.isEmpty == false {
+                #expect(try await beds.container.shell(instances[0], "cat /etc/cron.d/mcloud-replication") == "* * * * * root \(ReplicationReport.script) >>/var/log/mcloud-replication.log 2>&1\n")
+            }
+            let other = try ApplicationCA.certificatePEM(root: SecretRoot(identity: identity), application: "other-\(application)")
+            try await check(Pair(
+                primary: instances[0], standby: instances[1], container: beds.container, password: password, otherAuthorityPEM: other,
+                s3: beds.s3, bucket: bucket, server: names[0]
+            ))
         } catch {
             for instance in instances {
                 print("---- \(instance)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", instance, "cloud-init"]).stdout.suffix(3000)) ?? ""))
