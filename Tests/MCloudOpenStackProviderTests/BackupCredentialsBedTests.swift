@@ -3,6 +3,7 @@ import MCloudAWS
 import MCloudCore
 import MCloudOpenStack
 import MCloudProvider
+import MCloudSecrets
 import MCloudTestSupport
 import Testing
 import MCloudOpenStackProvider
@@ -30,9 +31,13 @@ import MCloudHTTP
             let config = NSTemporaryDirectory() + "mcloud-bed-backup-\(UUID().uuidString.prefix(8)).config"
             try moto.writeBackupProfile(to: config)
             // IAM is reached at moto's one port, as AWS_ENDPOINT_URL_IAM points an operator's mcloud at an emulator.
+            // A server with a DR bucket encrypts its dumps to a key derived from the operator's age identity.
+            let keyFile = NSTemporaryDirectory() + "mcloud-bed-age-\(UUID().uuidString.prefix(8)).key"
+            try Data(try AgeIdentity(secretKey: [UInt8](repeating: 36, count: 32)).keyFile.utf8).write(to: URL(fileURLWithPath: keyFile))
             environment = [
                 "HOME": NSTemporaryDirectory(), "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"],
                 "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"], "AWS_CONFIG_FILE": config, "AWS_ENDPOINT_URL_IAM": moto["MCLOUD_TEST_MOTO_URL"],
+                "MCLOUD_AGE_KEY_FILE": keyFile,
             ]
             let (configFile, cloudName) = (openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"], openstack["MCLOUD_TEST_OS_CLOUD"])
             provider = OpenStackResourceProvider(
