@@ -132,6 +132,14 @@ import Testing
 
     /// Every file of the instance that holds the secret is root's and readable by root alone, and none is a log.
     static func expectSecretOnlyInRootOnlyFiles(_ secret: String, in upper: String) throws {
+        let holding = filesHolding(secret, in: upper)
+        #expect(holding.contains("etc/mcloud/backup.env"), "\(holding)")
+        #expect(holding.allSatisfy { $0 == "etc/mcloud/backup.env" || $0.hasPrefix("var/lib/cloud/") }, "\(holding)")
+    }
+
+    /// The files of the instance (paths under `upper`) that hold `secret`, each expected to be root's, readable by root
+    /// alone, and no log.
+    static func filesHolding(_ secret: String, in upper: String) -> [String] {
         let needle = Data(secret.utf8)
         var holding: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: upper)
@@ -144,8 +152,7 @@ import Testing
             #expect(info.st_uid == 0 && info.st_mode & 0o077 == 0, "\(relative) holds the secret and is mode \(String(info.st_mode & 0o777, radix: 8))")
             #expect(!relative.hasPrefix("var/log/"), "\(relative) is a log holding the secret")
         }
-        #expect(holding.contains("etc/mcloud/backup.env"), "\(holding)")
-        #expect(holding.allSatisfy { $0 == "etc/mcloud/backup.env" || $0.hasPrefix("var/lib/cloud/") }, "\(holding)")
+        return holding
     }
 }
 
