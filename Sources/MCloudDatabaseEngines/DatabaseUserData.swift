@@ -10,8 +10,9 @@ import MCloudSecrets
 ///   it answers, with clients (`ServerAccess`) turns TLS on and makes their users from `/etc/mcloud/access` and
 ///   `/etc/mcloud/tls` (`AccessFiles`), and installs the backup schedule as `/etc/cron.d/mcloud-backup`;
 /// - `mcloud-backup`: one dump, encrypted with `age -r` to the leg's recipient (`DumpEncryption`), its size and
-///   SHA-256 recorded as S3 metadata of the object it uploads to `s3://<bucket>/<server>/<time>.<ext>.age`, objects older than the retention deleted, and a status object
-///   `<server>/status.json` (`BackupStatus`) written whether it worked or not;
+///   SHA-256 recorded as S3 metadata of the object it uploads to `s3://<bucket>/<server>/<time>.<ext>.age`, objects
+///   older than the retention deleted, and a status object `<server>/status.json` (`BackupStatus`) written whether it
+///   worked or not;
 /// - `mcloud-restore [FILE | s3://BUCKET/KEY]`: the newest backup the status object names by default, checked
 ///   against its recorded SHA-256, decrypted with `age -d -i` when it is an `.age` dump, loaded with the recipe's
 ///   restore step; `mcloud-restore --recovery-point` loads
@@ -382,8 +383,9 @@ public enum DatabaseUserData {
         # Written by mcloud: mcloud-restore [FILE | s3://BUCKET/KEY] loads a backup with the engine catalog's restore step;
         # without an argument, the newest backup the DR bucket's status object names. An object's SHA-256 must match the
         # one its upload recorded; an .age dump is decrypted with the identity in MCLOUD_RESTORE_IDENTITY, by default
-        # /etc/mcloud/restore.key, which only a failover's or a drill's server is given. mcloud-restore --recovery-point loads the server's recovery point from its bucket with
-        # that bucket's keys, and writes <server>/restored.json beside it however it ends.
+        # /etc/mcloud/restore.key, which only a failover's or a drill's server is given. mcloud-restore --recovery-point
+        # loads the server's recovery point from its bucket with that bucket's keys, and writes <server>/restored.json
+        # beside it however it ends.
         set -euo pipefail
         \#(environment)
         \#(s3Function)
@@ -440,6 +442,7 @@ public enum DatabaseUserData {
           *.age)
             identity=${MCLOUD_RESTORE_IDENTITY:-/etc/mcloud/restore.key}
             [ -r "$identity" ] || { echo "mcloud-restore: $source is encrypted with age and this server has no identity to decrypt it ($identity); a failover's or a drill's server is given one" >&2; exit 1; }
+            mkdir -p /var/backups/mcloud
             plain=/var/backups/mcloud/restore.plain.$MCLOUD_DUMP_EXTENSION
             if ! failure=$(age -d -i "$identity" -o "$plain" "$IN" 2>&1); then
               rm -f "$plain"
