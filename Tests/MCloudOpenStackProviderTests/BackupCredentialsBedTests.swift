@@ -1,6 +1,7 @@
 import Foundation
 import MCloudAWS
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudOpenStack
 import MCloudProvider
 import MCloudSecrets
@@ -147,7 +148,35 @@ import MCloudHTTP
         }
         #expect(userData.contains("MCLOUD_BACKUP_ENDPOINT='\(moto["MCLOUD_TEST_MOTO_URL"])'"))
         #expect(!userData.contains("MCLOUD_BACKUP_WRITE_ONLY='1'"))
+        // The dumps are encrypted to the leg's recipient; nothing that decrypts them is on the primary.
+        let leg = try DumpEncryption.identity(
+            root: SecretRoot(identity: AgeKeyFile.load(environment: beds.environment)), application: "dr-\(beds.run)", server: "dr-\(beds.run).db.0", bucket: bucket
+        )
+        #expect(userData.contains("MCLOUD_BACKUP_RECIPIENT='\(leg.recipient.encoded)'") && !userData.contains("AGE-SECRET-KEY-"))
         try await beds.delete(recorded)
+    }
+
+    /// A server restoring an encrypted dump (a failover's or a drill's) gets the leg's identity, derived from the
+    /// operator's key at create time, in its user data's root-only 0600 key file, and in nothing mcloud records.
+    @Test func aServerRestoringAnEncryptedDumpGetsTheLegsIdentityInItsUserDataOnly() async throws {
+        let beds = try Beds()
+        let desired = beds.server(("restore", .object([
+            ("cloud", .string("moto")), ("bucket", .string(beds.bucket)), ("region", .string("us-east-1")),
+            ("endpoint", .string(beds.moto["MCLOUD_TEST_MOTO_URL"])), ("profile", .string(TestBedEnvironment.backupProfile)),
+            ("object", .string("dr-\(beds.run).db.0/20270115T070000Z.sql.gz.age")), ("takenAt", .string("2027-01-15T07:00:00Z")),
+        ])))
+        let created = try await beds.provider.create(desired)
+        let userData = try await beds.userData(created.providerID)
+        let recorded = beds.recorded(created)
+        try await beds.delete(recorded)
+        let leg = try DumpEncryption.identity(
+            root: SecretRoot(identity: AgeKeyFile.load(environment: beds.environment)), application: "dr-\(beds.run)", server: "dr-\(beds.run).db.0", bucket: beds.bucket
+        )
+        #expect(userData.contains("  - path: \(DumpEncryption.identityPath)\n    owner: root:root\n    permissions: \"0600\"\n"))
+        #expect(userData.components(separatedBy: leg.encoded).count == 2, "the identity is not in exactly one place of the user data")
+        for text in [created.attributes.serialized(pretty: false), recorded.json.serialized(pretty: false)] {
+            #expect(!text.contains(leg.encoded) && !text.contains("AGE-SECRET-KEY-"))
+        }
     }
 
     // Issue 32, H2 step 3: a leg on AWS has a user of its own; the VM gets a key minted for it, not a profile's.
