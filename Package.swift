@@ -63,6 +63,7 @@ let package = Package(
             dependencies: [
                 "MCloudCore", "MCloudHTTP", "MCloudManifest", "MCloudPlanner", "MCloudProvider", "MCloudState", "MCloudKubernetes",
                 "MCloudKubernetesProvider", "MCloudOpenStack", "MCloudRender", "MCloudEngine", "MCloudViews", "MCloudSynthetic", "MCloudDatabaseEngines", "MCloudAWS",
+                "MCloudSecrets",
                 // The container and moto beds, as the tests reach them: database-vms boots on them.
                 "MCloudTestSupport",
             ]

@@ -123,6 +123,11 @@ extension AWSResourceProvider {
                     environment: settings.environment, application: read.application, recipe: recipe, bucket: vm.recoveryPoint?.bucket, certificateAuthority: authority
                 )
                 vm.recoveryPoint?.archive = restoreArchive
+                vm.dumpRecipient = try server.dumpRecipient(
+                    environment: settings.environment, application: read.application, server: read.name, recipe: recipe, bucket: vm.backup?.bucket
+                )
+                let restoreIdentity = try server.restoreIdentity(environment: settings.environment, application: read.application, bucket: vm.recoveryPoint?.bucket)
+                vm.recoveryPoint?.identity = restoreIdentity
             } catch {
                 throw .configuration("\(resource.address): \(error.description)")
             }

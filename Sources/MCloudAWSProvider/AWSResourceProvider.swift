@@ -129,6 +129,7 @@ public struct AWSResourceProvider: ResourceProvider {
         let body = ResourceBody(desired.body)
         return ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, replication: body.replication, environment: settings.environment)
             + PostgreSQLArchive.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: settings.environment)
+            + DumpEncryption.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: settings.environment)
     }
 
     public func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {

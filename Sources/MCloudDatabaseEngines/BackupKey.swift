@@ -1,6 +1,6 @@
-/// The layout of a backup's key in a DR bucket, as the backup job writes it: `<server>/<YYYYMMDDTHHMMSSZ>.<ext>`, the
-/// server a name mcloud gave (lower-case letters, digits, `.` and `-`), the stamp a valid UTC time and the extension a
-/// dump's (`sql.gz`, `rdb`). Anyone who can write to the bucket can add keys, and a recovery point's key goes into a
+/// The layout of a backup's key in a DR bucket, as the backup job writes it: `<server>/<YYYYMMDDTHHMMSSZ>.<ext>.age`,
+/// the server a name mcloud gave (lower-case letters, digits, `.` and `-`), the stamp a valid UTC time, the extension a
+/// dump's (`sql.gz`, `rdb`) and `.age` for an encrypted one (`DumpEncryption`; older plain dumps have none). Anyone who can write to the bucket can add keys, and a recovery point's key goes into a
 /// new server's user data, so a key is used only when it has exactly this form.
 public enum BackupKey {
     /// Whether `key` is a backup of some server in this layout.
@@ -18,7 +18,8 @@ public enum BackupKey {
             }
         }
         guard digits, DatabaseUserData.backupTime(key: key, storedAt: "") != nil else { return false }
-        let extensionParts = name[name.index(after: dot)...].split(separator: ".", omittingEmptySubsequences: false)
+        var extensionParts = name[name.index(after: dot)...].split(separator: ".", omittingEmptySubsequences: false)
+        if extensionParts.count > 1, extensionParts.last == DumpEncryption.suffix.dropFirst() { extensionParts.removeLast() }
         return (1...2).contains(extensionParts.count) && extensionParts.allSatisfy { part in
             (1...10).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) }
         }

@@ -1,3 +1,5 @@
+import MCloudSecrets
+
 /// The one renderer of a database VM's cloud-init user data, for every provider: a `#cloud-config` whose
 /// `write_files` put the settings (`/etc/mcloud/database.conf`), the bucket's keys (root-only
 /// `/etc/mcloud/backup.env`), a vendor repository's source and pin, and five scripts in place, and whose `runcmd`
@@ -7,11 +9,13 @@
 ///   `mcloud-data`), mounts it where the recipe says, installs the engine, configures it for the port, waits until
 ///   it answers, with clients (`ServerAccess`) turns TLS on and makes their users from `/etc/mcloud/access` and
 ///   `/etc/mcloud/tls` (`AccessFiles`), and installs the backup schedule as `/etc/cron.d/mcloud-backup`;
-/// - `mcloud-backup`: one dump, its size and SHA-256 recorded as S3 metadata of the object it uploads to
-///   `s3://<bucket>/<server>/<time>.<ext>`, objects older than the retention deleted, and a status object
-///   `<server>/status.json` (`BackupStatus`) written whether it worked or not;
+/// - `mcloud-backup`: one dump, encrypted with `age -r` to the leg's recipient (`DumpEncryption`), its size and
+///   SHA-256 recorded as S3 metadata of the object it uploads to `s3://<bucket>/<server>/<time>.<ext>.age`, objects
+///   older than the retention deleted, and a status object `<server>/status.json` (`BackupStatus`) written whether it
+///   worked or not;
 /// - `mcloud-restore [FILE | s3://BUCKET/KEY]`: the newest backup the status object names by default, checked
-///   against its recorded SHA-256, loaded with the recipe's restore step; `mcloud-restore --recovery-point` loads
+///   against its recorded SHA-256, decrypted with `age -d -i` when it is an `.age` dump, loaded with the recipe's
+///   restore step; `mcloud-restore --recovery-point` loads
 ///   the VM's recovery point (a failover's or a drill's) from its own bucket with its own keys and reports the
 ///   outcome beside it, which `mcloud-db-setup` runs once, before the backup schedule is installed.
 /// - `mcloud-metadata-guard`, enabled as a systemd unit before the setup runs and at every boot: the metadata
@@ -85,6 +89,9 @@ public enum DatabaseUserData {
         if let secrets = vm.recoveryPoint?.bucket.secrets, !secrets.isEmpty {
             files.append(File(path: restoreSecretsPath, permissions: "0600", content: assignments(secrets)))
         }
+        if let identity = vm.recoveryPoint?.identity {
+            files.append(File(path: DumpEncryption.identityPath, permissions: "0600", content: identity.keyFile))
+        }
         if let access = vm.access { files += AccessFiles.files(vm.recipe.engine, access) }
         files += PostgreSQLArchive.files(vm)
         files += ReplicationReport.files(vm)
@@ -122,7 +129,7 @@ public enum DatabaseUserData {
             ("MCLOUD_ADDRESS", vm.address), ("MCLOUD_SERVER", vm.server), ("MCLOUD_ENGINE", recipe.engine.rawValue),
             ("MCLOUD_VERSION", recipe.series), ("PORT", String(vm.port)), ("MCLOUD_DISKS", vm.disks.joined(separator: " ")),
             ("MCLOUD_MOUNT", recipe.mountPoint), ("MCLOUD_SERVICE", recipe.service),
-            ("MCLOUD_PACKAGES", (recipe.packages + (bucket == nil && vm.recoveryPoint == nil ? [] : ["awscli"]) + PostgreSQLArchive.packages(vm)).joined(separator: " ")),
+            ("MCLOUD_PACKAGES", (recipe.packages + (bucket == nil && vm.recoveryPoint == nil ? [] : ["awscli"]) + ageCommand(vm) + PostgreSQLArchive.packages(vm)).joined(separator: " ")),
             ("MCLOUD_DUMP_EXTENSION", recipe.dumpExtension),
         ]
         if let repository = recipe.repository {
@@ -135,6 +142,7 @@ public enum DatabaseUserData {
             pairs += [("MCLOUD_BACKUP_BUCKET", bucket.name), ("AWS_DEFAULT_REGION", bucket.region)]
             if let endpoint = bucket.endpoint { pairs.append(("MCLOUD_BACKUP_ENDPOINT", endpoint)) }
             if bucket.writeOnly { pairs.append(("MCLOUD_BACKUP_WRITE_ONLY", "1")) }
+            if vm.archive == nil, let recipient = vm.dumpRecipient { pairs.append(("MCLOUD_BACKUP_RECIPIENT", recipient.encoded)) }
         }
         if vm.access != nil, !vm.recipe.secure.isEmpty { pairs.append(("MCLOUD_ACCESS", "1")) }
         pairs += vm.access?.replication?.settings ?? []
@@ -146,6 +154,11 @@ public enum DatabaseUserData {
         pairs += ReplicationReport.settings(vm)
         return "# Written by mcloud: this database server's settings. The bucket's keys, if any, are in \(secretsPath) (root only).\n"
             + assignments(pairs)
+    }
+
+    /// Debian's and Ubuntu's `age`, for a server that encrypts its dumps or decrypts its recovery point.
+    static func ageCommand(_ vm: DatabaseVM) -> [String] {
+        (vm.archive == nil && vm.dumpRecipient != nil) || vm.recoveryPoint?.identity != nil ? ["age"] : []
     }
 
     static func engine(_ recipe: Recipe) -> String {
@@ -300,8 +313,9 @@ public enum DatabaseUserData {
 
     static let backup = #"""
         #!/bin/bash
-        # Written by mcloud: one consistent dump, uploaded with its size and SHA-256 to the DR bucket, backups older
-        # than the retention deleted, and a status object (<server>/status.json) that mcloud's plan reads back.
+        # Written by mcloud: one consistent dump, encrypted with age to the leg's recipient and uploaded with its size and
+        # SHA-256 to the DR bucket, backups older than the retention deleted, and a status object (<server>/status.json)
+        # that mcloud's plan reads back. No dump leaves the server in plain text.
         set -uo pipefail
         \#(environment)
         \#(s3Function)
@@ -313,10 +327,22 @@ public enum DatabaseUserData {
         stamp=$(date -u +%Y%m%dT%H%M%SZ)
         attempt=$(date -u +%Y-%m-%dT%H:%M:%SZ)
         OUT=/var/backups/mcloud/$stamp.$MCLOUD_DUMP_EXTENSION
-        key=$MCLOUD_SERVER/$stamp.$MCLOUD_DUMP_EXTENSION
+        key=$MCLOUD_SERVER/$stamp.$MCLOUD_DUMP_EXTENSION.age
         export OUT
         error=""
         mcloud-engine dump || error="the dump failed"
+        # The bucket gets ciphertext only: the plain dump is removed as soon as age has written its encrypted copy.
+        if [ -z "$error" ] && [ -n "${MCLOUD_BACKUP_BUCKET:-}" ]; then
+          if [ -z "${MCLOUD_BACKUP_RECIPIENT:-}" ]; then
+            error="no age recipient to encrypt the dump to (MCLOUD_BACKUP_RECIPIENT); a dump is never uploaded in plain text"
+          elif age -r "$MCLOUD_BACKUP_RECIPIENT" <"$OUT" >"$OUT.age"; then
+            rm -f "$OUT"
+            OUT=$OUT.age
+          else
+            rm -f "$OUT.age"
+            error="encrypting the dump with age failed"
+          fi
+        fi
         if [ -z "$error" ]; then
           size=$(stat -c %s "$OUT")
           sum=$(sha256sum "$OUT" | cut -d ' ' -f 1)
@@ -364,8 +390,10 @@ public enum DatabaseUserData {
         #!/bin/bash
         # Written by mcloud: mcloud-restore [FILE | s3://BUCKET/KEY] loads a backup with the engine catalog's restore step;
         # without an argument, the newest backup the DR bucket's status object names. An object's SHA-256 must match the
-        # one its upload recorded. mcloud-restore --recovery-point loads the server's recovery point from its bucket with
-        # that bucket's keys, and writes <server>/restored.json beside it however it ends.
+        # one its upload recorded; an .age dump is decrypted with the identity in MCLOUD_RESTORE_IDENTITY, by default
+        # /etc/mcloud/restore.key, which only a failover's or a drill's server is given. mcloud-restore --recovery-point
+        # loads the server's recovery point from its bucket with that bucket's keys, and writes <server>/restored.json
+        # beside it however it ends.
         set -euo pipefail
         \#(environment)
         \#(s3Function)
@@ -409,6 +437,7 @@ public enum DatabaseUserData {
             location=${source#s3://}
             mkdir -p /var/backups/mcloud
             IN=/var/backups/mcloud/restore.$MCLOUD_DUMP_EXTENSION
+            case "$source" in *.age) IN=$IN.age ;; esac
             s3 s3 cp --only-show-errors "$source" "$IN"
             recorded=$(s3 s3api head-object --bucket "${location%%/*}" --key "${location#*/}" --query Metadata.sha256 --output text)
             actual=$(sha256sum "$IN" | cut -d ' ' -f 1)
@@ -416,8 +445,25 @@ public enum DatabaseUserData {
             ;;
           *) IN=$source ;;
         esac
+        # An encrypted dump; an older plain one (no .age) loads as it is.
+        case "$IN" in
+          *.age)
+            identity=${MCLOUD_RESTORE_IDENTITY:-/etc/mcloud/restore.key}
+            [ -r "$identity" ] || { echo "mcloud-restore: $source is encrypted with age and this server has no identity to decrypt it ($identity); a failover's or a drill's server is given one" >&2; exit 1; }
+            mkdir -p /var/backups/mcloud
+            plain=/var/backups/mcloud/restore.plain.$MCLOUD_DUMP_EXTENSION
+            if ! failure=$(age -d -i "$identity" -o "$plain" "$IN" 2>&1); then
+              rm -f "$plain"
+              echo "mcloud-restore: $source cannot be decrypted with the identity in $identity, which is not the one of this DR leg: $failure" >&2
+              exit 1
+            fi
+            IN=$plain
+            ;;
+        esac
         export IN
         mcloud-engine restore
+        # The decrypted copy goes once loaded: the engine holds the data now.
+        [ -z "${plain:-}" ] || rm -f "$plain"
         echo "mcloud-restore: restored $source"
 
         """#

@@ -1,4 +1,5 @@
 public import MCloudCore
+public import MCloudSecrets
 
 /// Everything the user data of one database VM depends on: what the provider knows (the server's address and
 /// name, the names its data disk may appear under) and what the manifests asked for (the recipe, the port, the
@@ -55,8 +56,15 @@ public struct DatabaseVM: Sendable {
         public var targetTime: String?
         /// A drill's scratch server: restored with archiving off, so it never pushes into the archive it came from.
         public var drill: Bool
+        /// The identity that decrypts an encrypted dump (`DumpEncryption`), written only to a root-only 0600 file;
+        /// nil for a plain dump or an archive.
+        public var identity: AgeIdentity?
 
-        public init(bucket: Bucket, object: String, archive: PostgreSQLArchive.Repository? = nil, targetTime: String? = nil, drill: Bool = false) {
+        public init(
+            bucket: Bucket, object: String, archive: PostgreSQLArchive.Repository? = nil, targetTime: String? = nil, drill: Bool = false,
+            identity: AgeIdentity? = nil
+        ) {
+            self.identity = identity
             self.bucket = bucket
             self.object = object
             self.archive = archive
@@ -80,6 +88,9 @@ public struct DatabaseVM: Sendable {
     public var access: ServerAccess?
     /// PostgreSQL's continuous archive in the backup's bucket, in place of its dumps; nil keeps the dumps.
     public var archive: PostgreSQLArchive.Repository?
+    /// The recipient the dumps are encrypted to before they are uploaded (`DumpEncryption`); public, so it is all
+    /// the server holds. A server with a DR bucket and none uploads nothing (never a plain dump).
+    public var dumpRecipient: AgeRecipient?
 
     public init(
         address: String, server: String, recipe: Recipe, port: Int, disks: [String], backup: Backup? = nil, recoveryPoint: RecoveryPoint? = nil,

@@ -58,6 +58,7 @@ struct DatabaseServerKind: Sendable {
     static func problems(_ body: ResourceBody, environment: [String: String]) -> [String] {
         ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, replication: body.replication, environment: environment)
             + PostgreSQLArchive.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: environment)
+            + DumpEncryption.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: environment)
     }
 
     static func replacementReasons(desired: ResourceBody, current: ResourceBody) -> [String] {
@@ -138,6 +139,13 @@ struct DatabaseServerKind: Sendable {
         let archives = try Self.archives(spec, vm, environment: environment, application: body.application, server: body.name)
         vm.archive = archives.own
         vm.recoveryPoint?.archive = archives.restore
+        do throws(SecretsError) {
+            vm.dumpRecipient = try spec.dumpRecipient(environment: environment, application: body.application, server: body.name, recipe: recipe, bucket: vm.backup?.bucket)
+            let identity = try spec.restoreIdentity(environment: environment, application: body.application, bucket: vm.recoveryPoint?.bucket)
+            vm.recoveryPoint?.identity = identity
+        } catch {
+            throw .configuration(error.description, at: nil, file: nil)
+        }
         let networks = try await connection.serverNetworks()
         return ServerRequest(
             name: body.name, imageID: try await connection.imageID(spec.image ?? .standard(for: .openstack)), flavorID: flavor.id,

@@ -21,6 +21,12 @@ public struct AgeIdentity: Sendable, Equatable, CustomStringConvertible {
         recipient = try AgeRecipient(publicKey: publicKey)
     }
 
+    /// The identity derived from `root` for `purpose`: any 32 bytes are an X25519 secret key (age clamps them), so
+    /// the root's key material is the key, and the same key file gives the same identity on any machine.
+    public init(root: SecretRoot, purpose: SecretPurpose) throws(SecretsError) {
+        try self.init(secretKey: root.keyMaterial(for: purpose))
+    }
+
     /// Parses `AGE-SECRET-KEY-1...` (age writes it uppercase); the error never repeats the text.
     public init(parsing text: String) throws(SecretsError) {
         guard text == text.uppercased(), let (hrp, data) = Bech32.decode(text), hrp == Self.hrp else { throw .malformedIdentity }
@@ -29,6 +35,9 @@ public struct AgeIdentity: Sendable, Equatable, CustomStringConvertible {
 
     /// The identity as age-keygen writes it, for a key file.
     public var encoded: String { Bech32.encode(hrp: Self.hrp, data: secretKey).uppercased() }
+
+    /// A key file `age -d -i` reads: age-keygen's comment with the recipient, then the identity.
+    public var keyFile: String { "# public key: \(recipient)\n\(encoded)\n" }
 
     public var description: String { "age identity of \(recipient)" }
 }

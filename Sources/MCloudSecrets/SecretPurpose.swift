@@ -15,6 +15,10 @@ public struct SecretPurpose: Sendable, Hashable, CustomStringConvertible {
         case archiveCipher
         /// The password of the user a database cell's standbys replicate as, and the salt of its verifier.
         case replication
+        /// The age X25519 identity of a DR leg's encrypted dumps (`AgeIdentity(root:purpose:)`): the primary gets only
+        /// its recipient, a restoring server the identity; derived, never stored, so the leg's cloud holds only
+        /// ciphertext and no key that opens it. Service and generation as for `archiveCipher` (docs/dr.md).
+        case dumpIdentity
     }
 
     public var application: String

@@ -1,6 +1,7 @@
 import Foundation
 import MCloudAWS
 import MCloudDatabaseEngines
+import MCloudSecrets
 import MCloudTestSupport
 
 /// `mcloud-bench database-vms [--engines postgresql,mysql,redis,clickhouse] [--parallel]`: each engine Debian 12
@@ -78,7 +79,10 @@ enum DatabaseVMBenchmark {
         settings["AWS_PROFILE"] = nil
         let s3 = S3Client(client: AWSClient(configuration: try AWSConfigurationLoader.load(environment: settings)))
         try await s3.ensureBucket(.init(name: bucket))
-        let vm = DatabaseVM(
+        // A throwaway identity (the system generator is a cryptographic one): the dumps are encrypted to its
+        // recipient, and the second VM decrypts with it.
+        let identity = try AgeIdentity(secretKey: (0..<32).map { _ in UInt8.random(in: .min ... .max) })
+        var vm = DatabaseVM(
             address: "bench.container.DatabaseServer.bench-\(run).\(sample.engine).0", server: "bench-\(run).\(sample.engine).0", recipe: recipe,
             port: sample.port, disks: ["/dev/vdb"],
             backup: .init(schedule: "0 0 1 1 *", retentionDays: 7, bucket: .init(
@@ -86,6 +90,7 @@ enum DatabaseVMBenchmark {
                 secrets: keys.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
             ))
         )
+        vm.dumpRecipient = identity.recipient
         let userData = DatabaseUserData.render(vm)
         let first = "bench-\(sample.engine)-\(run)-a", second = "bench-\(sample.engine)-\(run)-b"
         func clock() -> Double { Date().timeIntervalSince1970 }
@@ -104,6 +109,7 @@ enum DatabaseVMBenchmark {
             try await bed.boot(second, userData: userData, options: ["--reach", "24566"])
             try await bed.wait(second)
             let restoreStarted = clock()
+            _ = try await bed.shell(second, "umask 077 && printf '%s' \(DatabaseUserData.quoted(identity.keyFile)) >\(DumpEncryption.identityPath)")
             _ = try await bed.shell(second, DatabaseUserData.restoreScript)
             let restore = clock() - restoreStarted
             let same = try await bed.shell(second, sample.checksum) == written

@@ -6,6 +6,10 @@ struct BackupKeyTests {
     @Test(arguments: [
         ("shop-eu.db.0/20261201T030000Z.sql.gz", true),
         ("retail-bank-ru.sessions-redis.0/20261201T030000Z.rdb", true),
+        ("shop-eu.db.0/20261201T030000Z.sql.gz.age", true),
+        ("retail-bank-ru.sessions-redis.0/20261201T030000Z.rdb.age", true),
+        ("shop-eu.db.0/20261201T030000Z.sql.gz.age.age", false),
+        ("shop-eu.db.0/20261201T030000Z.sql.gz.tar.age", false),
         ("shop-eu.db.0/20261201T030000Z.archive.gz", true),
         ("shop-eu.db.0/status.json", false),
         ("shop-eu.db.0/restored.json", false),

@@ -1,8 +1,10 @@
 import Foundation
 import MCloudAWS
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudOpenStack
 import MCloudProvider
+import MCloudSecrets
 import MCloudTestSupport
 import Testing
 import MCloudOpenStackProvider
@@ -30,9 +32,13 @@ import MCloudHTTP
             let config = NSTemporaryDirectory() + "mcloud-bed-backup-\(UUID().uuidString.prefix(8)).config"
             try moto.writeBackupProfile(to: config)
             // IAM is reached at moto's one port, as AWS_ENDPOINT_URL_IAM points an operator's mcloud at an emulator.
+            // A server with a DR bucket encrypts its dumps to a key derived from the operator's age identity.
+            let keyFile = NSTemporaryDirectory() + "mcloud-bed-age-\(UUID().uuidString.prefix(8)).key"
+            try Data(try AgeIdentity(secretKey: [UInt8](repeating: 36, count: 32)).keyFile.utf8).write(to: URL(fileURLWithPath: keyFile))
             environment = [
                 "HOME": NSTemporaryDirectory(), "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"],
                 "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"], "AWS_CONFIG_FILE": config, "AWS_ENDPOINT_URL_IAM": moto["MCLOUD_TEST_MOTO_URL"],
+                "MCLOUD_AGE_KEY_FILE": keyFile,
             ]
             let (configFile, cloudName) = (openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"], openstack["MCLOUD_TEST_OS_CLOUD"])
             provider = OpenStackResourceProvider(
@@ -142,7 +148,35 @@ import MCloudHTTP
         }
         #expect(userData.contains("MCLOUD_BACKUP_ENDPOINT='\(moto["MCLOUD_TEST_MOTO_URL"])'"))
         #expect(!userData.contains("MCLOUD_BACKUP_WRITE_ONLY='1'"))
+        // The dumps are encrypted to the leg's recipient; nothing that decrypts them is on the primary.
+        let leg = try DumpEncryption.identity(
+            root: SecretRoot(identity: AgeKeyFile.load(environment: beds.environment)), application: "dr-\(beds.run)", server: "dr-\(beds.run).db.0", bucket: bucket
+        )
+        #expect(userData.contains("MCLOUD_BACKUP_RECIPIENT='\(leg.recipient.encoded)'") && !userData.contains("AGE-SECRET-KEY-"))
         try await beds.delete(recorded)
+    }
+
+    /// A server restoring an encrypted dump (a failover's or a drill's) gets the leg's identity, derived from the
+    /// operator's key at create time, in its user data's root-only 0600 key file, and in nothing mcloud records.
+    @Test func aServerRestoringAnEncryptedDumpGetsTheLegsIdentityInItsUserDataOnly() async throws {
+        let beds = try Beds()
+        let desired = beds.server(("restore", .object([
+            ("cloud", .string("moto")), ("bucket", .string(beds.bucket)), ("region", .string("us-east-1")),
+            ("endpoint", .string(beds.moto["MCLOUD_TEST_MOTO_URL"])), ("profile", .string(TestBedEnvironment.backupProfile)),
+            ("object", .string("dr-\(beds.run).db.0/20270115T070000Z.sql.gz.age")), ("takenAt", .string("2027-01-15T07:00:00Z")),
+        ])))
+        let created = try await beds.provider.create(desired)
+        let userData = try await beds.userData(created.providerID)
+        let recorded = beds.recorded(created)
+        try await beds.delete(recorded)
+        let leg = try DumpEncryption.identity(
+            root: SecretRoot(identity: AgeKeyFile.load(environment: beds.environment)), application: "dr-\(beds.run)", server: "dr-\(beds.run).db.0", bucket: beds.bucket
+        )
+        #expect(userData.contains("  - path: \(DumpEncryption.identityPath)\n    owner: root:root\n    permissions: \"0600\"\n"))
+        #expect(userData.components(separatedBy: leg.encoded).count == 2, "the identity is not in exactly one place of the user data")
+        for text in [created.attributes.serialized(pretty: false), recorded.json.serialized(pretty: false)] {
+            #expect(!text.contains(leg.encoded) && !text.contains("AGE-SECRET-KEY-"))
+        }
     }
 
     // Issue 32, H2 step 3: a leg on AWS has a user of its own; the VM gets a key minted for it, not a profile's.

@@ -7,6 +7,7 @@ import MCloudHTTP
 import MCloudOpenStack
 import MCloudOpenStackProvider
 import MCloudProvider
+import MCloudSecrets
 import MCloudTestSupport
 import Testing
 
@@ -14,9 +15,9 @@ import Testing
 /// on the OpenStack bed, the test reads the user data back through Nova's API (what the provider sent) and boots it
 /// twice in the container bed with the moto bed's S3 reachable. The first instance must come up with the engine on
 /// the spec's port, its data on the second disk and the metadata address refused to every user but root; known rows
-/// go in, one backup runs, and the object must reach the DR bucket with the size and SHA-256 the status object
-/// records. The second, fresh instance restores it with
-/// the catalog's restore command and must hold the same rows. The bucket's secret key may appear only in root-only
+/// go in, one backup runs, and the object must reach the DR bucket encrypted with age (`<stamp>.<ext>.age`) with
+/// the size and SHA-256 the status object records. The second, fresh instance, given the leg's identity, restores
+/// it with the catalog's restore command and must hold the same rows. The bucket's secret key may appear only in root-only
 /// files. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start).
 @Suite(.timeLimit(.minutes(30))) struct DatabaseVMBedTests {
     typealias Case = EngineSample
@@ -84,12 +85,13 @@ import Testing
             let status = try #require(BackupStatus(json: String(decoding: statusBytes, as: UTF8.self)))
             #expect(status.error == nil && status.lastSuccess != nil && status.lastSuccess == status.lastAttempt, "\(status)")
             let object = try #require(status.object)
-            #expect(object.hasPrefix("\(server)/") && object.hasSuffix(".\(recipe.dumpExtension)"))
+            #expect(object.hasPrefix("\(server)/") && object.hasSuffix(".\(recipe.dumpExtension).age"))
             let head = try #require(try await beds.s3.headObject(bucket: bucket, key: object))
             let bytes = try await beds.s3.getObject(bucket: bucket, key: object)
             let sha256 = SHA2.sha256(bytes).map { String(format: "%02x", $0) }.joined()
             #expect(head.metadata["sha256"] == sha256 && status.sha256 == sha256)
             #expect(head.size == bytes.count && status.size == bytes.count && head.metadata["size"] == String(bytes.count))
+            #expect(bytes.starts(with: Array(DumpEncryption.header.utf8)), "the dump left the VM in plain text")
             let done = try #require(status.lastSuccess)
             #expect(BackupHealth.problem(server: server, status: status, schedule: "* * * * *", now: done, grace: 0) == nil)
             #expect(BackupHealth.problem(server: server, status: status, schedule: "* * * * *", now: done + 120, grace: 0)?.hasPrefix("backups stopped: the last success was at") == true)
@@ -97,6 +99,9 @@ import Testing
             // The second, fresh instance: the newest backup the status names, restored with the catalog's command.
             let before = try await beds.container.exec(second, ["bash", "-c", test.checksum])
             #expect(!before.succeeded || before.stdout != written, "the second instance starts without the rows")
+            // The leg's identity, derived as mcloud derives it for a failover's server, in the root-only key file.
+            let identity = try beds.dumpIdentity(server: server, bucket: bucket)
+            _ = try await beds.container.shell(second, "umask 077 && printf '%s' \(DatabaseUserData.quoted(identity.keyFile)) >\(DumpEncryption.identityPath)")
             let restored = try await beds.container.shell(second, "mcloud-restore")
             #expect(restored.contains("restored s3://\(bucket)/\(object)"), "\(restored)")
             #expect(try await beds.container.shell(second, test.checksum) == written)
@@ -127,6 +132,14 @@ import Testing
 
     /// Every file of the instance that holds the secret is root's and readable by root alone, and none is a log.
     static func expectSecretOnlyInRootOnlyFiles(_ secret: String, in upper: String) throws {
+        let holding = filesHolding(secret, in: upper)
+        #expect(holding.contains("etc/mcloud/backup.env"), "\(holding)")
+        #expect(holding.allSatisfy { $0 == "etc/mcloud/backup.env" || $0.hasPrefix("var/lib/cloud/") }, "\(holding)")
+    }
+
+    /// The files of the instance (paths under `upper`) that hold `secret`, each expected to be root's, readable by root
+    /// alone, and no log.
+    static func filesHolding(_ secret: String, in upper: String) -> [String] {
         let needle = Data(secret.utf8)
         var holding: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: upper)
@@ -139,8 +152,7 @@ import Testing
             #expect(info.st_uid == 0 && info.st_mode & 0o077 == 0, "\(relative) holds the secret and is mode \(String(info.st_mode & 0o777, radix: 8))")
             #expect(!relative.hasPrefix("var/log/"), "\(relative) is a log holding the secret")
         }
-        #expect(holding.contains("etc/mcloud/backup.env"), "\(holding)")
-        #expect(holding.allSatisfy { $0 == "etc/mcloud/backup.env" || $0.hasPrefix("var/lib/cloud/") }, "\(holding)")
+        return holding
     }
 }
 
@@ -154,7 +166,11 @@ struct Beds {
     /// The secret of the backup identity the VMs get (the catalog's backup profile), not the deploying one.
     var secret: String { moto.backupKeys.secret }
 
-    /// `extra` goes into the provider's environment: the age key file of a server with clients.
+    /// The provider's environment: where the operator's age identity is found among the rest.
+    let environment: [String: String]
+
+    /// `extra` goes into the provider's environment: the age key file of a server with clients. Without one there,
+    /// the beds' own identity (seed 36): every server with a DR bucket encrypts its dumps to a key derived from it.
     init(extra: [String: String] = [:]) throws {
         let environment = ProcessInfo.processInfo.environment
         openstack = try TestBedEnvironment.load(directory: environment["MCLOUD_OPENSTACK_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/openstack", start: "scripts/testbed/openstack.sh up")
@@ -165,8 +181,15 @@ struct Beds {
         // The VMs' keys come from the backup profile in this file, never from the deploying keys above.
         let config = NSTemporaryDirectory() + "mcloud-bed-backup-\(UUID().uuidString.prefix(8)).config"
         try moto.writeBackupProfile(to: config)
+        var providerEnvironment = keys.merging(["AWS_CONFIG_FILE": config]) { _, new in new }.merging(extra) { _, new in new }
+        if providerEnvironment["MCLOUD_AGE_KEY_FILE"] == nil {
+            let keyFile = NSTemporaryDirectory() + "mcloud-bed-age-\(UUID().uuidString.prefix(8)).key"
+            try Data(try AgeIdentity(secretKey: [UInt8](repeating: 36, count: 32)).keyFile.utf8).write(to: URL(fileURLWithPath: keyFile))
+            providerEnvironment["MCLOUD_AGE_KEY_FILE"] = keyFile
+        }
+        self.environment = providerEnvironment
         provider = OpenStackResourceProvider(
-            cloud: "bed", environment: keys.merging(["AWS_CONFIG_FILE": config]) { _, new in new }.merging(extra) { _, new in new },
+            cloud: "bed", environment: providerEnvironment,
             connect: { () throws(OpenStackError) -> OpenStackSession in
                 try OpenStackSession(cloud: try CloudsYAML.load(cloud: cloudName, environment: ["OS_CLIENT_CONFIG_FILE": configFile]))
             },
@@ -176,6 +199,13 @@ struct Beds {
         settings["AWS_ENDPOINT_URL_S3"] = moto["MCLOUD_TEST_MOTO_URL"]
         settings["AWS_REGION"] = "us-east-1"
         s3 = S3Client(client: AWSClient(configuration: try AWSConfigurationLoader.load(environment: settings)))
+    }
+
+    /// The identity of `server`'s dumps in `bucket`, from the provider's age identity, as mcloud gives a restoring
+    /// server; the application is the server name's first part, as `metadata` labels it.
+    func dumpIdentity(server: String, bucket: String) throws -> AgeIdentity {
+        let root = SecretRoot(identity: try AgeKeyFile.load(environment: environment))
+        return try DumpEncryption.identity(root: root, application: String(server.split(separator: ".")[0]), server: server, bucket: bucket)
     }
 
     static func metadata(_ address: String, name: String, kind: String) -> JSONValue {

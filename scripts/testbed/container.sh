@@ -46,7 +46,7 @@ readonly ROOT_PACKAGES=(systemd systemd-sysv dbus cloud-init locales sudo cron i
 # recommends, and the container's apt sees nothing else. Extend it for a new recipe; the mirror is rebuilt, keyed
 # by this list.
 readonly MIRROR_PACKAGES=(postgresql postgresql-15 postgresql-client-15 pgbackrest mariadb-server mariadb-client
-  redis-server redis-tools clickhouse-server clickhouse-client awscli jq gzip zstd xz-utils)
+  redis-server redis-tools clickhouse-server clickhouse-client awscli jq age gzip zstd xz-utils)
 # Debian's shellcheck checks the scripts of the database user data that the bed cannot boot (vendor repositories);
 # mariadb-client is the remote client DatabaseAccessBedTests connects to a booted MariaDB with.
 readonly HOST_PACKAGES=(debootstrap systemd-container socat dpkg-dev iproute2 procps shellcheck mariadb-client)
