@@ -84,6 +84,27 @@ public struct CronSchedule: Sendable, Hashable {
         return nil
     }
 
+    /// The longest time between two runs, in seconds, over a fixed span of two years from 2027-01-01, a leap year
+    /// included; nil when it runs less than twice in that span (`0 0 29 2 *`). What a schedule's dumps can lose at
+    /// most, before the dump's own time.
+    public func longestGap() -> Int? {
+        let daily = hours.sorted().flatMap { hour in minutes.sorted().map { hour * 60 + $0 } }
+        guard let first = daily.first, let last = daily.last else { return nil }
+        var longest = zip(daily, daily.dropFirst()).map { $1 - $0 }.max()
+        let start = CivilDate(year: 2027, month: 1, day: 1).daysSince1970
+        var previous: Int?
+        var runningDays = 0
+        for day in start..<(start + 731) {
+            let date = CivilDate(daysSince1970: day)
+            guard monthsOfYear.contains(date.month), dayMatches(date) else { continue }
+            if let previous { longest = max(longest ?? 0, (day - previous) * 1440 + first - last) }
+            previous = day
+            runningDays += 1
+        }
+        guard runningDays * daily.count >= 2, let longest else { return nil }
+        return longest * 60
+    }
+
     private func dayMatches(_ date: CivilDate) -> Bool {
         let byMonth = daysOfMonth.contains(date.day)
         let byWeek = daysOfWeek.contains(date.weekday)

@@ -20,6 +20,8 @@ public struct PlacementPlan: Sendable {
         public var cell: String
         public var primary: String
         public var backup: String?
+        /// What the cell can lose as placed: its standbys and its DR leg (`EngineCatalog.recoveryObjective`).
+        public var recovery: RecoveryObjective?
     }
 
     public struct CDNPlacement: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import MCloudCore
+import MCloudDatabaseEngines
 
 /// Turns the optimiser's final state into the plan: names instead of indices, costs broken down, and an
 /// explanation for every cell.
@@ -22,9 +23,11 @@ struct PlanBuilder {
         }
         let databases = problem.databases.indices.map { index in
             let primary = state.primary[index]
+            let database = problem.databases[index].database
+            let backup = problem.databases[index].bestBackup[primary]
             return PlacementPlan.DatabasePlacement(
-                cell: problem.databases[index].cell.name, primary: name(primary),
-                backup: problem.databases[index].bestBackup[primary].map(name)
+                cell: problem.databases[index].cell.name, primary: name(primary), backup: backup.map(name),
+                recovery: EngineCatalog.recoveryObjective(database, managed: database.runsManaged(on: problem.clouds[primary].cloud), hasLeg: backup != nil)
             )
         }
         let cdns = problem.cdns.indices.map { PlacementPlan.CDNPlacement(name: problem.cdns[$0].cdn.name, cloud: name(state.cdn[$0])) }

@@ -32,6 +32,8 @@ public struct PlacementReport: Sendable, Hashable {
         public var why: String?
         /// What a refresh found wrong with the cell's resources (a DR leg whose backups stopped).
         public var warnings: [String] = []
+        /// A database cell's recovery points as placed; nil for services and cells with nothing to state.
+        public var recovery: RecoveryObjective?
     }
 
     public struct CDN: Sendable, Hashable {
@@ -102,7 +104,9 @@ extension PlacementReport {
         var cells = plan.services.map { service in
             Cell(name: service.cell, site: .replicas(service.replicas.map { CloudCount(cloud: $0.cloud, count: $0.count) }), why: why[service.cell])
         }
-        cells += plan.databases.map { Cell(name: $0.cell, site: .database(primary: $0.primary, backup: $0.backup), why: why[$0.cell]) }
+        cells += plan.databases.map {
+            Cell(name: $0.cell, site: .database(primary: $0.primary, backup: $0.backup), why: why[$0.cell], recovery: $0.recovery)
+        }
         cells.sort { $0.name < $1.name }
         let warned = Dictionary(grouping: plan.warnings, by: \.cell)
         for index in cells.indices { cells[index].warnings = warned[cells[index].name]?.map(\.message) ?? [] }

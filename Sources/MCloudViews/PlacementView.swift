@@ -26,6 +26,15 @@ public enum PlacementView {
         for cell in report.cells {
             text += "  \(cell.name): \(cell.why ?? "")\n"
         }
+        let recovering = report.cells.filter { $0.recovery != nil }
+        if !recovering.isEmpty {
+            text += "\nRecovery points (the most a cell can lose: its primary's VM inside the cloud, or the whole cloud)\n"
+            for cell in recovering {
+                guard let recovery = cell.recovery else { continue }
+                let parts = [recovery.inCloud.map { "in cloud \(bound($0))" }, recovery.disasterRecovery.map { "across clouds \(bound($0))" }]
+                text += "  \(cell.name): \(parts.compactMap { $0 }.joined(separator: "; "))\n"
+            }
+        }
         let warned = report.cells.filter { !$0.warnings.isEmpty }
         if !warned.isEmpty {
             text += "\nWarnings\n"
@@ -45,6 +54,10 @@ public enum PlacementView {
             }
         }
         return text
+    }
+
+    static func bound(_ bound: RecoveryObjective.Bound) -> String {
+        "\(bound.seconds.map { $0 == 0 ? "0" : DurationText.text($0) } ?? "unbounded") (\(bound.how))"
     }
 
     static func describe(_ site: PlacementReport.Site) -> String {

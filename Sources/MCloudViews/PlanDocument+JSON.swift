@@ -79,6 +79,7 @@ extension PlacementReport {
             var fields = Self.siteFields(cell.site)
             if let why = cell.why { fields.append(("why", .string(why))) }
             if !cell.warnings.isEmpty { fields.append(("warnings", .array(cell.warnings.map(JSONValue.string)))) }
+            if let recovery = cell.recovery { fields.append(("recovery", Self.recoveryJSON(recovery))) }
             return (cell.name, .object(fields))
         }
         func amounts(_ list: [Amount]) -> JSONValue { .object(list.map { ($0.name, .rounded($0.amount)) }) }
@@ -95,6 +96,18 @@ extension PlacementReport {
                 ("gap", .rounded(cost.gap)),
             ])),
         ])
+    }
+
+    /// `recovery`: `inCloud` and `disasterRecovery`, each `{ rpoSeconds, how }`; `rpoSeconds` is null where the engine
+    /// gives no bound.
+    static func recoveryJSON(_ recovery: RecoveryObjective) -> JSONValue {
+        func bound(_ bound: RecoveryObjective.Bound) -> JSONValue {
+            .object([("rpoSeconds", bound.seconds.map(JSONValue.int) ?? .null), ("how", .string(bound.how))])
+        }
+        var fields: [(String, JSONValue)] = []
+        if let inCloud = recovery.inCloud { fields.append(("inCloud", bound(inCloud))) }
+        if let leg = recovery.disasterRecovery { fields.append(("disasterRecovery", bound(leg))) }
+        return .object(fields)
     }
 
     /// A cell's kind and where it runs: `replicas` by cloud, or `primary` and `backup`.

@@ -119,7 +119,10 @@ extension PlacementReport {
             default:
                 throw fail("placement.cells.\(name).kind must be Service or Database")
             }
-            cells.append(Cell(name: name, site: site, why: cell["why"]?.stringValue, warnings: (cell["warnings"]?.arrayItems ?? []).compactMap(\.stringValue)))
+            cells.append(Cell(
+                name: name, site: site, why: cell["why"]?.stringValue, warnings: (cell["warnings"]?.arrayItems ?? []).compactMap(\.stringValue),
+                recovery: try cell["recovery"].map { recovery throws(PlanDocument.Failure) in try Self.recovery(recovery, cell: name, fail: fail) }
+            ))
         }
         let cost = placement["cost"] ?? .null
         guard let currency = cost["currency"]?.stringValue, let monthly = cost["monthly"]?.doubleValue else {
@@ -197,5 +200,19 @@ extension PolicyReport {
             ))
         }
         self.init(verdicts: verdicts)
+    }
+}
+
+extension PlacementReport {
+    /// A cell's `recovery` as `recoveryJSON` writes it.
+    private static func recovery(_ value: JSONValue, cell: String, fail: (String) -> PlanDocument.Failure) throws(PlanDocument.Failure) -> RecoveryObjective {
+        func bound(_ key: String) throws(PlanDocument.Failure) -> RecoveryObjective.Bound? {
+            guard let bound = value[key] else { return nil }
+            guard let how = bound["how"]?.stringValue, let seconds = bound["rpoSeconds"], seconds == .null || seconds.intValue != nil else {
+                throw fail("placement.cells.\(cell).recovery.\(key) needs rpoSeconds (a whole number or null) and how")
+            }
+            return RecoveryObjective.Bound(seconds: seconds.intValue, how: how)
+        }
+        return RecoveryObjective(inCloud: try bound("inCloud"), disasterRecovery: try bound("disasterRecovery"))
     }
 }

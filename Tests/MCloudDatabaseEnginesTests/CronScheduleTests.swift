@@ -32,6 +32,18 @@ struct CronScheduleTests {
         #expect(schedule.latestRun(atOrBefore: now).map(BackupStatus.text) == test.latest)
     }
 
+    @Test("the longest gap between two runs: what its dumps can lose", arguments: [
+        ("0 */6 * * *", 6 * 3600), ("30 4 * * *", 86400), ("@hourly", 3600), ("*/5 * * * *", 300),
+        // Friday 02:00 to Monday 02:00.
+        ("0 2 * * 1-5", 3 * 86400),
+        ("0 1,23 * * *", 22 * 3600), ("@monthly", 31 * 86400),
+        // Once in the two years (2028-02-29): no gap to state.
+        ("0 12 29 FEB *", nil),
+    ] as [(String, Int?)])
+    func longestGap(_ schedule: String, _ seconds: Int?) throws {
+        #expect(try #require(CronSchedule(schedule)).longestGap() == seconds)
+    }
+
     @Test func invalidSchedulesAreRefusedWithTheReason() {
         #expect(CronSchedule("0 3 * *") == nil)
         #expect(CronSchedule.problem(in: "61 3 * * *") == "the minute 61 is outside 0-59")

@@ -28,6 +28,7 @@ import Testing
         (#"{"format_version": "1.0", "operation": "apply", "application": "a", "state": {"serial": 0}, "input_digest": "x", "resource_changes": [{"address": "a"}]}"#, "resource_changes[0] needs"),
         (#"{"format_version": "1.0", "operation": "apply", "application": "a", "state": {"serial": 0}, "input_digest": "x", "resource_changes": [], "placement": {"cells": {"web": {"kind": "Pod"}}}}"#, "placement.cells.web.kind"),
         (#"{"format_version": "1.0", "operation": "apply", "application": "a", "state": {"serial": 0}, "input_digest": "x", "resource_changes": [], "connections": [{"name": "db.a.svc"}]}"#, "connections[0] is not a connection"),
+        (#"{"format_version": "1.0", "operation": "apply", "application": "a", "state": {"serial": 0}, "input_digest": "x", "resource_changes": [], "placement": {"cells": {"db": {"kind": "Database", "primary": "c", "recovery": {"inCloud": {"rpoSeconds": "0", "how": "x"}}}}}}"#, "placement.cells.db.recovery.inCloud needs"),
     ])
     func aDamagedPlanFileIsRefusedWithItsProblem(_ text: String, _ message: String) {
         #expect(throws: PlanDocument.Failure.self) { try PlanDocument.parse(Array(text.utf8), file: "plan.json") }
