@@ -20,7 +20,7 @@ import MCloudPlanner
 //       creates and deletes N servers (default 20, 10 at once) on the OpenStack test bed: wall time vs the sum of waits
 //   swift run -c release mcloud-bench generate --out DIR [--clouds N] [--services N] [--databases N] [--seed N]
 //       writes the synthetic generator's instance to DIR (default 50 clouds, 500 cells) in the bench instances' layout
-//   swift run -c release mcloud-bench database-vms [--engines postgresql,mysql,redis,clickhouse] [--parallel]
+//   swift run -c release mcloud-bench database-vms [--engines postgresql,mysql,redis,clickhouse] [--rows N] [--parallel]
 //       boots each Debian 12 engine in the container bed: seconds to ready, for a backup to moto, for a restore
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -50,6 +50,6 @@ case "validate":
 case nil:
     ValidationBenchmark.run(documents: 10_000)
 default:
-    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] [--backend file|postgres] | refresh [--objects N] | status [--cells N] | openstack-servers [--servers N] [--parallelism N] | generate --out DIR [--clouds N] | database-vms [--engines LIST] [--parallel]")
+    print("usage: mcloud-bench validate [DOCUMENTS] | plan DIR... [--out DIR] [--budget STEPS] | synthetic [--clouds N] [--seed N] | render [OBJECTS] | kube-apply [--objects N] | engine-plan [RESOURCES] [--backend file|postgres] | refresh [--objects N] | status [--cells N] | openstack-servers [--servers N] [--parallelism N] | generate --out DIR [--clouds N] | database-vms [--engines LIST] [--rows N] [--parallel]")
     exit(1)
 }
