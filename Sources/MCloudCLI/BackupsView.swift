@@ -19,30 +19,39 @@ enum BackupsView {
         var backups: [BackupObject]
         /// What the leg's primary last wrote of its standbys; nil when it has none or wrote nothing yet.
         var replication: ReplicationStatus?
+        /// A PostgreSQL primary's archive as its status object states it; nil for dumps.
+        var archive: ArchiveStatus?
 
-        init(cell: String, bucket: String, cloud: String, schedule: String?, backups: [BackupObject], replication: ReplicationStatus? = nil, now: Int) {
+        init(
+            cell: String, bucket: String, cloud: String, schedule: String?, backups: [BackupObject], replication: ReplicationStatus? = nil,
+            archive: ArchiveStatus? = nil, now: Int
+        ) {
             self.cell = cell
             self.bucket = bucket
             self.cloud = cloud
             self.schedule = schedule
             self.backups = backups
             self.replication = replication
+            self.archive = archive
             interval = schedule.flatMap(CronSchedule.init).flatMap { cron in
                 guard let last = cron.latestRun(atOrBefore: now), let before = cron.latestRun(atOrBefore: last - 1) else { return nil }
                 return last - before
             }
         }
 
-        /// Reads a recorded BackupBucket's backups, and the replication report of the VM it backs up.
+        /// Reads a recorded BackupBucket's backups, and the status object and replication report of the VM it backs up.
         static func read(_ bucket: ResourceState, through lister: any BackupLister, now: Int) async throws(ProviderError) -> Leg {
             var report: [UInt8]?
+            var status: [UInt8]?
             if let server = BackupHealth.Watch(bucket: bucket.attributes)?.server {
                 report = try await lister.object(DatabaseUserData.replicationKey(server: server), in: bucket)
+                status = try await lister.object(DatabaseUserData.statusKey(server: server), in: bucket)
             }
             return Leg(
                 cell: BackupsCommand.cellName(of: bucket), bucket: bucket.providerID, cloud: bucket.cloud, schedule: ResourceBody(bucket.attributes).string("schedule"),
                 backups: BackupsView.collapsingArchives(try await lister.backups(in: bucket)),
-                replication: report.flatMap { ReplicationStatus(json: String(decoding: $0, as: UTF8.self)) }, now: now
+                replication: report.flatMap { ReplicationStatus(json: String(decoding: $0, as: UTF8.self)) },
+                archive: status.flatMap { ArchiveStatus(json: String(decoding: $0, as: UTF8.self)) }, now: now
             )
         }
 
@@ -57,7 +66,7 @@ enum BackupsView {
             } else {
                 problems.append("no backups in this leg yet")
             }
-            return problems + (replication?.problems(now: now) ?? [])
+            return problems + (archive?.problems ?? []) + (replication?.problems(now: now) ?? [])
         }
     }
 
@@ -94,6 +103,16 @@ enum BackupsView {
                     rows.append([BackupStatus.text(backup.time), String(backup.size), backup.sha256.map { String($0.prefix(12)) } ?? "-", duration(now - backup.time), backup.key])
                 }
                 text += PlacementView.table(rows, rightAligned: [1, 3])
+            }
+            if let archive = leg.archive {
+                let newest = archive.archivedAt.map { "newest archived point \(BackupStatus.text($0)) (\(duration(max(0, now - $0))) ago)" } ?? "nothing archived yet"
+                text += "  archive \(archive.repository): \(newest)\(archive.archivedWAL.map { ", WAL \($0)" } ?? "")\n"
+                if let base = archive.baseBackups.last {
+                    text += "  base backups: \(archive.baseBackups.count), the newest \(base.label) (\(base.type)) at \(BackupStatus.text(base.stoppedAt))\n"
+                }
+                if let verification = archive.verification, verification.gaps.isEmpty, verification.error == nil {
+                    text += "  verified at \(BackupStatus.text(verification.verifiedAt)): no gaps in \(verification.ranges.count) run(s) of WAL\n"
+                }
             }
             if let replication = leg.replication {
                 text += "  standbys of \(replication.server), as it saw them \(duration(max(0, now - replication.at))) ago:\n"

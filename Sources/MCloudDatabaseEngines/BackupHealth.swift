@@ -43,7 +43,8 @@ extension BackupHealth {
             self.schedule = schedule
         }
 
-        /// The warnings for the status object's and the replication report's bytes (nil: none there) at `now`.
+        /// The warnings for the status object's and the replication report's bytes (nil: none there) at `now`: backups
+        /// stopped or failing, an archive's WAL gaps, standbys missing or behind.
         public func problems(statusObject bytes: [UInt8]?, replicationObject report: [UInt8]?, now: Int) -> [String] {
             let status = bytes.flatMap { BackupStatus(json: String(decoding: $0, as: UTF8.self)) }
             var problems: [String] = []
@@ -52,6 +53,7 @@ extension BackupHealth {
             } else if let problem = BackupHealth.problem(server: server, status: status, schedule: schedule, now: now) {
                 problems.append(problem)
             }
+            problems += bytes.flatMap { ArchiveStatus(json: String(decoding: $0, as: UTF8.self)) }?.problems ?? []
             guard let report else { return problems }
             guard let replication = ReplicationStatus(json: String(decoding: report, as: UTF8.self)) else {
                 return problems + ["the replication report \(replicationKey) is not one mcloud's report job writes"]

@@ -42,7 +42,7 @@ extension PostgreSQLArchive {
     static let archiveScript = #"""
         #!/bin/bash
         # Written by mcloud: PostgreSQL's continuous archive in the DR bucket with pgBackRest (docs/dr.md).
-        # mcloud-archive setup|backup|status|restore
+        # mcloud-archive setup|backup|verify|status|restore
         set -euo pipefail
         \#(DatabaseUserData.environment)
         \#(DatabaseUserData.s3Function)
@@ -65,6 +65,20 @@ extension PostgreSQLArchive {
           done
           echo "mcloud-archive: PostgreSQL did not come up as a primary in 900 s" >&2
           return 1
+        }
+        # wal_ranges: pgBackRest verify's detail log on stdin, each continuous run of WAL it found as a JSON array
+        # ["archive id", "first segment", "last segment"], one per line: two runs of one timeline have a gap between.
+        wal_ranges() {
+          sed -n 's/.*DETAIL: archiveId: \([^,]*\), wal start: \([0-9A-F]\{24\}\), wal stop: \([0-9A-F]\{24\}\)$/["\1", "\2", "\3"]/p'
+        }
+        # verify: pgbackrest verify over the whole repository (every file read and checked, so run after a backup, not
+        # every minute); its WAL runs and error go into the next status object.
+        verify() {
+          local output rc=0 error=""
+          output=$(pgbr verify --log-level-console=detail 2>&1) || rc=$?
+          [ "$rc" = 0 ] || error="pgbackrest verify exited $rc: $(grep -m 1 -E 'ERROR|WARN' <<<"$output" | sed 's/^.*\(ERROR\|WARN\): *//')"
+          jq -cn --arg at "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg error "$error" --argjson ranges "[$(wal_ranges <<<"$output" | paste -sd, -)]" \
+            '{verifiedAt: $at, walRanges: $ranges, error: (if $error == "" then null else $error end)}' >/var/lib/mcloud/archive-verify.json
         }
         status() {
           local error=${1:-} attempt info archived="" wal="" failing="" stop="" label="" row
@@ -90,10 +104,10 @@ extension PostgreSQLArchive {
           fi
           [ -z "$stop" ] || stop=$(date -u -d "@$stop" +%Y-%m-%dT%H:%M:%SZ)
           text() { if [ -n "$1" ]; then printf '"%s"' "$1"; else printf null; fi; }
-          printf '{"server": %s, "engine": %s, "version": %s, "lastAttempt": %s, "lastSuccess": %s, "object": %s, "size": null, "sha256": null, "archivedAt": %s, "archivedWAL": %s, "repository": %s, "error": %s, "pgbackrest": %s}\n' \
+          printf '{"server": %s, "engine": %s, "version": %s, "lastAttempt": %s, "lastSuccess": %s, "object": %s, "size": null, "sha256": null, "archivedAt": %s, "archivedWAL": %s, "repository": %s, "error": %s, "verify": %s, "pgbackrest": %s}\n' \
             "$(text "$MCLOUD_SERVER")" "$(text "$MCLOUD_ENGINE")" "$(text "$MCLOUD_VERSION")" "$(text "$attempt")" "$(text "$stop")" \
             "$(text "${label:+$MCLOUD_ARCHIVE/backup/mcloud/$label}")" "$(text "$archived")" "$(text "$wal")" "$(text "$MCLOUD_ARCHIVE")" \
-            "$(text "$error")" "$info" >/var/lib/mcloud/backup-status.json
+            "$(text "$error")" "$(cat /var/lib/mcloud/archive-verify.json 2>/dev/null || echo null)" "$info" >/var/lib/mcloud/backup-status.json
           s3 s3 cp --only-show-errors --content-type application/json \
             /var/lib/mcloud/backup-status.json "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/status.json"
           [ -z "$error" ] || { echo "mcloud-archive: $error" >&2; return 1; }
@@ -108,6 +122,7 @@ extension PostgreSQLArchive {
             pgbr stanza-create
             pgbr check
             pgbr backup --type=full
+            verify
             echo "* * * * * root /usr/local/sbin/mcloud-archive status >>/var/log/mcloud-archive.log 2>&1" >/etc/cron.d/mcloud-archive-status
             status
             echo "mcloud-archive: archiving to s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_ARCHIVE"
@@ -117,9 +132,11 @@ extension PostgreSQLArchive {
             flock -n 9 || { echo "mcloud-archive: another backup is running" >&2; exit 1; }
             error=""
             pgbr backup --type=full || error="the full backup failed"
+            verify
             status "$error"
             echo "mcloud-archive: full backup in s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_ARCHIVE"
             ;;
+          verify) verify && status ;;
           status) status ;;
           restore)
             # The recovery point's repository, then the newest point it holds or the target: a drill's server never
@@ -138,7 +155,7 @@ extension PostgreSQLArchive {
             answers
             echo "mcloud-archive: restored s3://$MCLOUD_RESTORE_BUCKET/$MCLOUD_RESTORE_ARCHIVE${MCLOUD_RESTORE_TARGET:+ to $MCLOUD_RESTORE_TARGET}"
             ;;
-          *) echo "usage: mcloud-archive setup|backup|status|restore" >&2; exit 2 ;;
+          *) echo "usage: mcloud-archive setup|backup|verify|status|restore" >&2; exit 2 ;;
         esac
 
         """#

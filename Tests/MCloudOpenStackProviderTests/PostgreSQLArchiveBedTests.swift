@@ -13,7 +13,8 @@ import Testing
 /// pgBackRest. Under a write load of a row a second the primary is killed (SIGKILL to every PostgreSQL process, no
 /// shutdown checkpoint, no last push); a fresh server restores the newest point the archive holds, and the test
 /// counts the rows lost and the RPO from the commit times (at most 60 s); another restores to a moment between two
-/// known rows and must hold exactly the rows up to it. Every object under the archive's prefix is scanned for
+/// known rows and must hold exactly the rows up to it. Before that, `pgbackrest verify` finds the WAL whole, and a
+/// segment moved out of the bucket shows as a gap in the status object. Every object under the archive's prefix is scanned for
 /// plaintext, and a wrong pass cannot read or restore it. Fails, never skips, without the beds (openstack.sh up,
 /// moto.sh start with its TLS front, container.sh start with pgbackrest in its mirror).
 @Suite(.serialized, .timeLimit(.minutes(30))) struct PostgreSQLArchiveBedTests {
@@ -73,6 +74,26 @@ import Testing
             try await beds.container.wait(primary)
             let modes = try await beds.container.shell(primary, "stat -c '%U:%G %a' \(PostgreSQLArchive.configurationPath); ls /etc/mcloud/archive")
             #expect(modes.hasPrefix("root:postgres 640\n") && !modes.contains("pgbackrest.conf"), "\(modes)")
+
+            // pgbackrest verify finds the WAL whole; with one segment taken out of the bucket it shows the gap, which
+            // the status object carries to `mcloud backups` and plan; put back, the archive is whole again.
+            let bucketShell = "set -a; . /etc/mcloud/database.conf; . /etc/mcloud/backup.env; set +a; aws --endpoint-url \"$MCLOUD_BACKUP_ENDPOINT\""
+            func verified() async throws -> ArchiveStatus {
+                _ = try await beds.container.shell(primary, "mcloud-archive verify")
+                let bytes = try #require(try await beds.s3.objectIfExists(bucket: bucket, key: DatabaseUserData.statusKey(server: server)))
+                return try #require(ArchiveStatus(json: String(decoding: bytes, as: UTF8.self)))
+            }
+            for _ in 1...3 { _ = try await beds.container.shell(primary, "\(Self.psql) -c 'CHECKPOINT' -c 'SELECT 1 FROM pg_switch_wal()'") }
+            let whole = try await verified()
+            #expect(whole.verification?.ranges.isEmpty == false && whole.problems.isEmpty && whole.baseBackups.count == 1, "\(whole)")
+            let segments = try await beds.s3.listObjects(bucket: bucket, prefix: "\(repository.path)/archive/").filter { $0.hasSuffix(".gz") || $0.range(of: #"/[0-9A-F]{24}-[0-9a-f]{40}"#, options: .regularExpression) != nil }.sorted()
+            #expect(segments.count >= 3, "\(segments)")
+            let taken = segments[segments.count - 2]
+            _ = try await beds.container.shell(primary, "\(bucketShell) s3 mv --only-show-errors s3://\(bucket)/\(taken) s3://\(bucket)/\(taken).aside")
+            let gapped = try await verified()
+            #expect(gapped.verification?.gaps.count == 1 && gapped.problems.first?.contains("misses WAL after") == true, "\(gapped)")
+            _ = try await beds.container.shell(primary, "\(bucketShell) s3 mv --only-show-errors s3://\(bucket)/\(taken).aside s3://\(bucket)/\(taken)")
+            #expect(try await verified().problems.isEmpty)
 
             // A row a second, each with its commit time as the primary's clock gave it.
             _ = try await beds.container.shell(primary, "\(Self.psql) -c \"CREATE TABLE ticks (id int PRIMARY KEY, note text, at timestamptz NOT NULL)\"")
