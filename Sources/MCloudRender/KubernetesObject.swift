@@ -25,6 +25,19 @@ public struct KubernetesObject: Sendable {
         body = .map([("apiVersion", .string(apiVersion)), ("kind", .string(kind)), ("metadata", .map(metadata))] + content)
     }
 
+    private init(apiVersion: String, kind: String, namespace: String, name: String, body: ObjectNode) {
+        self.apiVersion = apiVersion
+        self.kind = kind
+        self.namespace = namespace
+        self.name = name
+        self.body = body
+    }
+
+    /// The same object with another body, as `Rendering.filling` gives an EndpointSlice its recorded addresses.
+    func with(body: ObjectNode) -> KubernetesObject {
+        KubernetesObject(apiVersion: apiVersion, kind: kind, namespace: namespace, name: name, body: body)
+    }
+
     /// docs/cli.md's resource address: `kubernetes.vk-msk.apps/v1.Deployment.retail-bank-ru.payments-api`.
     public func address(cloud: String) -> String {
         Self.address(cloud: cloud, apiVersion, kind, namespace: namespace, name: name)

@@ -30,6 +30,18 @@ public struct Rendering: Sendable {
         infrastructure = Dictionary(grouping: resources, by: \.cloud).sorted { $0.key < $1.key }.map { (cloud: $0.key, resources: $0.value) }
     }
 
+    /// The rendering with the bodies of `filled` (JSON, by resource address) in place of its objects' own: `render
+    /// --state` gives the EndpointSlices and egress policies the addresses the last apply recorded.
+    public func filling(_ filled: [String: JSONValue]) -> Rendering {
+        var rendering = self
+        rendering.clusters = clusters.map { cluster in
+            (cloud: cluster.cloud, objects: cluster.objects.map { object in
+                filled[object.address(cloud: cluster.cloud)].map { object.with(body: ObjectNode($0)) } ?? object
+            })
+        }
+        return rendering
+    }
+
     public var objectCount: Int { clusters.reduce(0) { $0 + $1.objects.count } }
     public var resourceCount: Int { infrastructure.reduce(0) { $0 + $1.resources.count } }
 

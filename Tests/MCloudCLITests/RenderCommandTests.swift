@@ -39,6 +39,46 @@ import Testing
         #expect(branch.stdout.contains("-        targetRevision: prod\n+        targetRevision: main\n"))
     }
 
+    /// `--state`: the slices and egress policies a controller syncs hold the addresses the last apply recorded for
+    /// them, so a self-healing sync keeps what apply narrowed; objects the state does not record stay as rendered.
+    @Test func withTheStateTheSlicesAndEgressPoliciesHoldTheRecordedAddresses() async throws {
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        #expect(await render(["--out", out, "--repo", Self.repository]).exitCode == 0)
+        let followers = files(under: out).filter { $0.hasSuffix(".endpointslice.yaml") || $0.hasSuffix(".networkpolicy.yaml") }.compactMap { path -> (String, String)? in
+            let text = (try? String(contentsOfFile: "\(out)/\(path)", encoding: .utf8)) ?? ""
+            guard let line = text.split(separator: "\n").first(where: { $0.contains("mcloud.io/endpoints-from:") }) else { return nil }
+            return (path, String(line.split(separator: ":", maxSplits: 1)[1]).trimmingCharacters(in: CharacterSet(charactersIn: " \"")))
+        }
+        let slice = try #require(followers.first { $0.0.hasSuffix(".endpointslice.yaml") && $0.1.contains("DatabaseServer") })
+        let policy = try #require(followers.first { $0.0.hasSuffix(".networkpolicy.yaml") && $0.1 == slice.1 })
+        func address(_ path: String, _ apiVersion: String, _ kind: String) -> String {
+            let parts = path.split(separator: "/").map(String.init)  // clusters/<cloud>/<namespace>/<name>.<kind>.yaml
+            return "kubernetes.\(parts[1]).\(apiVersion).\(kind).\(parts[2]).\(parts[3].split(separator: ".").first ?? "")"
+        }
+        let annotations = #"{"mcloud.io/endpoints-from": "\#(slice.1)"}"#
+        let recorded = [
+            #"{"address": "\#(address(slice.0, "discovery.k8s.io/v1", "EndpointSlice"))", "provider": "kubernetes", "cloud": "c", "provider_id": "s", "attributes": {"kind": "EndpointSlice", "metadata": {"annotations": \#(annotations)}, "endpoints": [{"addresses": ["10.20.30.40"]}]}}"#,
+            #"{"address": "\#(address(policy.0, "networking.k8s.io/v1", "NetworkPolicy"))", "provider": "kubernetes", "cloud": "c", "provider_id": "p", "attributes": {"kind": "NetworkPolicy", "metadata": {"annotations": \#(annotations)}, "spec": {"egress": [{"to": [{"ipBlock": {"cidr": "10.20.30.40/32"}}]}]}}}"#,
+        ]
+        let statePath = "\(scratch)/state.json"
+        try #"{"format_version": 2, "lineage": "0b7f3c1e-2d4a-4c5b-9e8f-1a2b3c4d5e6f", "serial": 3, "application": "shop", "resources": [\#(recorded.joined(separator: ", "))]}"#
+            .write(toFile: statePath, atomically: true, encoding: .utf8)
+        let before = try String(contentsOfFile: statePath, encoding: .utf8)
+        let stated = await render(["--out", out, "--state", "file://\(statePath)"])
+        #expect(stated.exitCode == 0, "\(stated.stderr)")
+        let sliceText = try String(contentsOfFile: "\(out)/\(slice.0)", encoding: .utf8)
+        #expect(sliceText.contains("endpoints:\n- addresses:\n  - \"10.20.30.40\"\n  conditions:\n    ready: true\n"), "\(sliceText)")
+        #expect(try String(contentsOfFile: "\(out)/\(policy.0)", encoding: .utf8).contains("cidr: \"10.20.30.40/32\""))
+        // Only those two files differ from the render without the state, and the same state renders the same tree.
+        let check = await render(["--check", out])
+        #expect(check.exitCode == 2 && check.stdout.hasPrefix("\(out) differs from what mcloud renders now: 0 added, 2 changed, 0 removed\n"), "\(check.stdout)")
+        #expect(check.stdout.contains("  changed  \(slice.0)\n") && check.stdout.contains("  changed  \(policy.0)\n"))
+        #expect(await render(["--check", out, "--state", "file://\(statePath)"]).exitCode == 0)
+        #expect(try String(contentsOfFile: statePath, encoding: .utf8) == before, "render wrote to the state")
+        let empty = await render(["--check", out, "--state", "file://\(scratch)/none.json"])
+        #expect(empty.exitCode == 1 && empty.stderr == "error: --state: the state records nothing yet: apply first, or render without --state\n", "\(empty.stderr)")
+    }
+
     @Test func theFirstRenderNeedsTheRepository() async throws {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let run = await render(["--out", out])

@@ -1,8 +1,10 @@
 import Foundation
 import MCloudCore
-import MCloudSecrets
-import MCloudRender
+import MCloudEngine
 import MCloudPlanner
+import MCloudProvider
+import MCloudRender
+import MCloudSecrets
 
 /// `mcloud render`: the placement as a GitOps tree, Kubernetes manifests per cluster, infrastructure per cloud and
 /// the Argo CD and Flux objects that pick it up; or, with `--check`, whether a directory holds exactly that tree.
@@ -28,11 +30,15 @@ struct RenderCommand: Command {
         names: ["--flux-secret"], valueName: "NAME",
         help: "The Secret in flux-system with the credentials Flux reads a private repository with (default: the one DIR was last rendered for; '' for none)."
     )
+    static let stateOption = CommandSpec.Option(
+        names: ["--state"], valueName: "URL",
+        help: "Read the state (file://PATH or postgres://..., without locking it) and write the addresses the last apply recorded into the EndpointSlices and egress NetworkPolicies, which are otherwise rendered empty and open."
+    )
     static let spec = CommandSpec(
         name: "render",
         abstract: "Write the placement as a GitOps tree that Argo CD and Flux pick up, or check that a directory holds it.",
-        discussion: "Writes DIR/clusters/<cloud>/kustomization.yaml with one file per object under DIR/clusters/<cloud>/<namespace>/, DIR/infrastructure/<cloud>/ for databases, volumes, security groups, backups and CDNs, and DIR/bootstrap/argocd/ (an ApplicationSet with one Application per cluster) and DIR/bootstrap/flux/ (a GitRepository and one Kustomization per cluster) for the repository and branch given (docs/gitops.md). The same input gives byte-identical files; files of cells no longer placed are removed. Each connection to a database VM with users gets a Secret, written only as a SOPS document encrypted to the operator's age recipient and the cluster's (endpoints.kubernetes.ageRecipient), its values derived from the operator's age identity (MCLOUD_AGE_KEY_FILE, SOPS_AGE_KEY_FILE, ~/.config/mcloud/age.key); SOURCE_DATE_EPOCH sets its lastmodified. The tree is written aside and swapped in, so an error leaves DIR as it was. With --check DIR nothing is written. Exits 1 when the input is invalid, no placement meets every rule, DIR cannot be read or written, or a Secret is to be written and no age identity is readable.",
-        options: [ManifestOptions.file, ManifestOptions.providers, out, check, repository, branch, fluxSecret, force]
+        discussion: "Writes DIR/clusters/<cloud>/kustomization.yaml with one file per object under DIR/clusters/<cloud>/<namespace>/, DIR/infrastructure/<cloud>/ for databases, volumes, security groups, backups and CDNs, and DIR/bootstrap/argocd/ (an ApplicationSet with one Application per cluster) and DIR/bootstrap/flux/ (a GitRepository and one Kustomization per cluster) for the repository and branch given (docs/gitops.md). The same input gives byte-identical files; files of cells no longer placed are removed. Each connection to a database VM with users gets a Secret, written only as a SOPS document encrypted to the operator's age recipient and the cluster's (endpoints.kubernetes.ageRecipient), its values derived from the operator's age identity (MCLOUD_AGE_KEY_FILE, SOPS_AGE_KEY_FILE, ~/.config/mcloud/age.key); SOURCE_DATE_EPOCH sets its lastmodified. With --state URL the EndpointSlices and egress NetworkPolicies hold the addresses the last apply recorded (read without locking the state), so a self-healing sync keeps them; the same manifests and state give the same tree. The tree is written aside and swapped in, so an error leaves DIR as it was. With --check DIR nothing is written. Exits 1 when the input is invalid, no placement meets every rule, DIR cannot be read or written, or a Secret is to be written and no age identity is readable.",
+        options: [ManifestOptions.file, ManifestOptions.providers, out, check, repository, branch, fluxSecret, force, stateOption]
     )
 
     enum Mode {
@@ -45,6 +51,8 @@ struct RenderCommand: Command {
     var repositoryURL: String?
     var branchName: String?
     var fluxSecretName: String?
+    /// `--state`: where the recorded addresses come from; nil renders without them.
+    var state: StateOptions?
 
     init(_ arguments: ParsedArguments) throws(UsageError) {
         manifests = ManifestOptions(arguments)
@@ -63,6 +71,7 @@ struct RenderCommand: Command {
         if let repositoryURL, let problem = Bootstrap.Source.urlProblem(repositoryURL) { throw UsageError(message: "--repo: \(problem)") }
         branchName = arguments.value(Self.branch.canonicalName)
         if let branchName, let problem = Bootstrap.Source.branchProblem(branchName) { throw UsageError(message: "--branch: \(problem)") }
+        state = arguments.value(Self.stateOption.canonicalName) == nil ? nil : try StateOptions(arguments)
         fluxSecretName = arguments.value(Self.fluxSecret.canonicalName)
         if let fluxSecretName, !fluxSecretName.isEmpty, !Bootstrap.Source.isSecretName(fluxSecretName) {
             throw UsageError(message: "--flux-secret: \"\(fluxSecretName)\" is not a Secret name: use lower-case letters, digits, '-' and '.'")
@@ -89,7 +98,7 @@ struct RenderCommand: Command {
             )
         }
         let (model, plan) = try PlacementLoader.plan(manifests, context)
-        let rendering = Rendering(model: model, placement: Placement(plan))
+        let rendering = try recorded(Rendering(model: model, placement: Placement(plan)))
         let tree: RenderedTree
         do throws(SecretsError) {
             tree = try rendering.sealedTree(with: Bootstrap(model: model, rendering: rendering, source: source), sealing: try sealing(rendering, model, context))
@@ -117,6 +126,22 @@ struct RenderCommand: Command {
         let summary = "\(rendering.objectCount) Kubernetes objects for \(count(rendering.clusters.count, "cluster")), \(rendering.resourceCount) infrastructure resources for \(count(rendering.infrastructure.count, "cloud"))"
         context.stdout.write("Rendered \(plan.application) into \(directory): \(summary); bootstrap for \(source.url) (\(source.branch)).\n")
         return .success
+    }
+
+    /// With `--state`, the rendering's EndpointSlices and egress policies with the addresses the state recorded for
+    /// them when they named the same sources (`EndpointSliceFill`, as a plan without refresh fills them): a GitOps
+    /// controller that heals drift then keeps what apply wrote instead of emptying the slices and opening the
+    /// policies (docs/gitops.md). A state with none of them leaves the rendering as it is.
+    private func recorded(_ rendering: Rendering) throws(CommandFailure) -> Rendering {
+        guard let state else { return rendering }
+        guard let recorded = try StateOptions.read(try state.backend()) else {
+            throw CommandFailure("--state: the state records nothing yet: apply first, or render without --state")
+        }
+        let desired = DesiredResources.from(rendering).filter { $0.provider == .kubernetes && ResourceBody.addressFilledKinds.contains($0.type) }
+        let filled = EndpointSliceFill.filled(desired, reported: [:], state: recorded)
+        var changed: [String: JSONValue] = [:]
+        for (before, after) in zip(desired, filled) where !FieldDiff.same(before.body, after.body) { changed[after.address.rawValue] = after.body }
+        return rendering.filling(changed)
     }
 
     /// How the connections' Secrets are derived and encrypted: from the operator's age identity, which only a
