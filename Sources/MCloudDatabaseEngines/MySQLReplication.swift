@@ -226,7 +226,9 @@ enum MySQLReplication {
     /// only what it has sent, so it asks each standby: the standbys connected now (`hosts`), each by the
     /// `report_host` and `report_port` it registered with (its server name and port), are read over TLS that verifies
     /// the standby's certificate against the cell's CA and that name, as the monitor account. A standby is
-    /// `standby_<server_id - 1>`, the inverse of `serverID` for the names rendering gives. State: `streaming` when
+    /// `standby_<server_id - 1>`, the inverse of `serverID` for the names rendering gives. A name that does not
+    /// resolve on the primary (the providers give a standby its primary's address, not the primary its standbys')
+    /// is mapped in /etc/hosts to the address of the one replication connection when there is one. State: `streaming` when
     /// both replication threads run, `sql-stopped` when only the SQL thread is stopped, `connecting` or `io-stopped`
     /// by the IO thread, `unreachable` when it does not answer the monitor within 20 s. Sync: `semi-sync` when the
     /// standby's IO thread acknowledges semi-synchronously and the primary still waits for acknowledgements (it has
@@ -248,10 +250,23 @@ enum MySQLReplication {
             [ -s \#(monitorOptionsPath) ] || { echo "mcloud-engine replicas: no monitor login in \#(monitorOptionsPath)" >&2; exit 1; }
             primary_sync=$(here "SHOW GLOBAL STATUS LIKE '\#(dialect.primarySemiSync)'" | cut -f 2)
             hosts=$(here '\#(dialect.hosts)')
+            # A standby's name that does not resolve here is mapped, while the cell has one replication connection, to
+            # the address that connection comes from; the certificate's name is still verified, so a wrong guess is
+            # refused, never trusted. The mapping is made again at every run, one run at a time (cron's, one by hand).
+            exec 9</etc/hosts
+            flock -w 30 9
+            if grep -q ' # mcloud-replicas$' /etc/hosts; then
+              kept=$(grep -v ' # mcloud-replicas$' /etc/hosts || true)
+              printf '%s\n' "$kept" >/etc/hosts
+            fi
+            peers=$(here "SELECT HOST FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")
             while IFS=$'\t' read -r id standby_host standby_port _; do
               [[ $id =~ ^[0-9]+$ ]] || continue
               name=server_$id
               if ((id >= 2 && id <= 1001)); then name=standby_$((id - 1)); fi
+              if [[ -n $peers && $peers != *$'\n'* && $hosts != *$'\n'* ]] && ! getent hosts "$standby_host" >/dev/null; then
+                echo "${peers%:*} $standby_host # mcloud-replicas" >>/etc/hosts
+              fi
               if ! status=$(there "$standby_host" "$standby_port" "\#(dialect.status)\G SHOW GLOBAL STATUS LIKE '\#(dialect.replicaSemiSync)'\G"); then
                 printf '%s\tunreachable\tasync\t0\t0\n' "$name"
                 continue

@@ -116,25 +116,16 @@ struct MySQLReplicationReportTests {
             """
     }
 
-    /// Three standbys connected and one that does not answer the monitor, against a stand-in client that answers as
-    /// the primary (`here`) or, with `--host`, as that standby (`there`). The bytes are the primary's binary log from
-    /// the standby's executed position to the end of the newest file: 1000 - 900 + 500 for the first.
-    @Test(arguments: [(series, true), (series, false)].flatMap { list, waits in list.map { ($0.series, waits) } })
-    func theReportSaysEachStandbysStateSyncLagAndBytes(_ series: String, primaryWaits: Bool) async throws {
+    /// The report step of `series` run against a stand-in client that answers as the primary (`here`: `answers`'
+    /// `semisync`, `hosts`, `peers`, `binlogs`) or, with `--host`, as that standby (`there`: the answer of its name,
+    /// none for one that does not answer), with `/etc/hosts` standing in as the folder's `hosts-file`. The client
+    /// logs every argument list to the folder's `arguments`.
+    static func run(_ series: String, _ answers: [String: String], hostsFile: String = "") async throws -> (result: Command, folder: String) {
         let recipe = try Self.recipe(series)
         let folder = try UserDataTests.folder()
         let client = series.hasPrefix("8.") ? "mysql" : "mariadb"
-        let binlog = series.hasPrefix("8.") ? "mysql-bin" : "mariadb-bin"
-        let answers: [String: String] = [
-            "hosts": "2\tshop.db.1\t3307\t1\n3\tshop.db.2\t3307\t1\n4\tshop.db.3\t3307\t1\n5\tshop.db.4\t3307\t1\n",
-            "semisync": "\(series.hasPrefix("8.") ? "Rpl_semi_sync_source_status" : "Rpl_semi_sync_master_status")\t\(primaryWaits ? "ON" : "OFF")\n",
-            "binlogs": "\(binlog).000001\t1000\n\(binlog).000002\t500\n",
-            "shop.db.1": Self.status(series, io: "Yes", sql: "Yes", behind: "2", file: "000001", position: 900, semiSync: "ON"),
-            "shop.db.2": Self.status(series, io: "Yes", sql: "No", behind: "NULL", file: "000002", position: 200, semiSync: "ON"),
-            "shop.db.3": Self.status(series, io: "Connecting", sql: "Yes", behind: "NULL", file: "000002", position: 500, semiSync: "OFF"),
-        ]
         for (name, text) in answers { try Data(text.utf8).write(to: URL(fileURLWithPath: "\(folder)/\(name)")) }
-        // The stand-in logs every argument list, so the test sees no password was ever one.
+        try Data(hostsFile.utf8).write(to: URL(fileURLWithPath: "\(folder)/hosts-file"))
         let fake = """
             #!/bin/bash
             printf '%s\\n' "$*" >>\(folder)/arguments
@@ -146,6 +137,7 @@ struct MySQLReplicationReportTests {
             case "$*" in
               *"SHOW GLOBAL STATUS"*) cat \(folder)/semisync ;;
               *"SHOW SLAVE HOSTS"* | *"SHOW REPLICAS"*) cat \(folder)/hosts ;;
+              *"information_schema.PROCESSLIST"*) cat \(folder)/peers 2>/dev/null || true ;;
               *"SHOW BINARY LOGS"*) cat \(folder)/binlogs ;;
               *) exit 1 ;;
             esac
@@ -157,8 +149,33 @@ struct MySQLReplicationReportTests {
         let options = "\(folder)/monitor.cnf"
         try Data("[client]\nuser = replication_monitor\npassword = secret\n".utf8).write(to: URL(fileURLWithPath: options))
         let step = try #require(recipe.replication?.report).joined(separator: "\n").replacingOccurrences(of: MySQLReplication.monitorOptionsPath, with: options)
+            .replacingOccurrences(of: "/etc/hosts", with: "\(folder)/hosts-file")
         let result = try await Command.run("/bin/bash", ["-c", "set -euo pipefail\n" + step], environment: ["PATH": "\(folder)/bin:/usr/bin:/bin"], directory: folder)
-        #expect(result.succeeded, "\(recipe): \(result.output)")
+        return (result, folder)
+    }
+
+    static func semiSync(_ series: String, _ waits: Bool) -> String {
+        "\(series.hasPrefix("8.") ? "Rpl_semi_sync_source_status" : "Rpl_semi_sync_master_status")\t\(waits ? "ON" : "OFF")\n"
+    }
+
+    static func binlogs(_ series: String) -> String {
+        let binlog = series.hasPrefix("8.") ? "mysql-bin" : "mariadb-bin"
+        return "\(binlog).000001\t1000\n\(binlog).000002\t500\n"
+    }
+
+    /// Three standbys connected and one that does not answer the monitor. The bytes are the primary's binary log from
+    /// the standby's executed position to the end of the newest file: 1000 - 900 + 500 for the first. With several
+    /// standbys no name is mapped to a replication connection's address, and an earlier mapping is taken out.
+    @Test(arguments: [(series, true), (series, false)].flatMap { list, waits in list.map { ($0.series, waits) } })
+    func theReportSaysEachStandbysStateSyncLagAndBytes(_ series: String, primaryWaits: Bool) async throws {
+        let (result, folder) = try await Self.run(series, [
+            "hosts": "2\tshop.db.1\t3307\t1\n3\tshop.db.2\t3307\t1\n4\tshop.db.3\t3307\t1\n5\tshop.db.4\t3307\t1\n",
+            "semisync": Self.semiSync(series, primaryWaits), "binlogs": Self.binlogs(series), "peers": "10.0.0.7:40000\n10.0.0.8:40000\n",
+            "shop.db.1": Self.status(series, io: "Yes", sql: "Yes", behind: "2", file: "000001", position: 900, semiSync: "ON"),
+            "shop.db.2": Self.status(series, io: "Yes", sql: "No", behind: "NULL", file: "000002", position: 200, semiSync: "ON"),
+            "shop.db.3": Self.status(series, io: "Connecting", sql: "Yes", behind: "NULL", file: "000002", position: 500, semiSync: "OFF"),
+        ], hostsFile: "127.0.0.1 localhost\n10.0.0.9 shop.db.1 # mcloud-replicas\n")
+        #expect(result.succeeded, "\(series): \(result.output)")
         let sync = primaryWaits ? "semi-sync" : "async"
         #expect(result.stdout == """
             standby_1\tstreaming\t\(sync)\t2\t600
@@ -166,10 +183,12 @@ struct MySQLReplicationReportTests {
             standby_3\tconnecting\tasync\t0\t0
             standby_4\tunreachable\tasync\t0\t0
 
-            """, "\(recipe)")
+            """, "\(series)")
+        #expect(try String(contentsOfFile: "\(folder)/hosts-file", encoding: .utf8) == "127.0.0.1 localhost\n")
+        // No password was ever an argument: the monitor's login comes from its option file, named first.
         let arguments = try String(contentsOfFile: "\(folder)/arguments", encoding: .utf8)
-        #expect(!arguments.contains("secret"), "\(recipe): \(arguments)")
-        #expect(arguments.split(separator: "\n").filter { $0.contains("--host=") }.allSatisfy { $0.hasPrefix("--defaults-extra-file=\(options) ") })
+        #expect(!arguments.contains("secret"), "\(series): \(arguments)")
+        #expect(arguments.split(separator: "\n").filter { $0.contains("--host=") }.allSatisfy { $0.hasPrefix("--defaults-extra-file=\(folder)/monitor.cnf ") })
         // What the primary's report job makes of it: one of four follows, and the leg is flagged.
         let rows = result.stdout.split(separator: "\n").compactMap { line -> ReplicationStatus.Standby? in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -178,5 +197,19 @@ struct MySQLReplicationReportTests {
         }
         let report = ReplicationStatus(server: "shop.db.0", at: ReplicationReportTests.now, expected: 4, standbys: rows)
         #expect(report.problems(now: ReplicationReportTests.now) == ["1 of 4 standbys of shop.db.0 follow it"])
+    }
+
+    /// One standby whose name does not resolve on the primary (`.invalid` never does): it is mapped to the address of
+    /// the one replication connection, in place of the previous run's mapping, and read there.
+    @Test(arguments: series.map(\.series))
+    func aStandbyNameThatDoesNotResolveIsMappedToItsConnectionsAddress(_ series: String) async throws {
+        let (result, folder) = try await Self.run(series, [
+            "hosts": "2\tshop-db-1.invalid\t3307\t1\n", "semisync": Self.semiSync(series, true), "binlogs": Self.binlogs(series),
+            "peers": "10.0.0.7:51234\n",
+            "shop-db-1.invalid": Self.status(series, io: "Yes", sql: "Yes", behind: "0", file: "000002", position: 500, semiSync: "ON"),
+        ], hostsFile: "127.0.0.1 localhost\n10.0.0.9 shop-db-1.invalid # mcloud-replicas\n")
+        #expect(result.succeeded, "\(series): \(result.output)")
+        #expect(result.stdout == "standby_1\tstreaming\tsemi-sync\t0\t0\n", "\(series)")
+        #expect(try String(contentsOfFile: "\(folder)/hosts-file", encoding: .utf8) == "127.0.0.1 localhost\n10.0.0.7 shop-db-1.invalid # mcloud-replicas\n")
     }
 }

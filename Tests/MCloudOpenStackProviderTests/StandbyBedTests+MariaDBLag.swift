@@ -5,7 +5,8 @@ import Testing
 
 extension StandbyBedTests {
     /// MariaDB's primary reports its standby's lag (docs/databases.md, "Lag"): it reads the standby's replica status
-    /// over verified TLS as the monitor account, through the name and port the standby registered, and the report in
+    /// over verified TLS as the monitor account, through the name and port the standby registered (the name, which
+    /// the bed does not resolve, mapped to the address the standby's replication connection comes from), and the report in
     /// the DR bucket says `standby_1 streaming semi-sync`, a few seconds and bytes behind at most. With the standby's
     /// SQL thread stopped it is still connected and shows `sql-stopped` with the bytes it has not applied; with its
     /// replication stopped it is gone or `io-stopped`; either way the leg is flagged; started again it catches up.
@@ -17,6 +18,9 @@ extension StandbyBedTests {
             #expect(try await Self.poll(pair.container, pair.primary, clients, until: "Rpl_semi_sync_master_clients\t1\n"))
             let rows = try await pair.container.shell(pair.primary, "\(DatabaseUserData.engineScript) replicas")
             print("mcloud-engine replicas on the primary, following: \(rows.debugDescription)")
+            // The standby's name resolves nowhere on the primary: the report mapped it to where its connection comes from.
+            let mapped = try await pair.container.shell(pair.primary, "grep ' # mcloud-replicas$' /etc/hosts")
+            #expect(mapped == "127.0.0.1 \(pair.server.dropLast())1 # mcloud-replicas\n", "the standby is the primary's copy 1")
             let following = try #require(try await pair.report())
             #expect(following.standbys.map { "\($0.name) \($0.state) \($0.sync)" } == ["standby_1 streaming semi-sync"], "\(following)")
             #expect(following.standbys.allSatisfy { $0.lagSeconds <= 5 && (0..<100_000).contains($0.lagBytes) }, "\(following)")
