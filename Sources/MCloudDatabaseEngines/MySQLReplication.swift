@@ -8,7 +8,7 @@ import MCloudSecrets
 /// certificate against the cell's CA and its name, and is read-only. A commit on the primary waits for a standby's
 /// acknowledgement (semi-synchronous, `AFTER_SYNC`) for up to `semiSyncTimeoutMilliseconds`, then goes on alone until a
 /// standby has caught up again. The primary reads each standby's lag from the standby itself (`report`), as the
-/// `replication_monitor` account, which may read replica status and nothing else.
+/// `replication_monitor` account, granted the one privilege that reads replica status (`Dialect.monitorGrant`).
 enum MySQLReplication {
     /// The primary's part, which `secure` (and every restore) loads once the clients' users are made: the replication
     /// account with its verifier, admitted from the private ranges.
@@ -49,7 +49,8 @@ enum MySQLReplication {
     /// The replication account per private range the standbys connect from, made once and given its verifier at
     /// every run (a restored dump brings back older accounts), over TLS only, allowed to read the binary log only; and
     /// with a `monitor` verifier the monitor account from the same ranges (the primary connects to its standbys from
-    /// where they connect to it), allowed to read replica status only. Both reach the standbys through the binary log.
+    /// where they connect to it), granted the one privilege that reads replica status. Both reach the standbys through
+    /// the binary log.
     static func primarySQL(cidrs: [String], verifier: String, monitor: String? = nil, _ dialect: Dialect) -> String {
         let header = "-- Written by mcloud: the account the standbys replicate as, over TLS only, allowed nothing but replication"
             + (monitor == nil ? "." : ", and the one the primary reads their replica status as.")
@@ -93,7 +94,8 @@ enum MySQLReplication {
         /// What `report` reads: the primary's list of its connected standbys; the replica status fields of the SQL
         /// thread and of the primary's binary log position it has executed; the semi-synchronous status variables of
         /// the primary and of a replica; the client's option that verifies the server's certificate and name; and
-        /// the one privilege the monitor account needs to read replica status.
+        /// the one privilege the monitor account needs to read replica status (MariaDB's `SLAVE MONITOR` also shows a
+        /// standby's relay log, `SHOW RELAYLOG EVENTS`; MySQL's `REPLICATION CLIENT` also lists the binary log files).
         var hosts: String
         var sqlRunning: String
         var executedFile: String

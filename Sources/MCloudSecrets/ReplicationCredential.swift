@@ -5,7 +5,7 @@
 public struct ReplicationCredential: Sendable {
     /// The engine user the standbys replicate as.
     public static let user = "replicator"
-    /// The engine user a MariaDB/MySQL primary reads its standbys' replica status as: allowed that and nothing else.
+    /// The engine user a MariaDB/MySQL primary reads its standbys' replica status as, with the one privilege that allows it.
     public static let monitor = "replication_monitor"
 
     public let password: GeneratedPassword
