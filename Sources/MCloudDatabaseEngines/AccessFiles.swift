@@ -10,13 +10,13 @@ enum AccessFiles {
     static let redisUsersPath = "/etc/mcloud/access/users.acl"
     static let mysqlUsersPath = "/etc/mcloud/access/mysql-users.sql"
 
-    static func files(_ engine: Engine, _ access: ServerAccess) -> [DatabaseUserData.File] {
+    static func files(_ recipe: Recipe, _ access: ServerAccess) -> [DatabaseUserData.File] {
         var files = [
             DatabaseUserData.File(path: authorityPath, permissions: "0644", content: access.authorityPEM),
             DatabaseUserData.File(path: certificatePath, permissions: "0644", content: access.certificatePEM),
             DatabaseUserData.File(path: keyPath, permissions: "0600", content: access.privateKeyPEM),
         ]
-        switch engine {
+        switch recipe.engine {
         case .postgresql, .postgrespro:
             files += [
                 DatabaseUserData.File(path: postgresHBAPath, permissions: "0644", content: postgresHBA(access.users, replication: access.replication)),
@@ -28,7 +28,7 @@ enum AccessFiles {
             files += access.replication.map(RedisReplication.files) ?? []
         case .mysql:
             files.append(DatabaseUserData.File(path: mysqlUsersPath, permissions: "0600", content: mysqlUsers(access.users)))
-            files += access.replication.map(MySQLReplication.files) ?? []
+            files += access.replication.map { MySQLReplication.files($0, MySQLReplication.dialect(series: recipe.series)) } ?? []
         case .clickhouse, .mongodb, .arenadata:
             break
         }

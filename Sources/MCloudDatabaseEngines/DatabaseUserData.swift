@@ -92,7 +92,7 @@ public enum DatabaseUserData {
         if let identity = vm.recoveryPoint?.identity {
             files.append(File(path: DumpEncryption.identityPath, permissions: "0600", content: identity.keyFile))
         }
-        if let access = vm.access { files += AccessFiles.files(vm.recipe.engine, access) }
+        if let access = vm.access { files += AccessFiles.files(vm.recipe, access) }
         files += PostgreSQLArchive.files(vm)
         files += ReplicationReport.files(vm)
         if let repository = vm.recipe.repository {

@@ -113,7 +113,7 @@ enum MySQLRecipes {
             dump: #"mariadb-dump --all-databases --single-transaction --quick --routines --events --triggers | gzip >"$OUT""#,
             restore: #"gunzip -c "$IN" | mariadb"# + "\n" + users(client: "mariadb", folder: mariadbFolder),
             dumpExtension: "sql.gz", proof: fromDistribution && family == .debian12 ? .bed : .checks,
-            replication: Recipe.Replication(mode: .semisynchronous, follow: MySQLReplication.follow(.mariadb))
+            replication: Recipe.Replication(mode: .semisynchronous, follow: MySQLReplication.follow(.mariadb), report: MySQLReplication.report(.mariadb))
         )
     }
 
@@ -129,7 +129,7 @@ enum MySQLRecipes {
             dump: #"mysqldump --all-databases --single-transaction --quick --routines --events --triggers --set-gtid-purged=OFF | gzip >"$OUT""#,
             restore: #"gunzip -c "$IN" | mysql"# + "\n" + users(client: "mysql", folder: mysqlFolder),
             dumpExtension: "sql.gz", proof: .checks,
-            replication: Recipe.Replication(mode: .semisynchronous, follow: MySQLReplication.follow(.oracle(series)))
+            replication: Recipe.Replication(mode: .semisynchronous, follow: MySQLReplication.follow(.oracle(series)), report: MySQLReplication.report(.oracle(series)))
         )
     }
 }

@@ -5,11 +5,12 @@ import MCloudCore
 /// it should see. `mcloud backups` shows it and flags a standby missing or behind, and a report that stopped.
 public struct ReplicationStatus: Sendable, Hashable {
     public struct Standby: Sendable, Hashable {
-        /// The standby's name (PostgreSQL) or address and port (Redis).
+        /// The standby's name (PostgreSQL, MariaDB/MySQL) or address and port (Redis).
         public var name: String
-        /// `streaming` (PostgreSQL) or `online` (Redis) when it follows; anything else while it catches up.
+        /// `streaming` (PostgreSQL, MariaDB/MySQL) or `online` (Redis) when it follows; anything else while it
+        /// catches up or does not follow (MariaDB/MySQL: `sql-stopped`, `connecting`, `io-stopped`, `unreachable`).
         public var state: String
-        /// `sync`, `quorum`, `potential` or `async`.
+        /// `sync`, `quorum`, `potential`, `semi-sync` or `async`.
         public var sync: String
         public var lagSeconds: Double
         public var lagBytes: Int

@@ -55,7 +55,12 @@ public struct ServerAccess: Sendable {
         return ServerAccess(
             authorityPEM: certificate.authorityPEM, certificatePEM: certificate.certificatePEM, privateKeyPEM: certificate.privateKeyPEM, users: users,
             replication: try replication.map { role throws(SecretsError) in
-                try ServerReplication(root: root, application: application, cell: access.cell, role: role, scheme: scheme)
+                var replication = try ServerReplication(root: root, application: application, cell: access.cell, role: role, scheme: scheme)
+                // MariaDB's and MySQL's primary reads each standby's own status; the other engines' see it themselves.
+                if engine == .mysql, case .primary = role {
+                    replication.monitor = try .init(root: root, application: application, cell: access.cell, scheme: scheme)
+                }
+                return replication
             }
         )
     }

@@ -11,6 +11,22 @@ public struct ServerReplication: Sendable {
     public var password: String?
     /// Where a standby connects to, which the provider looks up; nil when the primary's name resolves on the VM.
     public var primaryAddress: String?
+    /// A MariaDB/MySQL primary's login to its standbys, which its replication report reads their lag with
+    /// (`MySQLReplication.report`); nil on every other server.
+    public var monitor: Monitor?
+
+    /// The monitor account's password, which only the primary keeps, and its verifier, which the primary makes the
+    /// account with, so that the account reaches each standby through the binary log.
+    public struct Monitor: Sendable {
+        public var password: String
+        public var verifier: String
+
+        init(root: SecretRoot, application: String, cell: String, scheme: PasswordVerifier.Scheme) throws(SecretsError) {
+            let credential = try ReplicationCredential(root: root, application: application, cell: cell, account: ReplicationCredential.monitor)
+            self.password = credential.password.value
+            self.verifier = try credential.verifier(scheme)
+        }
+    }
 
     /// The names, addresses and CIDRs as rendering writes them: they go into the engine's configuration unquoted.
     static func validate(_ role: DatabaseReplication) throws(SecretsError) {

@@ -6,6 +6,7 @@ import MCloudCDNProvider
 import MCloudCore
 import MCloudHTTP
 import MCloudProvider
+import MCloudTestSupport
 import Testing
 
 /// A catalog comes through merge requests: its `endpoints.cdn` must not choose which of the operator's variables is
@@ -76,17 +77,10 @@ final class LoopbackListener {
     let url: String
 
     init() throws {
-        let descriptor = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        socket = descriptor
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard descriptor >= 0, bound, listen(descriptor, 8) == 0 else { throw Failure() }
-        url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        guard let bound = loopbackSocket() else { throw Failure() }
+        socket = bound.descriptor
+        url = "http://127.0.0.1:\(bound.port)"
+        guard listen(bound.descriptor, 8) == 0 else { throw Failure() }
     }
 
     /// Whether a connection has arrived.

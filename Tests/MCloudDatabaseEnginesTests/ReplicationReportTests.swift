@@ -18,6 +18,8 @@ struct ReplicationReportTests {
     @Test("the report runs on a primary with standbys and a bucket only", arguments: [
         ("a PostgreSQL primary with a bucket", AccessUserDataTests.postgres, ReplicationUserDataTests.primary, true, "2"),
         ("a Redis primary with a bucket", ReplicationUserDataTests.redis, ReplicationUserDataTests.primary, true, "2"),
+        ("a MariaDB primary with a bucket", ReplicationUserDataTests.mariadb, ReplicationUserDataTests.primary, true, "2"),
+        ("a MariaDB standby", ReplicationUserDataTests.mariadb, ReplicationUserDataTests.standby, true, nil),
         ("a PostgreSQL primary without a bucket", AccessUserDataTests.postgres, ReplicationUserDataTests.primary, false, nil),
         ("a PostgreSQL standby", AccessUserDataTests.postgres, ReplicationUserDataTests.standby, true, nil),
     ] as [(String, Recipe, DatabaseReplication, Bool, String?)])
@@ -53,6 +55,10 @@ struct ReplicationReportTests {
     @Test("what a report says cannot be relied on", arguments: [
         ("one standby streaming, close behind", report(standbys: streaming), [String]()),
         ("a Redis replica online", report(standbys: #"{"name": "10.0.0.7:6379", "state": "online", "sync": "async", "lagSeconds": 1, "lagBytes": 14}"#), []),
+        ("a MariaDB standby streaming", report(standbys: #"{"name": "standby_1", "state": "streaming", "sync": "semi-sync", "lagSeconds": 0, "lagBytes": 0}"#), []),
+        ("a MariaDB standby whose SQL thread stopped", report(standbys: #"{"name": "standby_1", "state": "sql-stopped", "sync": "semi-sync", "lagSeconds": 0, "lagBytes": 812}"#), [
+            "0 of 1 standbys of shop.db.0 follow it",
+        ]),
         ("no standby connected", report(standbys: ""), ["0 of 1 standbys of shop.db.0 follow it"]),
         ("a standby still catching up", report(standbys: streaming.replacingOccurrences(of: "streaming", with: "catchup")), ["0 of 1 standbys of shop.db.0 follow it"]),
         ("a standby 90 s behind", report(standbys: streaming.replacingOccurrences(of: "0.012", with: "90.5")), ["standby standby_1 of shop.db.0 is 90 s behind"]),

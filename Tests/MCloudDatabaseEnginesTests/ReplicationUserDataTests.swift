@@ -120,7 +120,7 @@ struct ReplicationUserDataTests {
                 "CREATE USER IF NOT EXISTS 'replicator'@'192.168.0.0/255.255.0.0' IDENTIFIED WITH mysql_native_password AS '\(verifier)' REQUIRE SSL;",
                 "ALTER USER 'replicator'@'192.168.0.0/255.255.0.0' IDENTIFIED WITH mysql_native_password AS '\(verifier)' REQUIRE SSL;",
                 "GRANT REPLICATION SLAVE ON *.* TO 'replicator'@'192.168.0.0/255.255.0.0';",
-            ])
+            ] + (try MySQLReplicationReportTests.monitorAccounts(grant: "SLAVE MONITOR")))
             #expect(files[MySQLReplication.passwordPath] == nil)
             // The account is loaded after the clients' users, by `secure` and after every restore.
             #expect(engine.contains("[ ! -s \(MySQLReplication.primarySQLPath) ] || mariadb <\(MySQLReplication.primarySQLPath)"))

@@ -14,7 +14,8 @@ import Testing
 /// with the standby stopped a commit has not returned after 6 s, while the next returns once it is back. Redis: a key
 /// written on the primary reaches the replica. The bed's servers have no port, so the provider finds no address for
 /// the primary: the standby reaches it by its server name, which the test points at a forwarder to the primary's
-/// published port, as a cloud's DNS or the provider's address would. Fails, never skips, without the beds
+/// published port, as a cloud's DNS or the provider's address would; the primary reaches the standby's port on its own
+/// loopback. Fails, never skips, without the beds
 /// (openstack.sh up, moto.sh start, container.sh start).
 @Suite(.timeLimit(.minutes(30))) struct StandbyBedTests {
     /// Where the standby's container reaches the primary: an address of its own loopback, forwarded to the host port
@@ -205,14 +206,21 @@ import Testing
             let password = try ReplicationCredential(root: SecretRoot(identity: identity), application: application, cell: access.cell).password.value
             #expect(!userData[0].contains(password), "the replication password is in the primary's user data")
             #expect(userData[1].contains(password), "the standby has no login to its primary")
-            try await beds.container.boot(instances[0], userData: userData[0], options: ["--reach", "24566", "--publish", String(test.port)])
+            // The standby's port is published on a host port chosen now, since the primary boots first, and reached on
+            // the primary's loopback, where the standby's replication connection comes from (a MariaDB primary reads
+            // its standbys' lag from them, and maps a standby's name to that address).
+            let standbyHostPort = try #require(freeLoopbackPort())
+            try await beds.container.boot(
+                instances[0], userData: userData[0], options: ["--reach", "24566", "--publish", String(test.port), "--reach", "\(test.port + 1)=\(standbyHostPort)"]
+            )
             let primaryPort = try await beds.container.port(instances[0], test.port)
             if let beforeStandby {
                 try await beds.container.wait(instances[0])
                 try await beforeStandby(beds.container, instances[0])
             }
             try await beds.container.boot(
-                instances[1], userData: userData[1], options: ["--reach", "24566", "--reach", "\(Self.primaryAddress):\(test.port)=\(primaryPort)"]
+                instances[1], userData: userData[1],
+                options: ["--reach", "24566", "--reach", "\(Self.primaryAddress):\(test.port)=\(primaryPort)", "--publish", "\(standbyHostPort):\(test.port + 1)"]
             )
             _ = try await beds.container.shell(instances[1], "echo '\(Self.primaryAddress) \(names[0])' >>/etc/hosts")
             for instance in instances { try await beds.container.wait(instance) }
