@@ -1,22 +1,10 @@
-import MCloudCore
+public import MCloudCore
 
 /// What a primary with standbys writes to `<server>/replication.json` in its DR bucket every minute
 /// (`ReplicationReport`): each standby connected as the primary sees it, how far behind it has replayed, and how many
 /// it should see. `mcloud backups` shows it and flags a standby missing or behind, and a report that stopped.
 public struct ReplicationStatus: Sendable, Hashable {
-    public struct Standby: Sendable, Hashable {
-        /// The standby's name (PostgreSQL, MariaDB/MySQL) or address and port (Redis).
-        public var name: String
-        /// `streaming` (PostgreSQL, MariaDB/MySQL) or `online` (Redis) when it follows; anything else while it
-        /// catches up or does not follow (MariaDB/MySQL: `sql-stopped`, `connecting`, `io-stopped`, `unreachable`).
-        public var state: String
-        /// `sync`, `quorum`, `potential`, `semi-sync` or `async`.
-        public var sync: String
-        public var lagSeconds: Double
-        public var lagBytes: Int
-
-        public var follows: Bool { state == "streaming" || state == "online" }
-    }
+    public typealias Standby = StandbyLag
 
     public var server: String
     /// When the primary wrote it, UTC seconds since 1970.

@@ -33,6 +33,15 @@ extension StatusDocument {
             fields.append(("backups", .array(site.backups.map { backup in
                 var leg: [(String, JSONValue)] = [("bucket", .string(backup.bucket))]
                 if let newest = backup.newest { leg += [("newest", .int(newest)), ("newest_age_seconds", .int(time - newest))] }
+                if let archived = backup.archived { leg += [("archived", .int(archived)), ("archived_age_seconds", .int(time - archived))] }
+                if !backup.standbys.isEmpty {
+                    leg.append(("standbys", .array(backup.standbys.map { standby in
+                        .object([
+                            ("name", .string(standby.name)), ("state", .string(standby.state)), ("sync", .string(standby.sync)),
+                            ("lag_seconds", .rounded(standby.lagSeconds, places: 3)), ("lag_bytes", .int(standby.lagBytes)),
+                        ])
+                    })))
+                }
                 return .object(leg + Self.fields(backup.verdict))
             })))
         }

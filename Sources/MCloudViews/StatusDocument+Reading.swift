@@ -97,7 +97,7 @@ extension StatusDocument {
         case .backupBucket:
             let leg = legs[resource.address]
             let worst = StatusVerdict.worst([verdict] + (leg.map { [$0.verdict] } ?? []))
-            site.backups.append(Backup(bucket: resource.providerID, newest: leg?.newest, verdict: worst))
+            site.backups.append(Backup(bucket: resource.providerID, newest: leg?.newest, archived: leg?.archived, standbys: leg?.standbys ?? [], verdict: worst))
             return worst
         case .cdnResource:
             site.cdn = live.map { $0.isBeingDeleted ? "deleting" : "deployed" } ?? (verdict.health == .unknown ? "unknown" : "missing")

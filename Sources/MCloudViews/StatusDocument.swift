@@ -1,3 +1,4 @@
+public import MCloudCore
 public import MCloudProvider
 
 /// `mcloud status`: how the application runs now, per cell and cloud, read from the state and one read-only refresh
@@ -32,16 +33,23 @@ public struct StatusDocument: Sendable, Hashable {
         }
     }
 
-    /// A DR leg's freshness: its newest backup and what `BackupHealth` and the schedule say of it.
+    /// A DR leg's freshness: its newest backup, a PostgreSQL archive's newest point, the primary's standbys and what
+    /// `BackupHealth` and the schedule say of them.
     public struct Backup: Sendable, Hashable {
         public var bucket: String
         /// UTC seconds of the newest backup; nil when the leg is empty or could not be listed.
         public var newest: Int?
+        /// UTC seconds of the newest point a PostgreSQL archive holds (its last archived WAL segment); nil for dumps.
+        public var archived: Int?
+        /// From the primary's replication report; empty without standbys or a report.
+        public var standbys: [StandbyLag]
         public var verdict: StatusVerdict
 
-        public init(bucket: String, newest: Int?, verdict: StatusVerdict) {
+        public init(bucket: String, newest: Int?, archived: Int? = nil, standbys: [StandbyLag] = [], verdict: StatusVerdict) {
             self.bucket = bucket
             self.newest = newest
+            self.archived = archived
+            self.standbys = standbys
             self.verdict = verdict
         }
     }

@@ -1,3 +1,4 @@
+import MCloudCore
 import MCloudProvider
 
 /// The status in Prometheus' text exposition format (version 0.0.4), for node_exporter's textfile collector: gauges
@@ -18,6 +19,11 @@ public enum StatusMetrics {
         var ready = Family(name: "mcloud_cell_replicas_ready", help: "Replicas of the cell ready in the cloud.")
         var health = Family(name: "mcloud_cell_health", help: "The cell's health in the cloud: 1 for its state, 0 for the others.")
         var age = Family(name: "mcloud_backup_newest_age_seconds", help: "Age of the newest backup in the cell's DR leg.")
+        var archived = Family(
+            name: "mcloud_backup_archive_newest_age_seconds", help: "Age of the newest point a PostgreSQL primary's WAL archive holds in its DR leg (grows on an idle server)."
+        )
+        var lag = Family(name: "mcloud_database_replication_lag_seconds", help: "How far a standby's replay trails its primary, as the primary last reported it.")
+        var behind = Family(name: "mcloud_database_replication_lag_bytes", help: "Bytes of the primary's log a standby has not replayed, as the primary last reported it.")
         for cell in document.cells {
             for site in cell.sites {
                 let labels = [application, ("cell", cell.name), ("audience", cell.audience ?? ""), ("cloud", site.cloud), ("law", cell.law ?? "")]
@@ -29,12 +35,18 @@ public enum StatusMetrics {
                     health.samples.append((labels + [("state", state.rawValue)], site.verdict.health == state ? "1" : "0"))
                 }
                 for backup in site.backups {
-                    guard let newest = backup.newest else { continue }
-                    age.samples.append((labels + [("bucket", backup.bucket)], String(document.time - newest)))
+                    let leg = labels + [("bucket", backup.bucket)]
+                    if let newest = backup.newest { age.samples.append((leg, String(document.time - newest))) }
+                    if let point = backup.archived { archived.samples.append((leg, String(document.time - point))) }
+                    for standby in backup.standbys {
+                        let labelled = leg + [("standby", standby.name), ("sync", standby.sync)]
+                        lag.samples.append((labelled, number(standby.lagSeconds)))
+                        behind.samples.append((labelled, String(standby.lagBytes)))
+                    }
                 }
             }
         }
-        return [up, desired, ready, health, age].map(text).joined()
+        return [up, desired, ready, health, age, archived, lag, behind].map(text).joined()
     }
 
     private static func text(_ family: Family) -> String {
@@ -44,6 +56,11 @@ public enum StatusMetrics {
             text += "\(family.name){\(labels)} \(sample.value)\n"
         }
         return text
+    }
+
+    /// A sample value: whole seconds without a fraction, else as Swift prints a Double (Prometheus reads both).
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// A label value as the format requires: backslash, double quote and line feed escaped.

@@ -1,5 +1,6 @@
 import Foundation
 import MCloudCore
+import MCloudDatabaseEngines
 @testable import MCloudCLI
 import MCloudHTTP
 import MCloudProvider
@@ -59,6 +60,41 @@ import Testing
         #expect(metrics.components(separatedBy: "mcloud_cloud_up{").count - 1 == Set(lab.clouds.addresses.compactMap { ResourceAddress($0).cloud }).count)
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
         #expect(mode == 0o644, "node_exporter reads it as another user")
+        try #require(Promtool.available, "install Debian's prometheus package (scripts/install-deps.sh) for promtool")
+        let checked = try Promtool.run(["check", "metrics"], input: metrics)
+        #expect(checked.status == 0, "\(checked.output)")
+    }
+
+    /// The leg's primary reported a standby 2.5 s behind and an archive whose newest point is 40 s old: the JSON, the
+    /// metrics (which promtool accepts) and the human view carry both, and the application stays Healthy.
+    @Test func aStandbysLagAndAnArchivesNewestPointShowInEveryView() async throws {
+        let lab = try await StatusLab()
+        let bucket = try #require(lab.clouds.addresses.map(ResourceAddress.init).first { $0.kind == .backupBucket })
+        let body = try #require(lab.clouds.stored(in: bucket.cloud).first { $0.0 == bucket }?.1)
+        let server = try #require(BackupHealth.Watch(bucket: body)?.server)
+        let now = lab.lab.clock.nowSeconds
+        lab.clouds.files = [
+            DatabaseUserData.replicationKey(server: server): #"""
+                {"server": "\#(server)", "at": "\#(BackupStatus.text(now - 30))", "expected": 1, "standbys": [{"name": "standby_1", "state": "streaming", "sync": "quorum", "lagSeconds": 2.5, "lagBytes": 8192}], "error": null}
+                """#,
+            DatabaseUserData.statusKey(server: server): #"""
+                {"server": "\#(server)", "lastAttempt": "\#(BackupStatus.text(now - 30))", "lastSuccess": "\#(BackupStatus.text(now - 3600))", "archivedAt": "\#(BackupStatus.text(now - 40))", "archivedWAL": "000000010000000000000007", "repository": "\#(server)/g1", "error": null, "verify": null, "pgbackrest": []}
+                """#,
+        ]
+        let human = await lab.status(["--detailed-exitcode"])
+        #expect(human.exitCode == 0, "\(human.stdout)\(human.stderr)")
+        #expect(human.stdout.contains("\nArchives and standbys, as their primaries last reported them:\n"), "\(human.stdout)")
+        #expect(human.stdout.contains(": archive's newest point 40s old; standby_1 streaming quorum, 2.5 s and 8192 bytes behind\n"), "\(human.stdout)")
+        let json = try JSONParser.parse(Array(await lab.status(["--json"]).stdout.utf8))
+        let legs = (json["cells"]?.arrayItems ?? []).flatMap { $0["sites"]?.arrayItems ?? [] }.flatMap { $0["backups"]?.arrayItems ?? [] }
+        let leg = try #require(legs.first { $0["standbys"] != nil })
+        #expect(leg["archived_age_seconds"]?.intValue == 40 && leg["archived"]?.intValue == now - 40)
+        #expect(leg["standbys"]?.arrayItems.first?.serialized(pretty: false) == #"{"name":"standby_1","state":"streaming","sync":"quorum","lag_seconds":2.5,"lag_bytes":8192}"#)
+        let file = "\(lab.lab.folder)/mcloud.prom"
+        #expect(await lab.status(["--prometheus", file]).exitCode == 0)
+        let metrics = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(metrics.contains(#",standby="standby_1",sync="quorum"} 2.5"#) && metrics.contains("# TYPE mcloud_database_replication_lag_seconds gauge\n"), "\(metrics)")
+        #expect(metrics.contains(#",standby="standby_1",sync="quorum"} 8192"#) && metrics.contains("mcloud_backup_archive_newest_age_seconds{"), "\(metrics)")
         try #require(Promtool.available, "install Debian's prometheus package (scripts/install-deps.sh) for promtool")
         let checked = try Promtool.run(["check", "metrics"], input: metrics)
         #expect(checked.status == 0, "\(checked.output)")

@@ -223,7 +223,7 @@ struct ClockLab {
 final class MemoryClouds: ProviderCatalog {
     private let objects = Mutex<[ResourceAddress: JSONValue]>([:])
     private let history = Mutex<[JSONValue]>([])
-    private let settings = Mutex<(backups: [BackupObject], report: @Sendable (Double) -> Bool)>(([], { _ in false }))
+    private let settings = Mutex<(backups: [BackupObject], report: @Sendable (Double) -> Bool, files: [String: String])>(([], { _ in false }, [:]))
     /// The time the scratch server's report is looked for at.
     let clock: any WallClock
 
@@ -234,6 +234,12 @@ final class MemoryClouds: ProviderCatalog {
     var backups: [BackupObject] {
         get { settings.withLock { $0.backups } }
         set { settings.withLock { $0.backups = newValue } }
+    }
+
+    /// Objects every bucket holds beside its backups, by key: a primary's status object or replication report.
+    var files: [String: String] {
+        get { settings.withLock { $0.files } }
+        set { settings.withLock { $0.files = newValue } }
     }
 
     /// Whether the scratch server's restore report is in the bucket at a time.
@@ -289,6 +295,7 @@ struct MemoryCloud: ResourceProvider, BackupLister {
     func backups(in bucket: ResourceState) async throws(ProviderError) -> [BackupObject] { clouds.backups }
 
     func object(_ key: String, in bucket: ResourceState) async throws(ProviderError) -> [UInt8]? {
+        if let file = clouds.files[key] { return Array(file.utf8) }
         guard key.hasSuffix("/restored.json"), clouds.report(clouds.clock.now) else { return nil }
         let server = String(key.dropLast("/restored.json".count))
         return Array(#"{"server": "\#(server)", "object": "x", "startedAt": "2027-01-15T08:00:00Z", "finishedAt": "2027-01-15T08:00:40Z", "error": null}"#.utf8)

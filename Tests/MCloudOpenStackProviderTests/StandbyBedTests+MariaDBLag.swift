@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCore
 import MCloudDatabaseEngines
 import MCloudTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import MCloudCore
+import MCloudDatabaseEngines
 import MCloudProvider
 import MCloudViews
 
@@ -67,7 +68,10 @@ struct StatusReader {
                 for bucket in resources where bucket.address.kind == .backupBucket {
                     let leg = try await BackupsView.Leg.read(bucket, through: lister, now: now)
                     let verdict = leg.problems(now: now).first.map { StatusVerdict(.degraded, $0) } ?? .healthy
-                    legs[bucket.address] = StatusDocument.Backup(bucket: bucket.providerID, newest: leg.backups.last?.time, verdict: verdict)
+                    legs[bucket.address] = StatusDocument.Backup(
+                        bucket: bucket.providerID, newest: leg.backups.last?.time, archived: leg.archive?.archivedAt, standbys: leg.replication?.standbys ?? [],
+                        verdict: verdict
+                    )
                 }
             }
         } catch {
