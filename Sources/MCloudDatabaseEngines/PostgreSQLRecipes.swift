@@ -27,7 +27,7 @@ enum PostgreSQLRecipes {
             install -o postgres -g postgres -m 600 \#(AccessFiles.keyPath) /etc/mcloud/tls/postgres/server.key
             install -o postgres -g postgres -m 644 \#(AccessFiles.certificatePath) /etc/mcloud/tls/postgres/server.crt
             install -o postgres -g postgres -m 640 \#(AccessFiles.postgresHBAPath) "$hba"
-            """#,
+            """# + "\n" + PostgreSQLReplication.installLogin,
             #"runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -c "ALTER SYSTEM SET ssl = on" -c "ALTER SYSTEM SET ssl_cert_file = '/etc/mcloud/tls/postgres/server.crt'" -c "ALTER SYSTEM SET ssl_key_file = '/etc/mcloud/tls/postgres/server.key'" -c "ALTER SYSTEM SET password_encryption = 'scram-sha-256'""#,
             #"runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -d postgres <\#(AccessFiles.postgresUsersPath)"#,
             #"[ ! -s \#(PostgreSQLReplication.primarySQLPath) ] || runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -d postgres <\#(PostgreSQLReplication.primarySQLPath)"#,

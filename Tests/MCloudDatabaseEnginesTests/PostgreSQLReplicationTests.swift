@@ -16,7 +16,7 @@ struct PostgreSQLReplicationTests {
         try await PostgreSQLAccessTests.withServer(replication: .primary(standbys: ["standby_1"], cidrs: ["127.0.0.0/8"])) { port, folder, _ in
             let standby = try ServerAccess.derive(
                 root: AccessUserDataTests.root, application: "retail-bank", server: "retail-bank-eu.payments-db.1", engine: .postgresql,
-                access: PostgreSQLAccessTests.access, replication: .standby(name: "standby_1", primary: "retail-bank-eu.payments-db.0", port: port)
+                access: PostgreSQLAccessTests.access, replication: .standby(name: "standby_1", primary: "retail-bank-eu.payments-db.0", port: port, cidrs: ["127.0.0.0/8"])
             )
             var replication = try #require(standby.replication)
             replication.primaryAddress = "127.0.0.1"

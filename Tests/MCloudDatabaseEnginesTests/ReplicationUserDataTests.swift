@@ -6,12 +6,13 @@ import Testing
 @testable import MCloudDatabaseEngines
 
 /// A cell with standbys: the primary's user data holds the replication user's verifier, a slot per standby and the
-/// replication lines of its pg_hba.conf (or Redis's ACL line), never the password; a standby's holds that password in
-/// a root-only file, the primary's names, and runs `follow` instead of `secure`.
+/// replication lines of its pg_hba.conf (or Redis's ACL line), and the password only on PostgreSQL, in a root-only
+/// file, for the day a switchover makes it a standby; a standby's holds that password in a root-only file, the
+/// primary's names, admits the other members as a primary would (PostgreSQL), and runs `follow` instead of `secure`.
 struct ReplicationUserDataTests {
     static let root = AccessUserDataTests.root
     static let primary = DatabaseReplication.primary(standbys: ["standby_1", "standby_2"], cidrs: ["10.0.0.0/8", "192.168.0.0/16"])
-    static let standby = DatabaseReplication.standby(name: "standby_1", primary: "retail-bank-eu.payments-db.0", port: 5432)
+    static let standby = DatabaseReplication.standby(name: "standby_1", primary: "retail-bank-eu.payments-db.0", port: 5432, cidrs: ["10.0.0.0/8", "192.168.0.0/16"])
 
     static func vm(_ recipe: Recipe, _ replication: DatabaseReplication, primaryAddress: String? = nil) throws -> DatabaseVM {
         var vm = UserDataTests.vm(recipe)
@@ -29,7 +30,15 @@ struct ReplicationUserDataTests {
     @Test func thePostgreSQLPrimaryMakesTheReplicatorASlotPerStandbyAndWaitsForOneOfThem() throws {
         let text = DatabaseUserData.render(try Self.vm(AccessUserDataTests.postgres, Self.primary))
         let files = try UserDataTests.files(text)
-        #expect(!text.contains(try Self.credential.password.value), "the replication password is in the primary's user data")
+        // The login once, in its root-only file, which `secure` installs for postgres: a switchover may make it a standby.
+        let password = try Self.credential.password.value
+        #expect(text.components(separatedBy: password).count == 2, "the replication password is elsewhere in the primary's user data")
+        #expect(files[PostgreSQLReplication.passwordFilePath]?["permissions"]?.scalar?.value == "0600")
+        #expect(files[PostgreSQLReplication.passwordFilePath]?["content"]?.scalar?.value == "*:*:replication:replicator:\(password)\n")
+        #expect(DatabaseUserData.engine(AccessUserDataTests.postgres).contains(
+            "if [ -s \(PostgreSQLReplication.passwordFilePath) ]; then\n  install -o postgres -g postgres -m 644 \(AccessFiles.authorityPath) \(PostgreSQLReplication.installedAuthority)\n"
+                + "  install -o postgres -g postgres -m 600 \(PostgreSQLReplication.passwordFilePath) \(PostgreSQLReplication.installedPasswordFile)\nfi\n"
+        ))
         let sql = try #require(files[PostgreSQLReplication.primarySQLPath]?["content"]?.scalar?.value)
         #expect(files[PostgreSQLReplication.primarySQLPath]?["permissions"]?.scalar?.value == "0600")
         #expect(sql.split(separator: "\n").dropFirst().map(String.init) == [
@@ -57,6 +66,9 @@ struct ReplicationUserDataTests {
         #expect(files[PostgreSQLReplication.passwordFilePath]?["permissions"]?.scalar?.value == "0600")
         #expect(files[PostgreSQLReplication.passwordFilePath]?["content"]?.scalar?.value == "*:*:replication:replicator:\(try Self.credential.password.value)\n")
         #expect(files[PostgreSQLReplication.primarySQLPath] == nil)
+        // It admits the other members for replication as the primary does: a switchover may make it the primary.
+        let hba = try #require(files[AccessFiles.postgresHBAPath]?["content"]?.scalar?.value)
+        #expect(hba.contains("hostssl replication replicator 10.0.0.0/8 scram-sha-256\nhostssl replication replicator 192.168.0.0/16 scram-sha-256\nhostnossl"))
         let settings = DatabaseUserData.settings(vm)
         for line in ["MCLOUD_STANDBY_NAME='standby_1'", "MCLOUD_PRIMARY_HOST='retail-bank-eu.payments-db.0'", "MCLOUD_PRIMARY_PORT='5432'", "MCLOUD_PRIMARY_ADDRESS='10.0.0.5'"] {
             #expect(settings.contains(line + "\n"), "\(line)")
@@ -194,8 +206,9 @@ struct ReplicationUserDataTests {
     @Test(arguments: [
         (DatabaseReplication.primary(standbys: ["standby_1'; DROP"], cidrs: []), #"spec.replication: "standby_1'; DROP" is not an engine-safe standby name (lowercase letters, digits and _)"#),
         (.primary(standbys: ["standby_1"], cidrs: ["10.0.0.0/8 trust"]), #"spec.replication: "10.0.0.0/8 trust" is not a CIDR"#),
-        (.standby(name: "standby_1", primary: "db 0", port: 5432), #"spec.replication: the primary "db 0" is not a host name"#),
-        (.standby(name: "standby_1", primary: "db.0", port: 0), "spec.replication: port 0 is not a TCP port"),
+        (.standby(name: "standby_1", primary: "db 0", port: 5432, cidrs: []), #"spec.replication: the primary "db 0" is not a host name"#),
+        (.standby(name: "standby_1", primary: "db.0", port: 0, cidrs: []), "spec.replication: port 0 is not a TCP port"),
+        (.standby(name: "standby_1", primary: "db.0", port: 5432, cidrs: ["0.0.0.0/0 trust"]), #"spec.replication: "0.0.0.0/0 trust" is not a CIDR"#),
     ])
     func malformedReplicationIsRefused(_ replication: DatabaseReplication, _ message: String) {
         #expect(throws: SecretsError.invalidInput(reason: message)) { try ServerReplication.validate(replication) }

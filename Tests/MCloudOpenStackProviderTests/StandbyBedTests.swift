@@ -173,7 +173,7 @@ import Testing
         let access = DatabaseAccess(cell: "payments-db@eu", names: ["payments-db.\(application).svc"], clients: [])
         // The forwarder delivers the standby's connections from 127.0.0.1 on the primary's side.
         let roles: [DatabaseReplication] = [
-            .primary(standbys: ["standby_1"], cidrs: ["127.0.0.0/8"]), .standby(name: "standby_1", primary: names[0], port: test.port),
+            .primary(standbys: ["standby_1"], cidrs: ["127.0.0.0/8"]), .standby(name: "standby_1", primary: names[0], port: test.port, cidrs: ["127.0.0.0/8"]),
         ]
         var created: [(ObservedResource, DesiredResource)] = []
         let instances = names.indices.map { "sb-\(engine.prefix(5))-\(run)-\($0)" }
@@ -203,7 +203,12 @@ import Testing
                 userData.append(try await beds.userData(ofServer: observed.providerID))
             }
             let password = try ReplicationCredential(root: SecretRoot(identity: identity), application: application, cell: access.cell).password.value
-            #expect(!userData[0].contains(password), "the replication password is in the primary's user data")
+            if engine == "postgresql" {
+                // Every PostgreSQL member can become a standby: the login once in each, in its root-only password file.
+                #expect(userData[0].components(separatedBy: password).count == 2, "the primary has no login for after a switchover")
+            } else {
+                #expect(!userData[0].contains(password), "the replication password is in the primary's user data")
+            }
             #expect(userData[1].contains(password), "the standby has no login to its primary")
             try await beds.container.boot(instances[0], userData: userData[0], options: ["--reach", "24566", "--publish", String(test.port)])
             let primaryPort = try await beds.container.port(instances[0], test.port)
