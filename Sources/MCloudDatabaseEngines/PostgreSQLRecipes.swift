@@ -59,7 +59,8 @@ enum PostgreSQLRecipes {
             restore: #"gunzip -c "$IN" | runuser -u postgres -- psql -X -q -p "$PORT" -d postgres >/dev/null"#,
             dumpExtension: "sql.gz", proof: proof,
             replication: Recipe.Replication(
-                mode: .synchronous, follow: PostgreSQLReplication.follow(major: major, service: "postgresql@\(major)-main"), report: [PostgreSQLReplication.report]
+                mode: .synchronous, follow: PostgreSQLReplication.follow(major: major, service: "postgresql@\(major)-main"), report: [PostgreSQLReplication.report],
+                demote: PostgreSQLReplication.demote(major: major, service: "postgresql@\(major)-main"), promote: [PostgreSQLReplication.promote]
             )
         )
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MCloudCore
 import MCloudSecrets
+import MCloudTestSupport
 import MCloudYAML
 import Testing
 @testable import MCloudDatabaseEngines
@@ -9,6 +10,8 @@ import Testing
 /// replication lines of its pg_hba.conf (or Redis's ACL line), and the password only on PostgreSQL, in a root-only
 /// file, for the day a switchover makes it a standby; a standby's holds that password in a root-only file, the
 /// primary's names, admits the other members as a primary would (PostgreSQL), and runs `follow` instead of `secure`.
+/// Every recipe's `mcloud-engine` has the switchover's `demote` and `promote`, PostgreSQL's real and the others' a
+/// refusal.
 struct ReplicationUserDataTests {
     static let root = AccessUserDataTests.root
     static let primary = DatabaseReplication.primary(standbys: ["standby_1", "standby_2"], cidrs: ["10.0.0.0/8", "192.168.0.0/16"])
@@ -200,6 +203,73 @@ struct ReplicationUserDataTests {
         for recipe in recipes {
             #expect(recipe.replication?.mode == mode, "\(recipe)")
         }
+    }
+
+    /// The switchover's steps in every recipe's `mcloud-engine`: PostgreSQL's, each of its own major, and a refusal
+    /// that exits 1 for the engines that cannot switch over (docs/databases.md, "Switchover").
+    @Test(arguments: [
+        (Engine.postgresql, "", true), (.redis, "", false), (.postgrespro, "", false), (.mysql, "", false), (.clickhouse, "", false), (.mongodb, "", false),
+    ])
+    func theSwitchoverStepsAreInstalledForEveryEngine(_ engine: Engine, _ series: String, _ switches: Bool) throws {
+        let recipes = EngineCatalog.recipes.filter { $0.engine == engine && $0.series.hasPrefix(series) }
+        #expect(!recipes.isEmpty)
+        for recipe in recipes {
+            let script = DatabaseUserData.engine(recipe)
+            #expect(script.contains(#"  prepare | configure | secure | follow | replicas | demote | promote | ready | dump | restore) "$1" ;;"#))
+            for step in ["demote", "promote"] {
+                let body = try #require(script.range(of: "\n\(step)() {\n").flatMap { start in script[start.upperBound...].range(of: "\n}\n").map { script[start.upperBound..<$0.lowerBound] } })
+                if switches {
+                    #expect(!body.contains("cannot switch over"), "\(recipe) \(step)")
+                } else {
+                    #expect(body == #"echo "mcloud-engine \#(step): \#(recipe) cannot switch over" >&2"# + "\nexit 1", "\(recipe) \(step)")
+                }
+            }
+            guard switches else { continue }
+            let demote = PostgreSQLReplication.demote(major: recipe.series, service: recipe.service).joined(separator: "\n")
+            #expect(script.contains(demote) && script.contains(PostgreSQLReplication.promote), "\(recipe)")
+            #expect(demote.contains("/usr/lib/postgresql/\(recipe.series)/bin/pg_controldata \(recipe.dataDirectory)"), "\(recipe)")
+        }
+    }
+
+    /// What demote does, in order: every refusal before the server is touched; the clean stop; the LSN printed; the
+    /// signal and the new upstream in place while the server is stopped, so it never starts as a primary; then the
+    /// start. Promote: the wait before anything changes, the synchronous names before `pg_promote`, the slots after.
+    @Test func theSwitchoverStepsChangeNothingBeforeTheirChecksAndNeverStartAPrimary() throws {
+        let demote = PostgreSQLReplication.demote(major: "15", service: "postgresql@15-main").joined(separator: "\n")
+        func position(_ text: String, _ part: String) throws -> String.Index { try #require(text.range(of: part), "\(part)").lowerBound }
+        let order = try [
+            #"refuse "this server is not a primary"#, "systemctl stop postgresql@15-main", "Latest checkpoint location", #"echo "primary_conninfo = '$conninfo'""#,
+            #"echo "primary_slot_name = '$MCLOUD_MEMBER_NAME'""#, "/var/lib/postgresql/15/main/standby.signal", "systemctl start postgresql@15-main",
+        ].map { try position(demote, $0) }
+        #expect(order == order.sorted())
+        #expect(demote.contains("application_name=$MCLOUD_MEMBER_NAME") && demote.contains("sslmode=verify-full") && demote.contains("channel_binding=disable"))
+        #expect(demote.contains("(primary_conninfo|primary_slot_name|synchronous_standby_names)"))
+        let promote = PostgreSQLReplication.promote
+        let steps = try [
+            #"refuse "this server is not a standby"#, "for _ in $(seq 120)", "pg_last_wal_replay_lsn() > '$MCLOUD_SWITCHOVER_LSN'::pg_lsn",
+            "ALTER SYSTEM SET synchronous_standby_names = 'ANY 1 (${names%, })'", "pg_promote(true, 60)", "pg_create_physical_replication_slot('$member', true)",
+            "ALTER SYSTEM RESET primary_conninfo",
+        ].map { try position(promote, $0) }
+        #expect(steps == steps.sorted())
+    }
+
+    /// `demote` follows the primary its caller names, not the one a former standby's settings still name; every other
+    /// step reads the settings.
+    @Test(arguments: [
+        ("demote", "retail-bank-eu.payments-db.1|5433|"), ("replicas", "retail-bank-eu.payments-db.0|5432|10.0.0.5"),
+    ])
+    func demoteTakesTheNewPrimaryFromItsCaller(_ step: String, _ expected: String) async throws {
+        let folder = try UserDataTests.folder()
+        let settings = "\(folder)/database.conf"
+        try Data(DatabaseUserData.settings(try Self.vm(AccessUserDataTests.postgres, Self.standby, primaryAddress: "10.0.0.5")).utf8).write(to: URL(fileURLWithPath: settings))
+        let script = DatabaseUserData.engine(AccessUserDataTests.postgres)
+        let header = try #require(script.range(of: "\nprepare() {")).lowerBound
+        let text = script[..<header].replacingOccurrences(of: DatabaseUserData.settingsPath, with: settings)
+            + "\n" + #"printf '%s|%s|%s' "$MCLOUD_PRIMARY_HOST" "$MCLOUD_PRIMARY_PORT" "${MCLOUD_PRIMARY_ADDRESS:-}""#
+        let run = try await Command.run(
+            "/bin/bash", ["-c", text, "mcloud-engine", step], environment: ["MCLOUD_PRIMARY_HOST": "retail-bank-eu.payments-db.1", "MCLOUD_PRIMARY_PORT": "5433"]
+        )
+        #expect(run.stdout == expected, "\(run.output)")
     }
 
     /// Names and CIDRs go into pg_hba.conf and SQL unquoted: anything but what rendering writes is refused.
