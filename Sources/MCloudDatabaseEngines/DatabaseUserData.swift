@@ -4,7 +4,8 @@ import MCloudSecrets
 /// `write_files` put the settings (`/etc/mcloud/database.conf`), the bucket's keys (root-only
 /// `/etc/mcloud/backup.env`), a vendor repository's source and pin, and five scripts in place, and whose `runcmd`
 /// enables the metadata guard and runs `mcloud-db-setup` once:
-/// - `mcloud-engine prepare|configure|secure|ready|dump|restore`: the recipe's steps, each in a shell of its own;
+/// - `mcloud-engine prepare|configure|secure|follow|replicas|demote|promote|ready|dump|restore`: the recipe's steps,
+///   each in a shell of its own (`demote` and `promote` are a switchover's, docs/databases.md, "Switchover");
 /// - `mcloud-db-setup`: waits for the data disk under the names the provider gave, formats it if blank (label
 ///   `mcloud-data`), mounts it where the recipe says, installs the engine, configures it for the port, waits until
 ///   it answers, with clients (`ServerAccess`) turns TLS on and makes their users from `/etc/mcloud/access` and
@@ -113,6 +114,9 @@ public enum DatabaseUserData {
     /// The vendor source waits here until its key is in place: apt refuses a source whose keyring is missing.
     static func stagedSourcesPath(_ repository: VendorRepository) -> String { "/etc/mcloud/apt/\(repository.name).sources" }
 
+    /// The steps `mcloud-engine` runs, as its usage says them.
+    static let steps = ["prepare", "configure", "secure", "follow", "replicas", "demote", "promote", "ready", "dump", "restore"]
+
     /// Single-quoted for sh: nothing inside is expanded.
     public static func quoted(_ value: String) -> String {
         "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
@@ -165,24 +169,34 @@ public enum DatabaseUserData {
         func step(_ name: String, _ lines: [String]) -> String {
             "\(name)() {\n\((lines.isEmpty ? [":"] : lines).joined(separator: "\n"))\n}\n"
         }
+        func switchover(_ name: String, _ lines: [String]?) -> String {
+            step(name, lines.flatMap { $0.isEmpty ? nil : $0 } ?? [#"echo "mcloud-engine \#(name): \#(recipe) cannot switch over" >&2"#, "exit 1"])
+        }
         return """
             #!/bin/bash
             # Written by mcloud: the engine catalog's steps for \(recipe.engine.title) \(recipe.series) on \(recipe.family.rawValue).
-            # mcloud-engine prepare|configure|secure|follow|replicas|ready|dump|restore; dump writes $OUT, restore reads $IN.
+            # mcloud-engine \(steps.joined(separator: "|")); dump writes $OUT, restore reads $IN.
             set -euo pipefail
+            # demote follows the primary its caller names (MCLOUD_PRIMARY_*), not the one the settings name.
+            caller=$(export -p | grep -E '^declare -x MCLOUD_PRIMARY_(HOST|PORT|ADDRESS)=' || true)
             # shellcheck source=/dev/null
             . \(settingsPath)
+            if [ "${1:-}" = demote ]; then
+              unset MCLOUD_PRIMARY_HOST MCLOUD_PRIMARY_PORT MCLOUD_PRIMARY_ADDRESS
+              eval "$caller"
+            fi
 
             """
             + step("prepare", recipe.prepare) + step("configure", recipe.configure) + step("secure", recipe.secure)
             + step("follow", recipe.replication?.follow ?? [#"echo "mcloud: standbys of \#(recipe) do not replicate" >&2"#, "exit 1"])
             + step("replicas", recipe.replication?.report ?? [])
+            + switchover("demote", recipe.replication?.demote) + switchover("promote", recipe.replication?.promote)
             + step("ready", [#"(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null"#, recipe.ready])
             + step("dump", [#": "${OUT:?the file to write}""#, recipe.dump]) + step("restore", [#": "${IN:?the dump to load}""#, recipe.restore])
             + """
             case "${1:-}" in
-              prepare | configure | secure | follow | replicas | ready | dump | restore) "$1" ;;
-              *) echo "usage: mcloud-engine prepare|configure|secure|follow|replicas|ready|dump|restore" >&2; exit 2 ;;
+              \(steps.joined(separator: " | "))) "$1" ;;
+              *) echo "usage: mcloud-engine \(steps.joined(separator: "|"))" >&2; exit 2 ;;
             esac
 
             """

@@ -27,7 +27,7 @@ enum PostgreSQLRecipes {
             install -o postgres -g postgres -m 600 \#(AccessFiles.keyPath) /etc/mcloud/tls/postgres/server.key
             install -o postgres -g postgres -m 644 \#(AccessFiles.certificatePath) /etc/mcloud/tls/postgres/server.crt
             install -o postgres -g postgres -m 640 \#(AccessFiles.postgresHBAPath) "$hba"
-            """#,
+            """# + "\n" + PostgreSQLReplication.installLogin,
             #"runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -c "ALTER SYSTEM SET ssl = on" -c "ALTER SYSTEM SET ssl_cert_file = '/etc/mcloud/tls/postgres/server.crt'" -c "ALTER SYSTEM SET ssl_key_file = '/etc/mcloud/tls/postgres/server.key'" -c "ALTER SYSTEM SET password_encryption = 'scram-sha-256'""#,
             #"runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -d postgres <\#(AccessFiles.postgresUsersPath)"#,
             #"[ ! -s \#(PostgreSQLReplication.primarySQLPath) ] || runuser -u postgres -- \#(psql) -X -q -v ON_ERROR_STOP=1 -p "$PORT" -d postgres <\#(PostgreSQLReplication.primarySQLPath)"#,
@@ -59,7 +59,8 @@ enum PostgreSQLRecipes {
             restore: #"gunzip -c "$IN" | runuser -u postgres -- psql -X -q -p "$PORT" -d postgres >/dev/null"#,
             dumpExtension: "sql.gz", proof: proof,
             replication: Recipe.Replication(
-                mode: .synchronous, follow: PostgreSQLReplication.follow(major: major, service: "postgresql@\(major)-main"), report: [PostgreSQLReplication.report]
+                mode: .synchronous, follow: PostgreSQLReplication.follow(major: major, service: "postgresql@\(major)-main"), report: [PostgreSQLReplication.report],
+                demote: PostgreSQLReplication.demote(major: major, service: "postgresql@\(major)-main"), promote: [PostgreSQLReplication.promote]
             )
         )
     }

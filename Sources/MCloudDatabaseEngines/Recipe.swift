@@ -28,11 +28,28 @@ public struct Recipe: Sendable, Hashable {
         /// On the primary, `mcloud-engine replicas`: one tab-separated line per standby connected now, `name state
         /// sync lag-seconds lag-bytes`, which `ReplicationReport` publishes; empty when the engine cannot tell.
         public var report: [String]
+        /// The first half of a switchover (docs/databases.md, "Switchover"), `mcloud-engine demote` on the primary:
+        /// stops it so that its standbys have everything it committed, prints on stdout, as its only output, the
+        /// position a standby must have replayed past to have it all (PostgreSQL: the shutdown checkpoint's LSN), then
+        /// starts it as a standby of the new primary. Reads `MCLOUD_MEMBER_NAME` (its name as a standby, `standby_0`),
+        /// `MCLOUD_PRIMARY_HOST` and `MCLOUD_PRIMARY_PORT` (the new primary's server name, a name of its certificate,
+        /// and port) and optionally `MCLOUD_PRIMARY_ADDRESS` (where that name is reached) from its environment, never
+        /// from the settings. Exits non-zero and changes nothing on a server that is not a primary. Empty when the
+        /// engine cannot switch over: the step then says so and exits 1.
+        public var demote: [String]
+        /// The second half, `mcloud-engine promote` on the chosen standby: waits, bounded, until it has replayed past
+        /// `MCLOUD_SWITCHOVER_LSN` (demote's output), exiting non-zero without promoting when it does not, then makes
+        /// itself the primary of `MCLOUD_MEMBERS` (the space-separated names of the cell's other members, each a
+        /// standby of it now), a commit waiting for one of them as on the first primary. Exits non-zero and changes
+        /// nothing on a server that is not a standby. Empty when the engine cannot switch over, as `demote`.
+        public var promote: [String]
 
-        public init(mode: Mode, follow: [String], report: [String] = []) {
+        public init(mode: Mode, follow: [String], report: [String] = [], demote: [String] = [], promote: [String] = []) {
             self.mode = mode
             self.follow = follow
             self.report = report
+            self.demote = demote
+            self.promote = promote
         }
     }
 

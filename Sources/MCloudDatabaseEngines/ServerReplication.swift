@@ -2,12 +2,14 @@ public import MCloudCore
 import MCloudSecrets
 
 /// What a database VM of a cell with standbys is given to replicate over the cell's TLS (`ServerAccess`): its part
-/// (`DatabaseReplication`), the replication user's verifier, which the primary keeps, and on a standby that user's
-/// password and the primary's address. Derived at create time (`ReplicationCredential`), never in the plan.
+/// (`DatabaseReplication`), the replication user's verifier, which the primary keeps, that user's password, which a
+/// standby logs in with, and on a standby the primary's address. Derived at create time (`ReplicationCredential`),
+/// never in the plan.
 public struct ServerReplication: Sendable {
     public var role: DatabaseReplication
     public var verifier: String
-    /// The standby's login to its primary; nil on the primary, which never needs it.
+    /// The login to the primary. Every engine's standby writes it; a PostgreSQL primary writes it too, since a
+    /// switchover makes it a standby (docs/databases.md, "Switchover"); the other engines' primaries never do.
     public var password: String?
     /// Where a standby connects to, which the provider looks up; nil when the primary's name resolves on the VM.
     public var primaryAddress: String?
@@ -31,25 +33,25 @@ public struct ServerReplication: Sendable {
     /// The names, addresses and CIDRs as rendering writes them: they go into the engine's configuration unquoted.
     static func validate(_ role: DatabaseReplication) throws(SecretsError) {
         switch role {
-        case .primary(let standbys, let cidrs):
+        case .primary(let standbys, _):
             for name in standbys where DatabaseAccess.engineName(name) != name {
                 throw .invalidInput(reason: "spec.replication: \"\(name)\" is not an engine-safe standby name (lowercase letters, digits and _)")
             }
-            for cidr in cidrs where !ServerAccess.isCIDR(cidr) {
-                throw .invalidInput(reason: "spec.replication: \"\(cidr)\" is not a CIDR")
-            }
-        case .standby(let name, let primary, let port):
+        case .standby(let name, let primary, let port, _):
             if DatabaseAccess.engineName(name) != name {
                 throw .invalidInput(reason: "spec.replication: \"\(name)\" is not an engine-safe standby name (lowercase letters, digits and _)")
             }
             if !ServerAccess.isHostName(primary) { throw .invalidInput(reason: "spec.replication: the primary \"\(primary)\" is not a host name") }
             if !(1...65535).contains(port) { throw .invalidInput(reason: "spec.replication: port \(port) is not a TCP port") }
         }
+        for cidr in role.cidrs where !ServerAccess.isCIDR(cidr) {
+            throw .invalidInput(reason: "spec.replication: \"\(cidr)\" is not a CIDR")
+        }
     }
 
     /// A standby's own name, or nil on the primary.
     var standbyName: String? {
-        if case .standby(let name, _, _) = role { return name }
+        if case .standby(let name, _, _, _) = role { return name }
         return nil
     }
 }
@@ -57,13 +59,12 @@ public struct ServerReplication: Sendable {
 extension ServerReplication {
     init(root: SecretRoot, application: String, cell: String, role: DatabaseReplication, scheme: PasswordVerifier.Scheme) throws(SecretsError) {
         let credential = try ReplicationCredential(root: root, application: application, cell: cell)
-        self.init(role: role, verifier: try credential.verifier(scheme), password: nil, primaryAddress: nil)
-        if case .standby = role { password = credential.password.value }
+        self.init(role: role, verifier: try credential.verifier(scheme), password: credential.password.value, primaryAddress: nil)
     }
 
     /// The settings a standby's `follow` step reads from `/etc/mcloud/database.conf`: nothing secret.
     var settings: [(name: String, value: String)] {
-        guard case .standby(let name, let primary, let port) = role else { return [] }
+        guard case .standby(let name, let primary, let port, _) = role else { return [] }
         // MCLOUD_SERVER_ID: the standby's MariaDB/MySQL `server_id`, unique in its cell.
         var pairs = [
             ("MCLOUD_STANDBY_NAME", name), ("MCLOUD_PRIMARY_HOST", primary), ("MCLOUD_PRIMARY_PORT", String(port)),

@@ -131,15 +131,17 @@ struct DatabaseInfrastructure {
 
     /// A copy's part in the cell's replication (docs/databases.md, "Standbys"): the primary names its standbys and admits
     /// them from the private ranges, as the security group admits only its own members and the clients' clusters; each
-    /// standby names the primary's server, whose certificate holds that name. Nil without standbys.
+    /// standby names the primary's server, whose certificate holds that name, and admits the other members from the
+    /// same ranges, so that a switchover can make it the primary. Nil without standbys.
     private func replication(_ copy: Int) -> DatabaseReplication? {
         guard database.standbys > 0 else { return nil }
         guard copy > 0 else { return .primary(standbys: (1...database.standbys).map(DatabaseReplication.standbyName(copy:)), cidrs: Self.privateRanges) }
-        return .standby(name: DatabaseReplication.standbyName(copy: copy), primary: primaryName, port: port ?? Engine(named: database.engine)?.defaultPort ?? 0)
+        let port = port ?? Engine(named: database.engine)?.defaultPort ?? 0
+        return .standby(name: DatabaseReplication.standbyName(copy: copy), primary: primaryName, port: port, cidrs: Self.privateRanges)
     }
 
     /// RFC 1918's ranges.
-    static let privateRanges = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]
+    static let privateRanges = DatabaseReplication.privateRanges
 
     /// The DR leg's bucket: in the backup cloud, named after the cell.
     var disasterBucket: (cloud: Cloud, address: String, name: String)? {

@@ -56,7 +56,9 @@ struct PostgreSQLAccessTests {
             postgres.waitUntilExit()
         }
         var sql = AccessFiles.postgresUsers(server.users)
-        if let replication = server.replication { sql += PostgreSQLReplication.files(replication).map(\.content).joined() + "SELECT pg_reload_conf();\n" }
+        if let replication = server.replication {
+            sql += PostgreSQLReplication.files(replication).filter { $0.path == PostgreSQLReplication.primarySQLPath }.map(\.content).joined() + "SELECT pg_reload_conf();\n"
+        }
         try await expectSuccess(Command.run(
             "/usr/sbin/runuser", ["-u", "postgres", "--", "/usr/bin/psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder, "-p", "\(port)", "-d", "postgres"],
             input: Data(sql.utf8)

@@ -16,7 +16,7 @@ struct PostgreSQLReplicationTests {
         try await PostgreSQLAccessTests.withServer(replication: .primary(standbys: ["standby_1"], cidrs: ["127.0.0.0/8"])) { port, folder, _ in
             let standby = try ServerAccess.derive(
                 root: AccessUserDataTests.root, application: "retail-bank", server: "retail-bank-eu.payments-db.1", engine: .postgresql,
-                access: PostgreSQLAccessTests.access, replication: .standby(name: "standby_1", primary: "retail-bank-eu.payments-db.0", port: port)
+                access: PostgreSQLAccessTests.access, replication: .standby(name: "standby_1", primary: "retail-bank-eu.payments-db.0", port: port, cidrs: ["127.0.0.0/8"])
             )
             var replication = try #require(standby.replication)
             replication.primaryAddress = "127.0.0.1"
@@ -73,6 +73,41 @@ struct PostgreSQLReplicationTests {
             #expect(try await psql(port, "INSERT INTO replicated VALUES (3)").succeeded)
             // The abandoned commit was made on the primary all the same, and reaches the standby with the next.
             #expect(try await poll(port + 1, "SELECT count(*) FROM replicated", until: "3\n") == "3\n")
+
+            // A switchover's steps, as `mcloud-engine demote|promote` runs them, on the wrong server: each refuses and
+            // changes nothing. (The whole switchover, with its clean shutdown by systemd, runs on the bed.)
+            func step(_ lines: [String], port: Int, _ environment: [String: String]) async throws -> Command {
+                let text = lines.joined(separator: "\n").replacingOccurrences(of: PostgreSQLReplication.installedPasswordFile, with: passwordFile)
+                return try await Command.run("/bin/bash", ["-euo", "pipefail", "-c", text], environment: ["PORT": String(port), "PGHOST": folder].merging(environment) { $1 })
+            }
+            let demote = PostgreSQLReplication.demote(major: "15", service: "postgresql@15-main")
+            let newPrimary = ["MCLOUD_MEMBER_NAME": "standby_0", "MCLOUD_PRIMARY_HOST": "retail-bank-eu.payments-db.1", "MCLOUD_PRIMARY_PORT": String(port + 1)]
+            let onStandby = try await step(demote, port: port + 1, newPrimary)
+            #expect(onStandby.exitCode == 1 && onStandby.stderr.contains("this server is not a primary (pg_is_in_recovery() is t); nothing changed"), "\(onStandby.output)")
+            let lsn = try await psql(port, "SELECT pg_current_wal_lsn()").stdout.trimmingCharacters(in: .newlines)
+            let members = ["MCLOUD_SWITCHOVER_LSN": lsn, "MCLOUD_MEMBERS": "standby_0"]
+            let onPrimary = try await step([PostgreSQLReplication.promote], port: port, members)
+            #expect(onPrimary.exitCode == 1 && onPrimary.stderr.contains("this server is not a standby (pg_is_in_recovery() is f); nothing changed"), "\(onPrimary.output)")
+            #expect(try await psql(port, "SELECT pg_is_in_recovery(), current_setting('synchronous_standby_names')").stdout == "f|ANY 1 (standby_1)\n")
+            #expect(try await poll(port, streaming, until: "standby_1|streaming|quorum|t|TLSv1.3\n") == "standby_1|streaming|quorum|t|TLSv1.3\n")
+            // Inputs that would reach postgresql.auto.conf or SQL are refused before anything is looked at.
+            for (lines, environment, message) in [
+                (demote, newPrimary.merging(["MCLOUD_MEMBER_NAME": "standby_0' x"]) { $1 }, #"MCLOUD_MEMBER_NAME "standby_0' x" is not an engine-safe name"#),
+                (demote, newPrimary.merging(["MCLOUD_PRIMARY_HOST": "db' host=evil"]) { $1 }, #"MCLOUD_PRIMARY_HOST "db' host=evil" is not a host name"#),
+                ([PostgreSQLReplication.promote], members.merging(["MCLOUD_SWITCHOVER_LSN": "0/1'"]) { $1 }, #"MCLOUD_SWITCHOVER_LSN "0/1'" is not an LSN"#),
+                ([PostgreSQLReplication.promote], members.merging(["MCLOUD_MEMBERS": "standby_0 x;y"]) { $1 }, #"MCLOUD_MEMBERS: "x;y" is not an engine-safe name"#),
+            ] {
+                let refused = try await step(lines, port: port, environment)
+                #expect(refused.exitCode == 1 && refused.stderr.contains(message + "; nothing changed"), "\(refused.output)")
+            }
+            // On the standby, past a position of the primary: promoted, the synchronous names its other members (the
+            // base backup's named itself), a slot for each reserving WAL, no upstream left.
+            #expect(try await psql(port, "INSERT INTO replicated VALUES (4)").succeeded)
+            let promote = try await step([PostgreSQLReplication.promote], port: port + 1, members)
+            #expect(promote.succeeded, "\(promote.output)")
+            let promoted = "SELECT pg_is_in_recovery(), current_setting('synchronous_standby_names'), current_setting('primary_conninfo'), "
+                + "(SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'standby_0' AND restart_lsn IS NOT NULL), (SELECT count(*) FROM replicated)"
+            #expect(try await psql(port + 1, promoted).stdout == "f|ANY 1 (standby_0)||1|4\n")
         }
     }
 }

@@ -1,17 +1,21 @@
 import Foundation
 import MCloudCore
 import MCloudSecrets
+import MCloudTestSupport
 import MCloudYAML
 import Testing
 @testable import MCloudDatabaseEngines
 
 /// A cell with standbys: the primary's user data holds the replication user's verifier, a slot per standby and the
-/// replication lines of its pg_hba.conf (or Redis's ACL line), never the password; a standby's holds that password in
-/// a root-only file, the primary's names, and runs `follow` instead of `secure`.
+/// replication lines of its pg_hba.conf (or Redis's ACL line), and the password only on PostgreSQL, in a root-only
+/// file, for the day a switchover makes it a standby; a standby's holds that password in a root-only file, the
+/// primary's names, admits the other members as a primary would (PostgreSQL), and runs `follow` instead of `secure`.
+/// Every recipe's `mcloud-engine` has the switchover's `demote` and `promote`, PostgreSQL's real and the others' a
+/// refusal.
 struct ReplicationUserDataTests {
     static let root = AccessUserDataTests.root
     static let primary = DatabaseReplication.primary(standbys: ["standby_1", "standby_2"], cidrs: ["10.0.0.0/8", "192.168.0.0/16"])
-    static let standby = DatabaseReplication.standby(name: "standby_1", primary: "retail-bank-eu.payments-db.0", port: 5432)
+    static let standby = DatabaseReplication.standby(name: "standby_1", primary: "retail-bank-eu.payments-db.0", port: 5432, cidrs: ["10.0.0.0/8", "192.168.0.0/16"])
 
     static func vm(_ recipe: Recipe, _ replication: DatabaseReplication, primaryAddress: String? = nil) throws -> DatabaseVM {
         var vm = UserDataTests.vm(recipe)
@@ -29,7 +33,15 @@ struct ReplicationUserDataTests {
     @Test func thePostgreSQLPrimaryMakesTheReplicatorASlotPerStandbyAndWaitsForOneOfThem() throws {
         let text = DatabaseUserData.render(try Self.vm(AccessUserDataTests.postgres, Self.primary))
         let files = try UserDataTests.files(text)
-        #expect(!text.contains(try Self.credential.password.value), "the replication password is in the primary's user data")
+        // The login once, in its root-only file, which `secure` installs for postgres: a switchover may make it a standby.
+        let password = try Self.credential.password.value
+        #expect(text.components(separatedBy: password).count == 2, "the replication password is elsewhere in the primary's user data")
+        #expect(files[PostgreSQLReplication.passwordFilePath]?["permissions"]?.scalar?.value == "0600")
+        #expect(files[PostgreSQLReplication.passwordFilePath]?["content"]?.scalar?.value == "*:*:replication:replicator:\(password)\n")
+        #expect(DatabaseUserData.engine(AccessUserDataTests.postgres).contains(
+            "if [ -s \(PostgreSQLReplication.passwordFilePath) ]; then\n  install -o postgres -g postgres -m 644 \(AccessFiles.authorityPath) \(PostgreSQLReplication.installedAuthority)\n"
+                + "  install -o postgres -g postgres -m 600 \(PostgreSQLReplication.passwordFilePath) \(PostgreSQLReplication.installedPasswordFile)\nfi\n"
+        ))
         let sql = try #require(files[PostgreSQLReplication.primarySQLPath]?["content"]?.scalar?.value)
         #expect(files[PostgreSQLReplication.primarySQLPath]?["permissions"]?.scalar?.value == "0600")
         #expect(sql.split(separator: "\n").dropFirst().map(String.init) == [
@@ -57,6 +69,9 @@ struct ReplicationUserDataTests {
         #expect(files[PostgreSQLReplication.passwordFilePath]?["permissions"]?.scalar?.value == "0600")
         #expect(files[PostgreSQLReplication.passwordFilePath]?["content"]?.scalar?.value == "*:*:replication:replicator:\(try Self.credential.password.value)\n")
         #expect(files[PostgreSQLReplication.primarySQLPath] == nil)
+        // It admits the other members for replication as the primary does: a switchover may make it the primary.
+        let hba = try #require(files[AccessFiles.postgresHBAPath]?["content"]?.scalar?.value)
+        #expect(hba.contains("hostssl replication replicator 10.0.0.0/8 scram-sha-256\nhostssl replication replicator 192.168.0.0/16 scram-sha-256\nhostnossl"))
         let settings = DatabaseUserData.settings(vm)
         for line in ["MCLOUD_STANDBY_NAME='standby_1'", "MCLOUD_PRIMARY_HOST='retail-bank-eu.payments-db.0'", "MCLOUD_PRIMARY_PORT='5432'", "MCLOUD_PRIMARY_ADDRESS='10.0.0.5'"] {
             #expect(settings.contains(line + "\n"), "\(line)")
@@ -190,12 +205,80 @@ struct ReplicationUserDataTests {
         }
     }
 
+    /// The switchover's steps in every recipe's `mcloud-engine`: PostgreSQL's, each of its own major, and a refusal
+    /// that exits 1 for the engines that cannot switch over (docs/databases.md, "Switchover").
+    @Test(arguments: [
+        (Engine.postgresql, "", true), (.redis, "", false), (.postgrespro, "", false), (.mysql, "", false), (.clickhouse, "", false), (.mongodb, "", false),
+    ])
+    func theSwitchoverStepsAreInstalledForEveryEngine(_ engine: Engine, _ series: String, _ switches: Bool) throws {
+        let recipes = EngineCatalog.recipes.filter { $0.engine == engine && $0.series.hasPrefix(series) }
+        #expect(!recipes.isEmpty)
+        for recipe in recipes {
+            let script = DatabaseUserData.engine(recipe)
+            #expect(script.contains(#"  prepare | configure | secure | follow | replicas | demote | promote | ready | dump | restore) "$1" ;;"#))
+            for step in ["demote", "promote"] {
+                let body = try #require(script.range(of: "\n\(step)() {\n").flatMap { start in script[start.upperBound...].range(of: "\n}\n").map { script[start.upperBound..<$0.lowerBound] } })
+                if switches {
+                    #expect(!body.contains("cannot switch over"), "\(recipe) \(step)")
+                } else {
+                    #expect(body == #"echo "mcloud-engine \#(step): \#(recipe) cannot switch over" >&2"# + "\nexit 1", "\(recipe) \(step)")
+                }
+            }
+            guard switches else { continue }
+            let demote = PostgreSQLReplication.demote(major: recipe.series, service: recipe.service).joined(separator: "\n")
+            #expect(script.contains(demote) && script.contains(PostgreSQLReplication.promote), "\(recipe)")
+            #expect(demote.contains("/usr/lib/postgresql/\(recipe.series)/bin/pg_controldata \(recipe.dataDirectory)"), "\(recipe)")
+        }
+    }
+
+    /// What demote does, in order: every refusal before the server is touched; the clean stop; the LSN printed; the
+    /// signal and the new upstream in place while the server is stopped, so it never starts as a primary; then the
+    /// start. Promote: the wait before anything changes, the synchronous names before `pg_promote`, the slots after.
+    @Test func theSwitchoverStepsChangeNothingBeforeTheirChecksAndNeverStartAPrimary() throws {
+        let demote = PostgreSQLReplication.demote(major: "15", service: "postgresql@15-main").joined(separator: "\n")
+        func position(_ text: String, _ part: String) throws -> String.Index { try #require(text.range(of: part), "\(part)").lowerBound }
+        let order = try [
+            #"refuse "this server is not a primary"#, "systemctl stop postgresql@15-main", "Latest checkpoint location", #"echo "primary_conninfo = '$conninfo'""#,
+            #"echo "primary_slot_name = '$MCLOUD_MEMBER_NAME'""#, "/var/lib/postgresql/15/main/standby.signal", "systemctl start postgresql@15-main",
+        ].map { try position(demote, $0) }
+        #expect(order == order.sorted())
+        #expect(demote.contains("application_name=$MCLOUD_MEMBER_NAME") && demote.contains("sslmode=verify-full") && demote.contains("channel_binding=disable"))
+        #expect(demote.contains("(primary_conninfo|primary_slot_name|synchronous_standby_names)"))
+        let promote = PostgreSQLReplication.promote
+        let steps = try [
+            #"refuse "this server is not a standby"#, "for _ in $(seq 120)", "pg_last_wal_replay_lsn() > '$MCLOUD_SWITCHOVER_LSN'::pg_lsn",
+            "ALTER SYSTEM SET synchronous_standby_names = 'ANY 1 (${names%, })'", "pg_promote(true, 60)", "pg_create_physical_replication_slot('$member', true)",
+            "ALTER SYSTEM RESET primary_conninfo",
+        ].map { try position(promote, $0) }
+        #expect(steps == steps.sorted())
+    }
+
+    /// `demote` follows the primary its caller names, not the one a former standby's settings still name; every other
+    /// step reads the settings.
+    @Test(arguments: [
+        ("demote", "retail-bank-eu.payments-db.1|5433|"), ("replicas", "retail-bank-eu.payments-db.0|5432|10.0.0.5"),
+    ])
+    func demoteTakesTheNewPrimaryFromItsCaller(_ step: String, _ expected: String) async throws {
+        let folder = try UserDataTests.folder()
+        let settings = "\(folder)/database.conf"
+        try Data(DatabaseUserData.settings(try Self.vm(AccessUserDataTests.postgres, Self.standby, primaryAddress: "10.0.0.5")).utf8).write(to: URL(fileURLWithPath: settings))
+        let script = DatabaseUserData.engine(AccessUserDataTests.postgres)
+        let header = try #require(script.range(of: "\nprepare() {")).lowerBound
+        let text = script[..<header].replacingOccurrences(of: DatabaseUserData.settingsPath, with: settings)
+            + "\n" + #"printf '%s|%s|%s' "$MCLOUD_PRIMARY_HOST" "$MCLOUD_PRIMARY_PORT" "${MCLOUD_PRIMARY_ADDRESS:-}""#
+        let run = try await Command.run(
+            "/bin/bash", ["-c", text, "mcloud-engine", step], environment: ["MCLOUD_PRIMARY_HOST": "retail-bank-eu.payments-db.1", "MCLOUD_PRIMARY_PORT": "5433"]
+        )
+        #expect(run.stdout == expected, "\(run.output)")
+    }
+
     /// Names and CIDRs go into pg_hba.conf and SQL unquoted: anything but what rendering writes is refused.
     @Test(arguments: [
         (DatabaseReplication.primary(standbys: ["standby_1'; DROP"], cidrs: []), #"spec.replication: "standby_1'; DROP" is not an engine-safe standby name (lowercase letters, digits and _)"#),
         (.primary(standbys: ["standby_1"], cidrs: ["10.0.0.0/8 trust"]), #"spec.replication: "10.0.0.0/8 trust" is not a CIDR"#),
-        (.standby(name: "standby_1", primary: "db 0", port: 5432), #"spec.replication: the primary "db 0" is not a host name"#),
-        (.standby(name: "standby_1", primary: "db.0", port: 0), "spec.replication: port 0 is not a TCP port"),
+        (.standby(name: "standby_1", primary: "db 0", port: 5432, cidrs: []), #"spec.replication: the primary "db 0" is not a host name"#),
+        (.standby(name: "standby_1", primary: "db.0", port: 0, cidrs: []), "spec.replication: port 0 is not a TCP port"),
+        (.standby(name: "standby_1", primary: "db.0", port: 5432, cidrs: ["0.0.0.0/0 trust"]), #"spec.replication: "0.0.0.0/0 trust" is not a CIDR"#),
     ])
     func malformedReplicationIsRefused(_ replication: DatabaseReplication, _ message: String) {
         #expect(throws: SecretsError.invalidInput(reason: message)) { try ServerReplication.validate(replication) }

@@ -11,21 +11,28 @@ import Testing
 /// A primary and its standby booted for real from the OpenStack provider's user data (docs/databases.md,
 /// "Standbys"). PostgreSQL: the standby seeds itself from the primary over verified TLS as the replicator, rows
 /// written on the primary reach it, `pg_stat_replication` shows it streaming over TLS in the synchronous quorum, and
-/// with the standby stopped a commit has not returned after 6 s, while the next returns once it is back. Redis: a key
+/// with the standby stopped a commit has not returned after 6 s, while the next returns once it is back; a switchover
+/// under a write load loses no acknowledged row and the old primary follows the new one. Redis: a key
 /// written on the primary reaches the replica. The bed's servers have no port, so the provider finds no address for
 /// the primary: the standby reaches it by its server name, which the test points at a forwarder to the primary's
 /// published port, as a cloud's DNS or the provider's address would; the primary reaches the standby's port on its own
-/// loopback. Fails, never skips, without the beds
-/// (openstack.sh up, moto.sh start, container.sh start).
+/// loopback (a MariaDB primary reads its standbys' lag there) and, for a PostgreSQL switchover, by the standby's name
+/// the same way. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start).
 @Suite(.timeLimit(.minutes(30))) struct StandbyBedTests {
     /// Where the standby's container reaches the primary: an address of its own loopback, forwarded to the host port
     /// the primary's engine is published on.
     static let primaryAddress = "10.254.0.1"
+    /// Where the primary's container reaches the standby, which a switchover makes its primary: the mirror image.
+    static let standbyAddress = "10.254.0.2"
 
     struct Pair {
         var primary: String
         var standby: String
         var container: ContainerBed
+        /// The standby's server name, a name of its certificate, which resolves on the primary; the engine's ports.
+        var standbyServer: String
+        var port: Int
+        var standbyPort: Int
         /// The standby's login to the primary, to look for where it must not be.
         var password: String
         /// A CA of another application, which the primary's certificate does not chain to.
@@ -68,6 +75,97 @@ import Testing
             _ = try await pair.container.shell(pair.primary, "timeout 60 \(psql) -c 'INSERT INTO replicated VALUES (102)'")
             // The abandoned commit was made on the primary all the same, and reaches the standby with the next.
             #expect(try await Self.poll(pair.container, pair.standby, count, until: "102\n"))
+        }
+    }
+
+    /// The switchover (docs/databases.md, "Switchover"): while a loop on the primary inserts a row with its commit
+    /// time every 150 ms and logs each id whose commit returned, `mcloud-engine demote` stops the primary and starts it
+    /// as `standby_0` of the standby's server, and `mcloud-engine promote` makes the standby the primary once it has
+    /// replayed past the LSN demote printed. Every acknowledged id is on the new primary; the old one streams from it
+    /// over TLS in its synchronous quorum, receives its rows and holds back its commits while stopped; and each step,
+    /// run on the other's server, refuses and changes nothing.
+    @Test func aPostgreSQLSwitchoverLosesNoCommittedRowAndTheOldPrimaryFollows() async throws {
+        try await Self.boot("postgresql") { pair in
+            let psql = { (port: Int) in "runuser -u postgres -- psql -X -Atq -v ON_ERROR_STOP=1 -p \(port)" }
+            let replication = { (port: Int) in
+                "\(psql(port)) -c \"SELECT r.application_name, r.state, r.sync_state, s.ssl, s.version FROM pg_stat_replication r JOIN pg_stat_ssl s USING (pid)\""
+            }
+            let inRecovery = { (port: Int) in "\(psql(port)) -c 'SELECT pg_is_in_recovery()'" }
+            #expect(try await Self.poll(pair.container, pair.primary, replication(pair.port), until: "standby_1|streaming|quorum|t|TLSv1.3\n"))
+            // `secure` gave the primary the login it follows another primary with once demoted.
+            #expect(try await pair.container.shell(pair.primary, "stat -c %a:%U /etc/mcloud/tls/postgres/replication.pgpass") == "600:postgres\n")
+            _ = try await pair.container.shell(pair.primary, "\(psql(pair.port)) -c 'CREATE TABLE switchover (id int PRIMARY KEY, committed_at timestamptz)'")
+            // The load: an id is acknowledged once its commit returned, which synchronous replication makes wait for
+            // the standby; it goes on, failing, while the primary is down or read-only.
+            let load = """
+                id=0
+                while [ ! -e /root/load.stop ]; do
+                  id=$((id + 1))
+                  echo "$id" >>/root/load.tried
+                  if timeout 10 \(psql(pair.port)) -c "INSERT INTO switchover VALUES ($id, clock_timestamp())" >/dev/null 2>>/root/load.errors; then
+                    echo "$id" >>/root/load.acked
+                  fi
+                  sleep 0.15
+                done
+                touch /root/load.done
+
+                """
+            _ = try await pair.container.shell(pair.primary, "cat >/root/load.sh", input: Data(load.utf8))
+            // Started by the container's systemd, which gives it none of this exec's descriptors: a process that inherits
+            // them keeps Foundation's Process, and so the test, waiting for the exec to end.
+            _ = try await pair.container.shell(pair.primary, "systemd-run --quiet --collect --unit mcloud-load bash /root/load.sh")
+            try await Task.sleep(for: .seconds(8))
+            let demote = try await pair.container.exec(pair.primary, [
+                "env", "MCLOUD_MEMBER_NAME=standby_0", "MCLOUD_PRIMARY_HOST=\(pair.standbyServer)", "MCLOUD_PRIMARY_PORT=\(pair.standbyPort)",
+                DatabaseUserData.engineScript, "demote",
+            ])
+            #expect(demote.succeeded, "\(demote.output)")
+            let lsn = demote.stdout.trimmingCharacters(in: .newlines)
+            #expect(lsn.wholeMatch(of: /[0-9A-F]+\/[0-9A-F]+/) != nil, "demote printed \(demote.stdout)")
+            let promote = try await pair.container.exec(pair.standby, [
+                "env", "MCLOUD_SWITCHOVER_LSN=\(lsn)", "MCLOUD_MEMBERS=standby_0", DatabaseUserData.engineScript, "promote",
+            ])
+            #expect(promote.succeeded, "\(promote.output)")
+            _ = try await pair.container.shell(pair.primary, "touch /root/load.stop")
+            #expect(try await Self.poll(pair.container, pair.primary, "[ -e /root/load.done ] && echo done || true", until: "done\n"))
+            // Counted: every id whose commit returned on the old primary is on the new one.
+            func ids(_ text: String) -> [Int] { text.split(separator: "\n").compactMap { Int($0) } }
+            let tried = ids(try await pair.container.shell(pair.primary, "cat /root/load.tried"))
+            let acknowledged = ids(try await pair.container.shell(pair.primary, "cat /root/load.acked"))
+            let onNew = Set(ids(try await pair.container.shell(pair.standby, "\(psql(pair.standbyPort)) -c 'SELECT id FROM switchover'")))
+            let lost = acknowledged.filter { !onNew.contains($0) }
+            print("switchover at \(lsn): \(tried.count) rows written, \(acknowledged.count) acknowledged, \(onNew.count) on the new primary, \(lost.count) lost")
+            #expect(acknowledged.count >= 20, "the load acknowledged \(acknowledged.count) rows")
+            #expect(lost.isEmpty, "acknowledged and lost: \(lost)")
+            #expect(try await pair.container.shell(pair.standby, inRecovery(pair.standbyPort)) == "f\n")
+            #expect(try await pair.container.shell(pair.standby, "\(psql(pair.standbyPort)) -c 'SHOW synchronous_standby_names'") == "ANY 1 (standby_0)\n")
+            #expect(try await Self.poll(pair.container, pair.primary, inRecovery(pair.port), until: "t\n"))
+            #expect(try await Self.poll(pair.container, pair.standby, replication(pair.standbyPort), until: "standby_0|streaming|quorum|t|TLSv1.3\n"))
+            // A row written on the new primary reaches the old one.
+            _ = try await pair.container.shell(pair.standby, "\(psql(pair.standbyPort)) -c 'INSERT INTO switchover VALUES (0, clock_timestamp())'")
+            #expect(try await Self.poll(pair.container, pair.primary, "\(psql(pair.port)) -c 'SELECT count(*) FROM switchover WHERE id = 0'", until: "1\n"))
+            // With the old primary stopped, a commit on the new one has not returned after 6 s; the next returns once it is back.
+            _ = try await pair.container.shell(pair.primary, "systemctl stop postgresql@15-main")
+            let waiting = try await pair.container.exec(
+                pair.standby, ["bash", "-c", "timeout 6 \(psql(pair.standbyPort)) -c 'INSERT INTO switchover VALUES (-1, clock_timestamp())'"]
+            )
+            #expect(waiting.exitCode == 124, "the commit returned without the old primary: \(waiting.output)")
+            _ = try await pair.container.shell(pair.primary, "systemctl start postgresql@15-main")
+            _ = try await pair.container.shell(pair.standby, "timeout 60 \(psql(pair.standbyPort)) -c 'INSERT INTO switchover VALUES (-2, clock_timestamp())'")
+            #expect(try await Self.poll(pair.container, pair.primary, "\(psql(pair.port)) -c 'SELECT count(*) FROM switchover WHERE id < 0'", until: "2\n"))
+            // Each step on the other's server refuses and changes nothing: demote on a standby, promote on a primary.
+            let demoteStandby = try await pair.container.exec(pair.primary, [
+                "env", "MCLOUD_MEMBER_NAME=standby_0", "MCLOUD_PRIMARY_HOST=\(pair.standbyServer)", "MCLOUD_PRIMARY_PORT=\(pair.standbyPort)",
+                DatabaseUserData.engineScript, "demote",
+            ])
+            #expect(demoteStandby.exitCode == 1 && demoteStandby.stderr.contains("this server is not a primary"), "\(demoteStandby.output)")
+            let promotePrimary = try await pair.container.exec(pair.standby, [
+                "env", "MCLOUD_SWITCHOVER_LSN=\(lsn)", "MCLOUD_MEMBERS=standby_1", DatabaseUserData.engineScript, "promote",
+            ])
+            #expect(promotePrimary.exitCode == 1 && promotePrimary.stderr.contains("this server is not a standby"), "\(promotePrimary.output)")
+            #expect(try await pair.container.shell(pair.standby, "\(psql(pair.standbyPort)) -c 'SHOW synchronous_standby_names'") == "ANY 1 (standby_0)\n")
+            #expect(try await pair.container.shell(pair.primary, inRecovery(pair.port)) == "t\n")
+            #expect(try await Self.poll(pair.container, pair.standby, replication(pair.standbyPort), until: "standby_0|streaming|quorum|t|TLSv1.3\n"))
         }
     }
 
@@ -174,7 +272,7 @@ import Testing
         let access = DatabaseAccess(cell: "payments-db@eu", names: ["payments-db.\(application).svc"], clients: [])
         // The forwarder delivers the standby's connections from 127.0.0.1 on the primary's side.
         let roles: [DatabaseReplication] = [
-            .primary(standbys: ["standby_1"], cidrs: ["127.0.0.0/8"]), .standby(name: "standby_1", primary: names[0], port: test.port),
+            .primary(standbys: ["standby_1"], cidrs: ["127.0.0.0/8"]), .standby(name: "standby_1", primary: names[0], port: test.port, cidrs: ["127.0.0.0/8"]),
         ]
         var created: [(ObservedResource, DesiredResource)] = []
         let instances = names.indices.map { "sb-\(engine.prefix(5))-\(run)-\($0)" }
@@ -204,15 +302,26 @@ import Testing
                 userData.append(try await beds.userData(ofServer: observed.providerID))
             }
             let password = try ReplicationCredential(root: SecretRoot(identity: identity), application: application, cell: access.cell).password.value
-            #expect(!userData[0].contains(password), "the replication password is in the primary's user data")
+            if engine == "postgresql" {
+                // Every PostgreSQL member can become a standby: the login once in each, in its root-only password file.
+                #expect(userData[0].components(separatedBy: password).count == 2, "the primary has no login for after a switchover")
+            } else {
+                #expect(!userData[0].contains(password), "the replication password is in the primary's user data")
+            }
             #expect(userData[1].contains(password), "the standby has no login to its primary")
             // The standby's port is published on a host port chosen now, since the primary boots first, and reached on
             // the primary's loopback, where the standby's replication connection comes from (a MariaDB primary reads
-            // its standbys' lag from them, and maps a standby's name to that address).
+            // its standbys' lag from them, and maps a standby's name to that address), and at the standby's own
+            // address, which its name resolves to on a PostgreSQL primary for a switchover.
             let standbyHostPort = try #require(freeLoopbackPort())
             try await beds.container.boot(
-                instances[0], userData: userData[0], options: ["--reach", "24566", "--publish", String(test.port), "--reach", "\(test.port + 1)=\(standbyHostPort)"]
+                instances[0], userData: userData[0],
+                options: [
+                    "--reach", "24566", "--publish", String(test.port), "--reach", "\(test.port + 1)=\(standbyHostPort)",
+                    "--reach", "\(Self.standbyAddress):\(test.port + 1)=\(standbyHostPort)",
+                ]
             )
+            if engine == "postgresql" { _ = try await beds.container.shell(instances[0], "echo '\(Self.standbyAddress) \(names[1])' >>/etc/hosts") }
             let primaryPort = try await beds.container.port(instances[0], test.port)
             if let beforeStandby {
                 try await beds.container.wait(instances[0])
@@ -230,7 +339,8 @@ import Testing
             }
             let other = try ApplicationCA.certificatePEM(root: SecretRoot(identity: identity), application: "other-\(application)")
             try await check(Pair(
-                primary: instances[0], standby: instances[1], container: beds.container, password: password, otherAuthorityPEM: other,
+                primary: instances[0], standby: instances[1], container: beds.container, standbyServer: names[1], port: test.port, standbyPort: test.port + 1,
+                password: password, otherAuthorityPEM: other,
                 s3: beds.s3, bucket: bucket, server: names[0]
             ))
         } catch {

@@ -39,10 +39,16 @@ import Testing
         #expect(standby.body.at("spec", "replicaOf")?.stringValue == primary.address)
         #expect(standby.body.at("spec", "dnsName") == nil)
         // The primary names its standby and admits it for replication; the standby names the primary's server and
-        // port, and has the primary's certificate names, over whose TLS it replicates.
+        // port, admits the primary from the same ranges (for a switchover), and has the primary's certificate names,
+        // over whose TLS it replicates.
         let replication = try #require(ResourceBody(primary.body.json).replication)
-        #expect(replication == .primary(standbys: ["standby_1"], cidrs: ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]))
-        #expect(ResourceBody(standby.body.json).replication == .standby(name: "standby_1", primary: "shop.rates-db.0", port: 6379))
+        let ranges = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16"]
+        #expect(replication == .primary(standbys: ["standby_1"], cidrs: ranges))
+        #expect(ResourceBody(standby.body.json).replication == .standby(name: "standby_1", primary: "shop.rates-db.0", port: 6379, cidrs: ranges))
+        // A standby's body rendered before it had `cidrs` reads as the private ranges.
+        let older = ResourceBody(standby.body.json).settingSpec(["replication", "cidrs"], nil)
+        #expect(older.spec["replication"]?["cidrs"] == nil)
+        #expect(older.replication == .standby(name: "standby_1", primary: "shop.rates-db.0", port: 6379, cidrs: ranges))
         #expect(ResourceBody(standby.body.json).databaseAccess == ResourceBody(primary.body.json).databaseAccess)
         #expect(ResourceBody(standby.body.json).databaseAccess != nil)
         #expect(standby.body.at("spec", "backup") == nil)
