@@ -445,8 +445,11 @@ db_sync() {
 }
 
 start_services() {
+  # One thread per worker, the app loaded in each: placement's libraries use eventlet, whose hub belongs to the thread
+  # that made it, and a request on another uWSGI thread then hangs on "cannot switch to a different thread" (seen once
+  # on a fresh root, 2026-12-06: placement never answered).
   launch placement uwsgi --plugin python3 --http11-socket "127.0.0.1:$PLACEMENT_PORT" --wsgi-file "$BIN/placement.wsgi" \
-    --master --processes 1 --threads 4 --die-on-term --env OS_PLACEMENT_CONFIG_DIR="$ETC"
+    --master --processes 2 --threads 1 --lazy-apps --die-on-term --env OS_PLACEMENT_CONFIG_DIR="$ETC"
   launch glance-api $PY "$BIN/glance-api.py" --config-file "$ETC/glance-api.conf"
   launch nova-api $PY "$BIN/nova-api.py" --config-file "$ETC/nova.conf"
   launch nova-conductor $PY "$BIN/nova-conductor.py" --config-file "$ETC/nova.conf"
