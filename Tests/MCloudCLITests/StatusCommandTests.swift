@@ -100,6 +100,37 @@ import Testing
         #expect(checked.status == 0, "\(checked.output)")
     }
 
+    /// What the leg's primary wrote when a standby stopped, when its backup job stopped, and when its archive lost a
+    /// segment: each turns the leg's cell Degraded with the reason, and exits 2.
+    @Test(arguments: [
+        ("a standby stopped", "replication", #"{"server": "SERVER", "at": "NOW-30", "expected": 1, "standbys": [], "error": null}"#, "0 of 1 standbys of SERVER follow it"),
+        // The fixture's schedule is yearly ("0 0 1 1 *"): a backup 800 days old is more than twice it.
+        ("the backup job stopped 800 days ago", "backups", "", "the latest backup is 800d old, more than twice the schedule's"),
+        (
+            "a WAL segment missing", "status",
+            #"{"server": "SERVER", "lastAttempt": "NOW-60", "lastSuccess": "NOW-60", "archivedAt": "NOW-40", "repository": "SERVER/g1", "error": null, "verify": {"verifiedAt": "NOW-60", "walRanges": [["15-1", "000000010000000000000001", "000000010000000000000003"], ["15-1", "000000010000000000000005", "000000010000000000000006"]], "error": null}, "pgbackrest": []}"#,
+            "the archive SERVER/g1 misses WAL after 000000010000000000000003 and before 000000010000000000000005"
+        ),
+    ] as [(String, String, String, String)])
+    func aLegWhosePrimaryReportsTroubleIsDegradedWithTheReason(_ what: String, _ object: String, _ json: String, _ reason: String) async throws {
+        let lab = try await StatusLab()
+        let bucket = try #require(lab.clouds.addresses.map(ResourceAddress.init).first { $0.kind == .backupBucket })
+        let body = try #require(lab.clouds.stored(in: bucket.cloud).first { $0.0 == bucket }?.1)
+        let server = try #require(BackupHealth.Watch(bucket: body)?.server)
+        let now = lab.lab.clock.nowSeconds
+        var text = json.replacingOccurrences(of: "SERVER", with: server)
+        for ago in [30, 40, 60, 86400] { text = text.replacingOccurrences(of: "NOW-\(ago)", with: BackupStatus.text(now - ago)) }
+        if object == "backups" {
+            lab.clouds.backups = [BackupObject(key: "\(server)/old.sql.gz.age", time: now - 800 * 86400, size: 1024, sha256: nil)]
+        } else {
+            lab.clouds.files = [object == "replication" ? DatabaseUserData.replicationKey(server: server) : DatabaseUserData.statusKey(server: server): text]
+        }
+        let status = await lab.status(["--detailed-exitcode"])
+        #expect(status.exitCode == 2, "\(what): \(status.stdout)\(status.stderr)")
+        #expect(status.stdout.hasPrefix("Application e2e-ledger: Degraded ("), "\(what): \(status.stdout)")
+        #expect(status.stdout.contains(reason.replacingOccurrences(of: "SERVER", with: server)), "\(what): \(status.stdout)")
+    }
+
     /// Debian's prometheus scrapes `--listen` on loopback every second; a query then returns the ready replicas.
     @Test func aRealPrometheusScrapesListenAndAQueryReturnsTheReadyReplicas() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/prometheus"), "install Debian's prometheus package (scripts/install-deps.sh)")
