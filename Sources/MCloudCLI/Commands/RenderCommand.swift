@@ -137,7 +137,15 @@ struct RenderCommand: Command {
         guard let recorded = try StateOptions.read(try state.backend()) else {
             throw CommandFailure("--state: the state records nothing yet: apply first, or render without --state")
         }
-        let desired = DesiredResources.from(rendering).filter { $0.provider == .kubernetes && ResourceBody.addressFilledKinds.contains($0.type) }
+        // Only the slices and policies become JSON: the rest of the tree is written as rendered.
+        let desired = rendering.clusters.flatMap { cluster in
+            cluster.objects.filter { ResourceBody.addressFilledKinds.contains(ResourceKind($0.kind)) }.map { object in
+                DesiredResource(
+                    address: ResourceAddress(object.address(cloud: cluster.cloud)), provider: .kubernetes, cloud: cluster.cloud, type: ResourceKind(object.kind),
+                    body: object.body.json, dependencies: []
+                )
+            }
+        }
         let filled = EndpointSliceFill.filled(desired, reported: [:], state: recorded)
         var changed: [String: JSONValue] = [:]
         for (before, after) in zip(desired, filled) where !FieldDiff.same(before.body, after.body) { changed[after.address.rawValue] = after.body }
