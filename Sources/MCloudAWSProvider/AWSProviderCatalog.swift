@@ -26,7 +26,7 @@ public final class AWSProviderCatalog: ProviderCatalog {
         return AWSResourceProvider(cloud: cloud.name, settings: settings) { [environment] () throws(ProviderError) -> AWSClient in
             do throws(AWSError) {
                 return AWSClient(
-                    configuration: try AWSConfigurationLoader.load(environment: environment), transport: CurlTransport(timeouts: limits.timeouts),
+                    configuration: try AWSConfigurationLoader.load(environment: environment), transport: try AWSTransport.curl(environment: environment, timeouts: limits.timeouts),
                     retryPolicy: limits.retry
                 )
             } catch {

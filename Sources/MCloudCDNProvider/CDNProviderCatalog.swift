@@ -34,7 +34,7 @@ public struct CDNProviderCatalog: ProviderCatalog {
                 settings["AWS_REGION"] = "us-east-1"
                 do throws(AWSError) {
                     let configuration = try AWSConfigurationLoader.load(environment: settings)
-                    let client = AWSClient(configuration: configuration, transport: CurlTransport(timeouts: limits.timeouts), retryPolicy: limits.retry)
+                    let client = AWSClient(configuration: configuration, transport: try AWSTransport.curl(environment: settings, timeouts: limits.timeouts), retryPolicy: limits.retry)
                     return CloudFrontCDN(client: CloudFrontClient(client: client))
                 } catch {
                     throw ProviderError(.unavailable, "cloud \(cloud.name): \(error.description)")

@@ -53,7 +53,7 @@ public final class OpenStackProviderCatalog: ProviderCatalog {
             settings["AWS_REGION"] = cloud.region
             configuration = try AWSConfigurationLoader.load(environment: settings)
         }
-        return S3Client(client: AWSClient(configuration: configuration, transport: CurlTransport(timeouts: limits.timeouts), retryPolicy: limits.retry))
+        return S3Client(client: AWSClient(configuration: configuration, transport: try AWSTransport.curl(environment: settings, timeouts: limits.timeouts), retryPolicy: limits.retry))
     }
 
 }
