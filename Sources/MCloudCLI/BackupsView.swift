@@ -66,7 +66,7 @@ enum BackupsView {
             } else {
                 problems.append("no backups in this leg yet")
             }
-            return problems + (archive?.problems ?? []) + (replication?.problems(now: now) ?? [])
+            return problems + (archive?.problems(now: now) ?? []) + (replication?.problems(now: now) ?? [])
         }
     }
 

@@ -33,8 +33,16 @@ public struct ArchiveStatus: Sendable, Hashable {
         }
     }
 
+    /// `mcloud-archive status` runs every minute: five missed reports mean the primary, its cron or its way to the
+    /// bucket is gone, and the archive may have stopped with it.
+    public static let staleAfter = 300
+
+    /// The server whose archive this is.
+    public var server: String
     /// The repository's path in the bucket, `<server>/g<generation>`.
     public var repository: String
+    /// When the status job last ran, UTC seconds since 1970.
+    public var reportedAt: Int?
     public var archivedAt: Int?
     public var archivedWAL: String?
     /// Oldest first.
@@ -46,6 +54,8 @@ public struct ArchiveStatus: Sendable, Hashable {
     public init?(json text: String) {
         guard let document = try? JSONParser.parse(Array(text.utf8)), let repository = document["repository"]?.stringValue else { return nil }
         self.repository = repository
+        server = document["server"]?.stringValue ?? String(repository.split(separator: "/").first ?? "")
+        reportedAt = document["lastAttempt"]?.stringValue.flatMap(BackupStatus.time)
         archivedAt = document["archivedAt"]?.stringValue.flatMap(BackupStatus.time)
         archivedWAL = document["archivedWAL"]?.stringValue
         baseBackups = (document["pgbackrest"]?.arrayItems.first?["backup"]?.arrayItems ?? []).compactMap { backup in
@@ -64,11 +74,16 @@ public struct ArchiveStatus: Sendable, Hashable {
         }
     }
 
-    /// Why the archive cannot be restored to every point it claims: a gap in its WAL, or a verify that failed.
-    public var problems: [String] {
-        guard let verification else { return [] }
+    /// Why the archive cannot be relied on at `now`: its status job stopped reporting, a gap in its WAL, or a verify
+    /// that failed.
+    public func problems(now: Int) -> [String] {
+        var problems: [String] = []
+        if let reportedAt, now - reportedAt > Self.staleAfter {
+            problems.append("the archive status of \(server) is \(now - reportedAt) s old (written every minute): its primary is down, its status job stopped or it cannot reach the bucket")
+        }
+        guard let verification else { return problems }
         let when = BackupStatus.text(verification.verifiedAt)
-        var problems = verification.gaps.map { "the archive \(repository) misses WAL after \($0.after) and before \($0.before) (pgbackrest verify at \(when)): no point-in-time restore into that span or past it from an earlier base backup" }
+        problems += verification.gaps.map { "the archive \(repository) misses WAL after \($0.after) and before \($0.before) (pgbackrest verify at \(when)): no point-in-time restore into that span or past it from an earlier base backup" }
         if let error = verification.error { problems.append("pgbackrest verify of \(repository) failed at \(when): \(error)") }
         return problems
     }

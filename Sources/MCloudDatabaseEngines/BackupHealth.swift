@@ -53,7 +53,7 @@ extension BackupHealth {
             } else if let problem = BackupHealth.problem(server: server, status: status, schedule: schedule, now: now) {
                 problems.append(problem)
             }
-            problems += bytes.flatMap { ArchiveStatus(json: String(decoding: $0, as: UTF8.self)) }?.problems ?? []
+            problems += bytes.flatMap { ArchiveStatus(json: String(decoding: $0, as: UTF8.self)) }?.problems(now: now) ?? []
             guard let report else { return problems }
             guard let replication = ReplicationStatus(json: String(decoding: report, as: UTF8.self)) else {
                 return problems + ["the replication report \(replicationKey) is not one mcloud's report job writes"]

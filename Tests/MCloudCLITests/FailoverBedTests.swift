@@ -149,24 +149,42 @@ struct LedgerBed {
     let container: ContainerBed
     let kubeconfig: String
 
-    init() throws {
+    /// The object storage every cloud's DR buckets are on: moto, or its TLS front (whose CA the VMs and mcloud trust).
+    let objectStorage: String
+    let archives: Bool
+
+    /// The ledger with `standbys` standbys; `archives` puts the buckets behind moto's TLS front, so PostgreSQL archives
+    /// continuously instead of dumping; `apiServer` is the host port the catalog reaches the Kubernetes bed's API
+    /// server on (`APILink`), when not directly.
+    init(standbys: Int = 0, archives: Bool = false, apiServer: Int? = nil) throws {
         let settings = ProcessInfo.processInfo.environment
         openstack = try TestBedEnvironment.load(directory: settings["MCLOUD_OPENSTACK_TESTBED_DIR"] ?? "/tmp/mcloud-testbed/openstack", start: "scripts/testbed/openstack.sh up")
         moto = try TestBedEnvironment.load(directory: settings["MCLOUD_TESTBED_MOTO_DIR"] ?? "/tmp/mcloud-testbed/moto", start: "scripts/testbed/moto.sh start")
         container = try ContainerBed.load()
-        kubeconfig = try EngineWorkspace.kubernetesBed()["MCLOUD_TEST_KUBECONFIG"]
         application = "fo-\(run)"
         folder = NSTemporaryDirectory() + "mcloud-\(application)"
         let manager = FileManager.default
         try manager.createDirectory(atPath: folder + "/app", withIntermediateDirectories: true)
         try manager.createDirectory(atPath: folder + "/providers", withIntermediateDirectories: true)
+        let bed = try EngineWorkspace.kubernetesBed()["MCLOUD_TEST_KUBECONFIG"]
+        if let apiServer {
+            let direct = try String(contentsOfFile: bed, encoding: .utf8)
+            let linked = direct.replacingOccurrences(of: #"server: https://127\.0\.0\.1:[0-9]+"#, with: "server: https://127.0.0.1:\(apiServer)", options: .regularExpression)
+            kubeconfig = "\(folder)/kubeconfig"
+            try linked.write(toFile: kubeconfig, atomically: true, encoding: .utf8)
+        } else {
+            kubeconfig = bed
+        }
+        self.archives = archives
+        objectStorage = moto[archives ? "MCLOUD_TEST_MOTO_TLS_URL" : "MCLOUD_TEST_MOTO_URL"]
         let fixture = "\(fixtures)/failover"
-        let app = try String(contentsOfFile: "\(fixture)/app/application.yaml", encoding: .utf8).replacingOccurrences(of: "e2e-ledger", with: application)
+        var app = try String(contentsOfFile: "\(fixture)/app/application.yaml", encoding: .utf8).replacingOccurrences(of: "e2e-ledger", with: application)
+        if standbys > 0 { app = app.replacingOccurrences(of: "  scope: global\n", with: "  scope: global\n  standbys: \(standbys)\n") }
         try app.write(toFile: "\(folder)/app/application.yaml", atomically: true, encoding: .utf8)
         var clouds = try String(contentsOfFile: "\(fixture)/providers/clouds.yaml", encoding: .utf8)
         for (placeholder, value) in [
             ("KUBECONFIG_PATH", kubeconfig), ("IMAGE_ID", openstack["MCLOUD_TEST_OS_IMAGE_ID"]), ("OS_CLOUD", openstack["MCLOUD_TEST_OS_CLOUD"]),
-            ("MOTO_URL", moto["MCLOUD_TEST_MOTO_URL"]),
+            ("MOTO_URL", objectStorage),
         ] {
             clouds = clouds.replacingOccurrences(of: placeholder, with: value)
         }
@@ -184,7 +202,7 @@ struct LedgerBed {
             "NO_COLOR": "1", "HOME": folder, "OS_CLIENT_CONFIG_FILE": openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"], "MCLOUD_ALLOWED_KUBECONFIGS": kubeconfig,
             "AWS_ACCESS_KEY_ID": moto["MCLOUD_TEST_MOTO_ACCESS_KEY_ID"], "AWS_SECRET_ACCESS_KEY": moto["MCLOUD_TEST_MOTO_SECRET_ACCESS_KEY"],
             "AWS_CONFIG_FILE": "\(folder)/aws-config",
-        ]
+        ].merging(archives ? ["AWS_CA_BUNDLE": moto["MCLOUD_TEST_MOTO_CA"]] : [:]) { $1 }
     }
 
     func run(_ command: String, _ arguments: [String] = []) async -> Run {
@@ -245,11 +263,11 @@ struct LedgerBed {
         return String(decoding: try #require(Data(base64Encoded: encoded)), as: UTF8.self)
     }
 
-    /// Boots the server's user data in the container bed with moto in reach, and waits for cloud-init.
-    func boot(_ name: String, server id: String) async throws {
-        let port = try #require(URL(string: moto["MCLOUD_TEST_MOTO_URL"])?.port)
-        try await container.boot(name, userData: try await userData(id), options: ["--reach", String(port)])
-        try await container.wait(name)
+    /// Boots the server's user data in the container bed with moto in reach, and waits for cloud-init unless told not to.
+    func boot(_ name: String, server id: String, options: [String] = [], wait: Bool = true) async throws {
+        let port = try #require(URL(string: objectStorage)?.port)
+        try await container.boot(name, userData: try await userData(id), options: ["--reach", String(port)] + options)
+        if wait { try await container.wait(name) }
     }
 
     var kubernetes: KubernetesClient {

@@ -27,6 +27,9 @@ struct ArchiveStatusTests {
         return run.stdout
     }
 
+    /// A minute after the status object's `lastAttempt`.
+    static let now = BackupStatus.time("2026-12-06T07:21:00Z")!
+
     static func status(verify: String) -> String {
         """
         {"server": "bank.ledger.0", "engine": "postgresql", "version": "15", "lastAttempt": "2026-12-06T07:20:00Z", "lastSuccess": "2026-12-06T07:18:00Z", \
@@ -48,7 +51,7 @@ struct ArchiveStatusTests {
         #expect(archive.archivedAt == BackupStatus.time("2026-12-06T07:19:30Z") && archive.archivedWAL == "000000010000000000000006")
         #expect(archive.baseBackups == [.init(label: "20261206-071748F", type: "full", stoppedAt: 1796541470)])
         #expect(archive.verification?.gaps.map { "\($0.after)-\($0.before)" } == ["000000010000000000000003-000000010000000000000005"])
-        #expect(archive.problems == [
+        #expect(archive.problems(now: Self.now) == [
             "the archive bank.ledger.0/g1 misses WAL after 000000010000000000000003 and before 000000010000000000000005 (pgbackrest verify at 2026-12-06T07:18:02Z): no point-in-time restore into that span or past it from an earlier base backup",
         ])
     }
@@ -61,11 +64,20 @@ struct ArchiveStatusTests {
     ] as [(String, String?, [String])])
     func aTimelineSwitchIsNoGapAndAFailedVerifyIsAProblem(_ ranges: String, _ error: String?, _ problems: [String]) throws {
         let archive = try #require(ArchiveStatus(json: Self.status(verify: #"{"verifiedAt": "2026-12-06T07:18:02Z", "walRanges": \#(ranges), "error": \#(error ?? "null")}"#)))
-        #expect(archive.problems == problems)
+        #expect(archive.problems(now: Self.now) == problems)
+    }
+
+    /// The status job runs every minute: a report five minutes old or less is fresh, an older one means the primary,
+    /// its cron or its reach to the bucket is gone.
+    @Test(arguments: [(300, false), (301, true), (7200, true)])
+    func aStatusObjectOlderThanFiveMinutesSaysTheReportsStopped(_ age: Int, _ stale: Bool) throws {
+        let archive = try #require(ArchiveStatus(json: Self.status(verify: "null")))
+        let problems = archive.problems(now: try #require(archive.reportedAt) + age)
+        #expect(problems == (stale ? ["the archive status of bank.ledger.0 is \(age) s old (written every minute): its primary is down, its status job stopped or it cannot reach the bucket"] : []))
     }
 
     @Test func aDumpsStatusOrOneNeverVerifiedHasNoArchiveProblem() throws {
         #expect(ArchiveStatus(json: #"{"server": "s", "lastSuccess": "2026-12-06T07:18:00Z", "object": "s/20261206T071800Z.rdb.gz.age", "error": null}"#) == nil)
-        #expect(try #require(ArchiveStatus(json: Self.status(verify: "null"))).problems.isEmpty)
+        #expect(try #require(ArchiveStatus(json: Self.status(verify: "null"))).problems(now: Self.now).isEmpty)
     }
 }
