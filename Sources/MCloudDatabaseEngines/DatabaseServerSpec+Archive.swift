@@ -2,16 +2,19 @@ import MCloudCore
 public import MCloudSecrets
 
 extension DatabaseServerSpec {
-    /// The server's own archive: a PostgreSQL primary whose DR bucket is reached over TLS archives there with
-    /// pgBackRest instead of dumping (`PostgreSQLArchive`), its cipher pass derived from the operator's age identity
-    /// found through `environment`. `certificateAuthority` is the PEM of the CA that signs the bucket endpoint's
-    /// certificate (the provider reads the file `AWS_CA_BUNDLE` names), nil for a public one.
+    /// The cell's archive as this server keeps it: a PostgreSQL primary whose DR bucket is reached over TLS archives
+    /// there with pgBackRest instead of dumping (`PostgreSQLArchive`), its cipher pass derived from the operator's age
+    /// identity found through `environment`. A standby holds the same repository, its primary's, ready for when a
+    /// switchover makes it the primary: one database, one archive, across its timelines. `certificateAuthority` is the
+    /// PEM of the CA that signs the bucket endpoint's certificate (the provider reads the file `AWS_CA_BUNDLE`
+    /// names), nil for a public one.
     public func archive(
         environment: [String: String], application: String, server: String, recipe: Recipe, bucket: DatabaseVM.Bucket?, certificateAuthority: String?
     ) throws(SecretsError) -> PostgreSQLArchive.Repository? {
         guard PostgreSQLArchive.supports(recipe), let bucket, PostgreSQLArchive.canArchive(to: bucket) else { return nil }
         let root = SecretRoot(identity: try AgeKeyFile.load(environment: environment))
-        return try PostgreSQLArchive.Repository(root: root, application: application, server: server, bucket: bucket, certificateAuthority: certificateAuthority)
+        let owner = if case .standby(_, let primary, _, _) = replication { primary } else { server }
+        return try PostgreSQLArchive.Repository(root: root, application: application, server: owner, bucket: bucket, certificateAuthority: certificateAuthority)
     }
 
     /// The archive a failover's or a drill's server restores from: when `spec.restore` names a repository

@@ -258,7 +258,8 @@ public enum DatabaseUserData {
         fi
         # The archive once the users are in: its first full backup holds them.
         if [ -n "${MCLOUD_ARCHIVE:-}" ]; then mcloud-archive setup; fi
-        if [ -n "${MCLOUD_BACKUP_SCHEDULE:-}" ]; then
+        # A standby dumps nothing; one that keeps the archive's keys takes its full backups once promoted.
+        if [ -n "${MCLOUD_BACKUP_SCHEDULE:-}" ] && { [ -z "${MCLOUD_STANDBY_NAME:-}" ] || [ -n "${MCLOUD_ARCHIVE:-}" ]; }; then
           echo "$MCLOUD_BACKUP_SCHEDULE root /usr/local/sbin/mcloud-backup >>/var/log/mcloud-backup.log 2>&1" >/etc/cron.d/mcloud-backup
         fi
         if [ -n "${MCLOUD_STANDBYS:-}" ] && [ -n "${MCLOUD_BACKUP_BUCKET:-}" ]; then

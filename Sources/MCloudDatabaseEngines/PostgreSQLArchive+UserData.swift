@@ -112,12 +112,22 @@ extension PostgreSQLArchive {
             /var/lib/mcloud/backup-status.json "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/status.json"
           [ -z "$error" ] || { echo "mcloud-archive: $error" >&2; return 1; }
         }
+        # A standby keeps the archive's configuration for when a switchover promotes it, and archives nothing: the
+        # primary pushes, backs up, verifies and reports (archive_mode on archives on a primary only).
+        standby() { [ "$(sql -c 'SELECT pg_is_in_recovery()' 2>/dev/null || true)" = t ]; }
         case "${1:-}" in
           setup)
             install_configuration /etc/mcloud/archive/pgbackrest.conf /etc/pgbackrest/pgbackrest.conf
             sql -q -c "ALTER SYSTEM SET wal_level = 'replica'" -c "ALTER SYSTEM SET archive_mode = 'on'" \
               -c "ALTER SYSTEM SET archive_command = 'pgbackrest --stanza=mcloud archive-push %p'" -c "ALTER SYSTEM SET archive_timeout = '30'"
             systemctl restart "$MCLOUD_SERVICE"
+            if [ -n "${MCLOUD_STANDBY_NAME:-}" ]; then
+              for _ in $(seq 300); do mcloud-engine ready 2>/dev/null && break; sleep 1; done
+              mcloud-engine ready
+              echo "* * * * * root /usr/local/sbin/mcloud-archive status >>/var/log/mcloud-archive.log 2>&1" >/etc/cron.d/mcloud-archive-status
+              echo "mcloud-archive: a standby, ready to archive to s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_ARCHIVE once promoted"
+              exit 0
+            fi
             answers
             pgbr stanza-create
             pgbr check
@@ -128,6 +138,7 @@ extension PostgreSQLArchive {
             echo "mcloud-archive: archiving to s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_ARCHIVE"
             ;;
           backup)
+            if standby; then echo "mcloud-archive: a standby: its primary takes the full backups"; exit 0; fi
             exec 9>/var/lib/mcloud/backup.lock
             flock -n 9 || { echo "mcloud-archive: another backup is running" >&2; exit 1; }
             error=""
@@ -136,8 +147,8 @@ extension PostgreSQLArchive {
             status "$error"
             echo "mcloud-archive: full backup in s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_ARCHIVE"
             ;;
-          verify) verify && status ;;
-          status) status ;;
+          verify) standby || { verify && status; } ;;
+          status) standby || status ;;
           restore)
             # The recovery point's repository, then the newest point it holds or the target: a drill's server never
             # archives (it would push into the production stanza), a failover's archives into a repository of its own.

@@ -78,8 +78,9 @@ struct DatabaseInfrastructure {
             server.append(
                 copy == 0 ? ("dnsName", .string(DatabaseEndpoint.host(cell))) : field(ResourceBody.DatabaseServerField.replicaOf(ResourceAddress(databaseAddress)))
             )
-            // The primary backs up for the cell: a standby holds the same data.
-            if copy == 0, let backup = serverBackup { server.append(field(ResourceBody.DatabaseServerField.backup(backup))) }
+            // The primary backs up for the cell: a standby holds the same data, and dumps it never. A PostgreSQL
+            // standby holds the archive's keys too, so that once a switchover promotes it the archive goes on.
+            if let backup = serverBackup, copy == 0 || standbysKeepTheArchive { server.append(field(ResourceBody.DatabaseServerField.backup(backup))) }
             // Every copy has the primary's certificate names and users: a standby replicates over that TLS.
             if let access { server.append(field(ResourceBody.DatabaseServerField.access(access))) }
             if let replication = replication(copy) { server.append(field(ResourceBody.DatabaseServerField.replication(replication))) }
@@ -165,6 +166,13 @@ struct DatabaseInfrastructure {
             return location
         }
         return BackupSettings(schedule: backup.schedule, retentionDays: backup.retentionDays, location: location)
+    }
+
+    /// Whether the cell's primary archives its WAL into the DR leg (PostgreSQL over TLS with keys that may read,
+    /// `PostgreSQLArchive.canArchive`), which its standbys then continue after a switchover.
+    private var standbysKeepTheArchive: Bool {
+        guard Engine(named: database.engine) == .postgresql, let location = serverBackup?.location else { return false }
+        return PostgreSQLArchive.canArchive(to: DatabaseVM.Bucket(location, secrets: []))
     }
 
     /// The DR leg's own IAM user, when its bucket is on AWS and VMs upload to it (a managed engine's copies are not

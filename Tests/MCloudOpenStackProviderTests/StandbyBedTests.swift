@@ -87,7 +87,7 @@ import Testing
     /// over TLS in its synchronous quorum, receives its rows and holds back its commits while stopped; and each step,
     /// run on the other's server, refuses and changes nothing.
     @Test func aPostgreSQLSwitchoverLosesNoCommittedRowAndTheOldPrimaryFollows() async throws {
-        try await Self.boot("postgresql") { pair in
+        try await Self.boot("postgresql", archives: true) { pair in
             let psql = { (port: Int) in "runuser -u postgres -- psql -X -Atq -v ON_ERROR_STOP=1 -p \(port)" }
             let replication = { (port: Int) in
                 "\(psql(port)) -c \"SELECT r.application_name, r.state, r.sync_state, s.ssl, s.version FROM pg_stat_replication r JOIN pg_stat_ssl s USING (pid)\""
@@ -168,6 +168,19 @@ import Testing
             #expect(try await pair.container.shell(pair.standby, "\(psql(pair.standbyPort)) -c 'SHOW synchronous_standby_names'") == "ANY 1 (standby_0)\n")
             #expect(try await pair.container.shell(pair.primary, inRecovery(pair.port)) == "t\n")
             #expect(try await Self.poll(pair.container, pair.standby, replication(pair.standbyPort), until: "standby_0|streaming|quorum|t|TLSv1.3\n"))
+
+            // The archive goes on from the new primary, on its new timeline, into the cell's one repository, with no
+            // gap; the old primary, a standby now, takes no full backup.
+            _ = try await pair.container.shell(pair.standby, "\(psql(pair.standbyPort)) -c 'INSERT INTO switchover VALUES (-3, clock_timestamp())' -c 'SELECT 1 FROM pg_switch_wal()'")
+            let archived = "\(psql(pair.standbyPort)) -c 'SELECT left(last_archived_wal, 8) FROM pg_stat_archiver'"
+            #expect(try await Self.poll(pair.container, pair.standby, archived, until: "00000002\n"))
+            _ = try await pair.container.shell(pair.standby, "\(PostgreSQLArchive.script) verify")
+            let bytes = try #require(try await pair.s3.objectIfExists(bucket: pair.bucket, key: DatabaseUserData.statusKey(server: pair.standbyServer)))
+            let archive = try #require(ArchiveStatus(json: String(decoding: bytes, as: UTF8.self)))
+            #expect(archive.repository == "\(pair.server)/g1" && archive.archivedWAL?.hasPrefix("00000002") == true, "\(archive)")
+            #expect(archive.verification?.ranges.isEmpty == false && archive.problems(now: Int(Date().timeIntervalSince1970)).isEmpty, "\(archive)")
+            let backup = try await pair.container.shell(pair.primary, "\(PostgreSQLArchive.script) backup")
+            #expect(backup.contains("a standby: its primary takes the full backups"), "\(backup)")
         }
     }
 
@@ -259,11 +272,18 @@ import Testing
 
     /// Creates a primary and its standby of `engine` through the provider, the standby's port one above the sample's,
     /// boots both, checks the secrets went where they belong, runs `check` and removes everything however it ends.
-    /// `beforeStandby` runs on the primary, once it is set up, before the standby boots.
+    /// `beforeStandby` runs on the primary, once it is set up, before the standby boots. With `archives`, the DR
+    /// bucket is behind moto's TLS front, so a PostgreSQL primary archives there and its standby holds the archive's
+    /// keys, as the rendering gives them.
     static func boot(
-        _ engine: String, beforeStandby: ((ContainerBed, String) async throws -> Void)? = nil, _ check: (Pair) async throws -> Void
+        _ engine: String, archives: Bool = false, beforeStandby: ((ContainerBed, String) async throws -> Void)? = nil, _ check: (Pair) async throws -> Void
     ) async throws {
-        let (beds, identity) = try Beds.withAgeIdentity(seed: 11, folder: NSTemporaryDirectory() + "mcloud-standby-bed-\(UUID().uuidString.prefix(8))")
+        let moto = try TestBedEnvironment.load(directory: ProcessInfo.processInfo.environment["MCLOUD_TESTBED_MOTO_DIR"] ?? "/tmp/mcloud-testbed/moto", start: "scripts/testbed/moto.sh start")
+        let endpoint = archives ? moto["MCLOUD_TEST_MOTO_TLS_URL"] : nil
+        let (beds, identity) = try Beds.withAgeIdentity(
+            seed: 11, folder: NSTemporaryDirectory() + "mcloud-standby-bed-\(UUID().uuidString.prefix(8))", extra: archives ? ["AWS_CA_BUNDLE": moto["MCLOUD_TEST_MOTO_CA"]] : [:]
+        )
+        let reach = ["--reach", "24566"] + (endpoint.map { ["--reach", String($0.split(separator: ":").last ?? "")] } ?? [])
         let test = try #require(EngineSample.debian12.first { $0.engine == engine })
         let run = UUID().uuidString.prefix(8).lowercased()
         let bucket = "mcloud-standby-\(run)"
@@ -288,11 +308,13 @@ import Testing
             for (copy, name) in names.enumerated() {
                 let volume = beds.volume("openstack.bed.Volume.\(name)", name: name)
                 created.append((try await beds.provider.create(volume), volume))
-                var body = ResourceBody(beds.server(ResourceAddress(addresses[copy]), name: name, test: test, bucket: bucket, volume: volume.address.rawValue, access: access).body)
+                var body = ResourceBody(
+                    beds.server(ResourceAddress(addresses[copy]), name: name, test: test, bucket: bucket, volume: volume.address.rawValue, access: access, endpoint: endpoint).body
+                )
                     .settingSpec(["replication"], ResourceBody.DatabaseServerField.replication(roles[copy]).value)
                 if copy > 0 {
-                    body = body.settingSpec(["role"], .string("standby")).settingSpec(["port"], .int(test.port + 1)).settingSpec(["backup"], nil)
-                        .settingSpec(["replicaOf"], .string(addresses[0]))
+                    body = body.settingSpec(["role"], .string("standby")).settingSpec(["port"], .int(test.port + 1)).settingSpec(["replicaOf"], .string(addresses[0]))
+                    if !archives { body = body.settingSpec(["backup"], nil) }
                 }
                 let desired = DesiredResource(
                     address: ResourceAddress(addresses[copy]), provider: "openstack", cloud: "bed", type: "DatabaseServer", body: body.document,
@@ -318,8 +340,8 @@ import Testing
             let standbyHostPort = try #require(freeLoopbackPort())
             try await beds.container.boot(
                 instances[0], userData: userData[0],
-                options: [
-                    "--reach", "24566", "--publish", String(test.port), "--reach", "\(test.port + 1)=\(standbyHostPort)",
+                options: reach + [
+                    "--publish", String(test.port), "--reach", "\(test.port + 1)=\(standbyHostPort)",
                     "--reach", "\(Self.standbyAddress):\(test.port + 1)=\(standbyHostPort)",
                 ]
             )
@@ -331,7 +353,7 @@ import Testing
             }
             try await beds.container.boot(
                 instances[1], userData: userData[1],
-                options: ["--reach", "24566", "--reach", "\(Self.primaryAddress):\(test.port)=\(primaryPort)", "--publish", "\(standbyHostPort):\(test.port + 1)"]
+                options: reach + ["--reach", "\(Self.primaryAddress):\(test.port)=\(primaryPort)", "--publish", "\(standbyHostPort):\(test.port + 1)"]
             )
             _ = try await beds.container.shell(instances[1], "echo '\(Self.primaryAddress) \(names[0])' >>/etc/hosts")
             for instance in instances { try await beds.container.wait(instance) }
@@ -358,10 +380,10 @@ import Testing
 
 extension Beds {
     /// Beds whose provider derives the servers' secrets from an age identity of `seed`, in a key file in `folder`.
-    static func withAgeIdentity(seed: UInt8, folder: String) throws -> (beds: Beds, identity: AgeIdentity) {
+    static func withAgeIdentity(seed: UInt8, folder: String, extra: [String: String] = [:]) throws -> (beds: Beds, identity: AgeIdentity) {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let identity = try AgeIdentity(secretKey: [UInt8](repeating: seed, count: 32))
         try Data("\(identity.encoded)\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/age.key"))
-        return (try Beds(extra: ["MCLOUD_AGE_KEY_FILE": "\(folder)/age.key"]), identity)
+        return (try Beds(extra: extra.merging(["MCLOUD_AGE_KEY_FILE": "\(folder)/age.key"]) { $1 }), identity)
     }
 }

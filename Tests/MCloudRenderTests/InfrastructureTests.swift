@@ -54,6 +54,21 @@ import Testing
         #expect(standby.body.at("spec", "backup") == nil)
     }
 
+    /// A PostgreSQL standby holds its leg's keys, as its primary does, so that a switchover's new primary goes on
+    /// archiving; a Redis standby holds none. Over plain HTTP (a loopback endpoint) the cell dumps, and no standby does.
+    @Test func aPostgreSQLStandbyHoldsTheArchivesKeysAndNoOtherStandbyDoes() throws {
+        let resources = try Self.shop().allResources
+        func backup(_ name: String) -> String? {
+            resources.first { $0.kind == "DatabaseServer" && $0.name == name }?.body.at("spec", "backup").map { $0.json.serialized(pretty: false) }
+        }
+        #expect(backup("shop-eu.orders-db.0") != nil)
+        #expect(backup("shop-eu.orders-db.1") == backup("shop-eu.orders-db.0"))
+        #expect(backup("shop.rates-db.1") == nil)
+        let plain = Rendering(model: try RenderFixtures.shop(objectStorageURL: "http://127.0.0.1:9000"), placement: RenderFixtures.shopPlacement).allResources
+        let standby = try #require(plain.first { $0.kind == "DatabaseServer" && $0.name == "shop-eu.orders-db.1" })
+        #expect(standby.body.at("spec", "backup") == nil)
+    }
+
     @Test func aSecurityGroupAdmitsTheClustersOfTheServicesThatUseTheDatabase() throws {
         let resources = try Self.shop().allResources
         func rules(_ name: String) -> [String] {

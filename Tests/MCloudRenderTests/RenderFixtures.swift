@@ -53,7 +53,8 @@ enum RenderFixtures {
     /// Shop: three clouds (only c1 sells managed PostgreSQL), audiences ru and eu. `web` (public) uses `api` and
     /// `orders-db`; `api` uses `orders-db` and the global `rates`; the global `reports` uses `api` and `orders-db`
     /// of every audience; `rates` uses the global `rates-db`.
-    static func shop() throws -> Model {
+    static func shop(objectStorageURL: String? = nil) throws -> Model {
+        let objectStorage = objectStorageURL.map { "\n    objectStorage: { url: \"\($0)\" }" } ?? ""
         func cloud(_ name: String, dbaas: String) -> String {
             """
             apiVersion: mcloud/v1
@@ -71,7 +72,7 @@ enum RenderFixtures {
               latencyMs: { ru: 10, eu: 10 }
               endpoints:
                 kubernetes: { context: \(name)-context-secretish }
-                cdn: { url: "https://cdn.\(name).example/api", tokenEnv: \(name.uppercased())_CDN_TOKEN }
+                cdn: { url: "https://cdn.\(name).example/api", tokenEnv: \(name.uppercased())_CDN_TOKEN }\(objectStorage)
             """
         }
         func service(_ name: String, scope: String, ports: String, dependsOn: String, extra: String = "") -> String {
