@@ -16,6 +16,11 @@ public struct Ed25519Key: Sendable {
         try OpenSSLKey(.ed25519, privateKey: seed).sign(Array(message))
     }
 
+    /// The public key as SubjectPublicKeyInfo PEM, the form `openssl pkeyutl -verify -pubin` reads.
+    public func publicKeyPEM() throws(CryptoError) -> String {
+        try OpenSSLKey(.ed25519, privateKey: seed).publicKeyPEM()
+    }
+
     /// The private key as PKCS #8 PEM, the form a database server's TLS configuration reads.
     public func privateKeyPEM() throws(CryptoError) -> String {
         try OpenSSLKey(.ed25519, privateKey: seed).privateKeyPEM()

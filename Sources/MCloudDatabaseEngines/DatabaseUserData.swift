@@ -95,6 +95,7 @@ public enum DatabaseUserData {
         }
         if let access = vm.access { files += AccessFiles.files(vm.recipe, access) }
         files += PostgreSQLArchive.files(vm)
+        files += PostgreSQLSwitchover.files(vm)
         files += ReplicationReport.files(vm)
         if let repository = vm.recipe.repository {
             files.append(File(path: stagedSourcesPath(repository), permissions: "0644", content: repository.sources))
@@ -133,7 +134,7 @@ public enum DatabaseUserData {
             ("MCLOUD_ADDRESS", vm.address), ("MCLOUD_SERVER", vm.server), ("MCLOUD_ENGINE", recipe.engine.rawValue),
             ("MCLOUD_VERSION", recipe.series), ("PORT", String(vm.port)), ("MCLOUD_DISKS", vm.disks.joined(separator: " ")),
             ("MCLOUD_MOUNT", recipe.mountPoint), ("MCLOUD_SERVICE", recipe.service),
-            ("MCLOUD_PACKAGES", (recipe.packages + (bucket == nil && vm.recoveryPoint == nil ? [] : ["awscli"]) + ageCommand(vm) + PostgreSQLArchive.packages(vm)).joined(separator: " ")),
+            ("MCLOUD_PACKAGES", (recipe.packages + (bucket == nil && vm.recoveryPoint == nil ? [] : ["awscli"]) + ageCommand(vm) + PostgreSQLArchive.packages(vm) + PostgreSQLSwitchover.packages(vm)).joined(separator: " ")),
             ("MCLOUD_DUMP_EXTENSION", recipe.dumpExtension),
         ]
         if let repository = recipe.repository {
@@ -155,6 +156,7 @@ public enum DatabaseUserData {
             if let endpoint = point.bucket.endpoint { pairs.append(("MCLOUD_RESTORE_ENDPOINT", endpoint)) }
         }
         pairs += PostgreSQLArchive.settings(vm)
+        pairs += PostgreSQLSwitchover.settings(vm)
         pairs += ReplicationReport.settings(vm)
         return "# Written by mcloud: this database server's settings. The bucket's keys, if any, are in \(secretsPath) (root only).\n"
             + assignments(pairs)
@@ -258,6 +260,8 @@ public enum DatabaseUserData {
         fi
         # The archive once the users are in: its first full backup holds them.
         if [ -n "${MCLOUD_ARCHIVE:-}" ]; then mcloud-archive setup; fi
+        # Then switchover orders, which come through the archive's bucket.
+        if [ -e \#(PostgreSQLSwitchover.timerUnit) ]; then systemctl daemon-reload && systemctl enable --now mcloud-switchover.timer; fi
         # A standby dumps nothing; one that keeps the archive's keys takes its full backups once promoted.
         if [ -n "${MCLOUD_BACKUP_SCHEDULE:-}" ] && { [ -z "${MCLOUD_STANDBY_NAME:-}" ] || [ -n "${MCLOUD_ARCHIVE:-}" ]; }; then
           echo "$MCLOUD_BACKUP_SCHEDULE root /usr/local/sbin/mcloud-backup >>/var/log/mcloud-backup.log 2>&1" >/etc/cron.d/mcloud-backup

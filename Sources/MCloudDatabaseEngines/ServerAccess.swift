@@ -60,6 +60,7 @@ public struct ServerAccess: Sendable {
                 if engine == .mysql, case .primary = role {
                     replication.monitor = try .init(root: root, application: application, cell: access.cell, scheme: scheme)
                 }
+                if engine == .postgresql { replication.switchoverKey = try SwitchoverKey.publicKeyPEM(root: root, application: application, cell: access.cell) }
                 return replication
             }
         )

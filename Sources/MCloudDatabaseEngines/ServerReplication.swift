@@ -13,6 +13,11 @@ public struct ServerReplication: Sendable {
     public var password: String?
     /// Where a standby connects to, which the provider looks up; nil when the primary's name resolves on the VM.
     public var primaryAddress: String?
+    /// The public key (PEM) of the cell's switchover orders (`SwitchoverKey`), on every PostgreSQL member; nil on the
+    /// other engines', which cannot switch over.
+    public var switchoverKey: String?
+    /// The cell the server is a member of (`payments-db@eu`), which a switchover order must name.
+    public var cell = ""
     /// A MariaDB/MySQL primary's login to its standbys, which its replication report reads their lag with
     /// (`MySQLReplication.report`); nil on every other server.
     public var monitor: Monitor?
@@ -50,7 +55,7 @@ public struct ServerReplication: Sendable {
     }
 
     /// A standby's own name, or nil on the primary.
-    var standbyName: String? {
+    public var standbyName: String? {
         if case .standby(let name, _, _, _) = role { return name }
         return nil
     }
@@ -60,6 +65,7 @@ extension ServerReplication {
     init(root: SecretRoot, application: String, cell: String, role: DatabaseReplication, scheme: PasswordVerifier.Scheme) throws(SecretsError) {
         let credential = try ReplicationCredential(root: root, application: application, cell: cell)
         self.init(role: role, verifier: try credential.verifier(scheme), password: credential.password.value, primaryAddress: nil)
+        self.cell = cell
     }
 
     /// The settings a standby's `follow` step reads from `/etc/mcloud/database.conf`: nothing secret.

@@ -19,6 +19,9 @@ public struct SecretPurpose: Sendable, Hashable, CustomStringConvertible {
         /// its recipient, a restoring server the identity; derived, never stored, so the leg's cloud holds only
         /// ciphertext and no key that opens it. Service and generation as for `archiveCipher` (docs/dr.md).
         case dumpIdentity
+        /// The seed of the Ed25519 key that signs a database cell's switchover orders (`SwitchoverOrder`): its members
+        /// hold only the public key and act on no order it did not sign (docs/databases.md, "Switchover").
+        case switchoverKey
     }
 
     public var application: String

@@ -43,6 +43,10 @@ import Testing
         var s3: S3Client
         var bucket: String
         var server: String
+        /// The operator's root, which signs switchover orders; the application and the cell.
+        var root: SecretRoot
+        var application: String
+        var cell: String
 
         /// What the primary's report says once it has run (as its cron job does every minute).
         func report() async throws -> ReplicationStatus? {
@@ -181,6 +185,66 @@ import Testing
             #expect(archive.verification?.ranges.isEmpty == false && archive.problems(now: Int(Date().timeIntervalSince1970)).isEmpty, "\(archive)")
             let backup = try await pair.container.shell(pair.primary, "\(PostgreSQLArchive.script) backup")
             #expect(backup.contains("a standby: its primary takes the full backups"), "\(backup)")
+        }
+    }
+
+    /// The switchover through the bucket, as `mcloud switchover` drives it (docs/databases.md, "Switchover"): an order
+    /// signed with another operator's key is refused by both members and changes nothing; the cell's own order makes
+    /// the primary demote and the standby promote within their timers' ticks, each writing its step, with every row
+    /// on the new primary; the same order again is not acted on.
+    @Test func aSignedOrderInTheBucketSwitchesOverAndAForgedOneIsRefused() async throws {
+        try await Self.boot("postgresql", archives: true) { pair in
+            let psql = { (port: Int) in "runuser -u postgres -- psql -X -Atq -v ON_ERROR_STOP=1 -p \(port)" }
+            #expect(try await Self.poll(pair.container, pair.primary, "\(psql(pair.port)) -c 'SELECT state FROM pg_stat_replication'", until: "streaming\n"))
+            for member in [pair.primary, pair.standby] {
+                #expect(try await pair.container.shell(member, "systemctl is-active mcloud-switchover.timer") == "active\n")
+            }
+            _ = try await pair.container.shell(pair.primary, "\(psql(pair.port)) -c 'CREATE TABLE moved (id int)' -c 'INSERT INTO moved SELECT generate_series(1, 50)'")
+            let now = Int(Date().timeIntervalSince1970)
+            func order(serial: Int) -> SwitchoverOrder {
+                SwitchoverOrder(
+                    application: pair.application, cell: pair.cell, serial: serial, notAfter: now + 900, primary: "standby_0", target: "standby_1",
+                    targetHost: pair.standbyServer, targetPort: pair.standbyPort, members: ["standby_0", "standby_1"]
+                )
+            }
+            func put(_ order: SwitchoverOrder, signedBy root: SecretRoot) async throws {
+                try await pair.s3.putObject(bucket: pair.bucket, key: SwitchoverOrder.signatureKey(owner: pair.server), body: Array(try order.signature(root: root).utf8))
+                try await pair.s3.putObject(bucket: pair.bucket, key: SwitchoverOrder.key(owner: pair.server), body: order.document, contentType: "application/json")
+            }
+            func step(_ name: String, _ member: String) async throws -> JSONValue? {
+                for _ in 0..<90 {
+                    if let bytes = try await pair.s3.objectIfExists(bucket: pair.bucket, key: "\(pair.server)/control/\(name).\(member).json") {
+                        return try JSONParser.parse(bytes)
+                    }
+                    try await Task.sleep(for: .seconds(2))
+                }
+                return nil
+            }
+            // Another operator's key: both refuse, the primary stays.
+            let other = SecretRoot(identity: try AgeIdentity(secretKey: [UInt8](repeating: 99, count: 32)))
+            try await put(order(serial: now), signedBy: other)
+            for member in ["standby_0", "standby_1"] {
+                let refused = try await step("refused", member)
+                #expect(refused?["step"]?.stringValue == "refused" && refused?["error"]?.stringValue?.contains("not signed by the cell's key") == true, "\(String(describing: refused))")
+            }
+            #expect(try await pair.container.shell(pair.primary, "\(psql(pair.port)) -c 'SELECT pg_is_in_recovery()'") == "f\n")
+
+            // The cell's own order.
+            let genuine = order(serial: now + 1)
+            try await put(genuine, signedBy: pair.root)
+            let demoted = try await step(String(genuine.serial), "standby_0")
+            #expect(demoted?["step"]?.stringValue == "demoted", "\(String(describing: demoted))")
+            let promoted = try await step(String(genuine.serial), "standby_1")
+            #expect(promoted?["step"]?.stringValue == "promoted" && promoted?["lsn"] == demoted?["lsn"], "\(String(describing: promoted))")
+            #expect(try await pair.container.shell(pair.standby, "\(psql(pair.standbyPort)) -c 'SELECT pg_is_in_recovery()'") == "f\n")
+            #expect(try await pair.container.shell(pair.standby, "\(psql(pair.standbyPort)) -c 'SELECT count(*) FROM moved'") == "50\n")
+            #expect(try await Self.poll(pair.container, pair.primary, "\(psql(pair.port)) -c 'SELECT pg_is_in_recovery()'", until: "t\n"))
+            let replication = "\(psql(pair.standbyPort)) -c 'SELECT application_name, state, sync_state FROM pg_stat_replication'"
+            #expect(try await Self.poll(pair.container, pair.standby, replication, until: "standby_0|streaming|quorum\n"))
+            // Acted on once: the members have recorded its serial.
+            for member in [pair.primary, pair.standby] {
+                #expect(try await pair.container.shell(member, "cat /var/lib/mcloud/switchover.serial") == "\(genuine.serial)\n")
+            }
         }
     }
 
@@ -365,7 +429,7 @@ import Testing
             try await check(Pair(
                 primary: instances[0], standby: instances[1], container: beds.container, standbyServer: names[1], port: test.port, standbyPort: test.port + 1,
                 password: password, otherAuthorityPEM: other,
-                s3: beds.s3, bucket: bucket, server: names[0]
+                s3: beds.s3, bucket: bucket, server: names[0], root: SecretRoot(identity: identity), application: application, cell: access.cell
             ))
         } catch {
             for instance in instances {

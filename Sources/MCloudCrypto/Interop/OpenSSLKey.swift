@@ -68,6 +68,13 @@ final class OpenSSLKey {
         return signature
     }
 
+    /// The SubjectPublicKeyInfo PEM of the public key, as `openssl pkeyutl -verify -pubin` reads it.
+    func publicKeyPEM() throws(CryptoError) -> String {
+        let bio = try OpenSSLMemoryBIO()
+        guard PEM_write_bio_PUBKEY(bio.bio, key) == 1 else { throw .library(operation: "PEM_write_bio_PUBKEY") }
+        return bio.text
+    }
+
     /// The PKCS #8 PEM of the private key, as servers read it.
     func privateKeyPEM() throws(CryptoError) -> String {
         let bio = try OpenSSLMemoryBIO()
