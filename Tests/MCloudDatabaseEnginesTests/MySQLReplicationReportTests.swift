@@ -84,13 +84,9 @@ struct MySQLReplicationReportTests {
     @Test(arguments: series.map(\.series))
     func theReportStepPassesBashAndShellcheck(_ series: String) async throws {
         let recipe = try Self.recipe(series)
-        let path = try UserDataTests.folder() + "/replicas"
         let step = try #require(recipe.replication?.report).joined(separator: "\n")
-        try Data("#!/bin/bash\nset -euo pipefail\n\(step)\n".utf8).write(to: URL(fileURLWithPath: path))
-        let syntax = try await Command.run("/bin/bash", ["-n", path])
-        #expect(syntax.succeeded, "\(recipe): \(syntax.output)")
-        let lint = try await Command.run("/usr/bin/shellcheck", ["--shell=bash", "--severity=style", path])
-        #expect(lint.succeeded, "\(recipe): \(lint.output)")
+        let problems = try await bashLint("#!/bin/bash\nset -euo pipefail\n\(step)\n")
+        #expect(problems == nil, "\(recipe): \(problems ?? "")")
     }
 
     /// What a standby answers the monitor: its replica status and its semi-synchronous status, vertically (`\G`).

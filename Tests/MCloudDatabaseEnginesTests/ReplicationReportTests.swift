@@ -35,13 +35,8 @@ struct ReplicationReportTests {
     @Test func theReportScriptPassesBashAndShellcheck() async throws {
         let vm = try Self.vm(AccessUserDataTests.postgres, ReplicationUserDataTests.primary)
         let script = try #require(DatabaseUserData.files(vm).first { $0.path == ReplicationReport.script })
-        let path = NSTemporaryDirectory() + "mcloud-replication-report-\(UUID().uuidString)"
-        try Data(script.content.utf8).write(to: URL(fileURLWithPath: path))
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let syntax = try await Command.run("/bin/bash", ["-n", path])
-        #expect(syntax.succeeded, "\(syntax.output)")
-        let lint = try await Command.run("/usr/bin/shellcheck", ["--shell=bash", "--severity=style", path])
-        #expect(lint.succeeded, "\(lint.output)")
+        let problems = try await bashLint(script.content)
+        #expect(problems == nil, "\(problems ?? "")")
     }
 
     static let now = BackupStatus.time("2026-12-06T10:00:00Z")!
