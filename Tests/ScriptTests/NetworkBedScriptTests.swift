@@ -23,7 +23,7 @@ import Testing
 
     @Test func startIsIdempotentStatusFollowsTheHoldersAndStopLeavesNothing() async throws {
         let state = NSTemporaryDirectory() + "mcloud-network-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: state) }
+        defer { for path in [state, state + ".lock"] { try? FileManager.default.removeItem(atPath: path) } }
         #expect(try await Self.network(["status"], state: state).exitCode == 3)
         let first = try await Self.network(["start"], state: state)
         #expect(first.succeeded && first.stdout.contains("MCLOUD_TEST_NETWORK_BED=\(Self.script)"), "\(first.output)")
@@ -44,6 +44,24 @@ import Testing
         #expect(!holders.contains(where: Self.holds), "no holder of the bed is left: \(holders)")
     }
 
+    /// Tests add clouds at the same moment: each gets a link of its own (two once picked the same link number).
+    @Test func cloudsAddedAtOnceEachGetALinkOfTheirOwn() async throws {
+        let state = NSTemporaryDirectory() + "mcloud-network-\(UUID().uuidString.prefix(8))"
+        defer { for path in [state, state + ".lock"] { try? FileManager.default.removeItem(atPath: path) } }
+        #expect(try await Self.network(["start"], state: state).succeeded)
+        let added = try await withThrowingTaskGroup(of: Command.self) { group in
+            for index in 0..<6 {
+                group.addTask { try await Self.network(["add-cloud", "c\(index)", "--subnet", "10.9.0.0/24", "--public", "198.18.250.\(index * 16)/28"], state: state) }
+            }
+            return try await group.reduce(into: [Command]()) { $0.append($1) }
+        }
+        let failed = added.filter { !$0.succeeded }.map(\.output)
+        #expect(failed.isEmpty, "\(failed)")
+        let status = try await Self.network(["status"], state: state)
+        #expect(status.exitCode == 0 && (0..<6).allSatisfy { status.stdout.contains("c\($0): subnet 10.9.0.0/24") }, "\(status.output)")
+        #expect(try await Self.network(["stop"], state: state).succeeded)
+    }
+
     @Test(arguments: [
         (["add-cloud", "Alpha", "--subnet", "10.9.0.0/24", "--public", "198.18.250.0/28"], "cloud 'Alpha': lower-case letters"),
         (["add-cloud", "alpha", "--subnet", "10.9.0.1/24", "--public", "198.18.250.0/28"], "--subnet 10.9.0.1/24: host bits are set (the network is 10.9.0.0/24)"),
@@ -60,7 +78,7 @@ import Testing
     ])
     func malformedArgumentsAreRefusedWithTheirReason(arguments: [String], message: String) async throws {
         let state = NSTemporaryDirectory() + "mcloud-network-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: state) }
+        defer { for path in [state, state + ".lock"] { try? FileManager.default.removeItem(atPath: path) } }
         #expect(try await Self.network(["start"], state: state).succeeded)
         let result = try await Self.network(arguments, state: state)
         #expect(result.exitCode == 1 && result.stderr.contains(message), "\(arguments): \(result.output)")

@@ -440,8 +440,20 @@ cmd_pid() {
   holder "$namespace" || die "no namespace for $1 (start / add-cloud)"
 }
 
+# lock_bed: the commands that change namespaces, links or rules run one at a time. Tests add clouds concurrently,
+# and two add-clouds at once picked the same link number ("RTNETLINK answers: File exists"). The holders close the
+# descriptor (close_inherited_fds), so the lock ends with the command.
+lock_bed() {
+  mkdir -p "$(dirname "$STATE")"
+  exec 8>"$STATE.lock"
+  flock 8
+}
+
 command=${1:-}
 [ $# -eq 0 ] || shift
+case "$command" in
+  start | stop | reset | add-cloud | remove-cloud | attach | expose | unexpose | cut | restore) lock_bed ;;
+esac
 case "$command" in
   start) cmd_start ;;
   stop) cmd_stop ;;
