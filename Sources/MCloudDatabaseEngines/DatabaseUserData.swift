@@ -42,9 +42,11 @@ public enum DatabaseUserData {
     public static func restoreReportKey(server: String) -> String { "\(server)/restored.json" }
 
     /// When the backup stored at `key` was taken, UTC seconds since 1970: from the `<server>/<stamp>.<ext>` name the
-    /// job gives it (`20261201T100000Z`), else from `storedAt` (S3's `LastModified`); nil for a status object.
+    /// job gives it (`20261201T100000Z`), else from `storedAt` (S3's `LastModified`); nil for a status object or a
+    /// switchover's order and steps (`<server>/control/`).
     public static func backupTime(key: String, storedAt: String) -> Int? {
-        guard !["status.json", "restored.json", "replication.json"].contains(where: { key == $0 || key.hasSuffix("/" + $0) }) else { return nil }
+        guard !["status.json", "restored.json", "replication.json"].contains(where: { key == $0 || key.hasSuffix("/" + $0) }),
+              key.split(separator: "/").dropLast().last != "control" else { return nil }
         let name = key.split(separator: "/").last.map(String.init) ?? key
         let stamp = Array(name.prefix(16))
         if stamp.count == 16, stamp[8] == "T", stamp[15] == "Z" {

@@ -29,6 +29,10 @@ struct SwitchoverOrderTests {
         #expect(String(decoding: addressed.document, as: UTF8.self).contains(#""targetPort":5432,"targetAddress":"10.0.0.12","members""#))
         #expect(SwitchoverOrder.key(owner: "bank.ledger.0") == "bank.ledger.0/control/switchover.json")
         #expect(SwitchoverOrder.stepKey(owner: "bank.ledger.0", serial: 7, member: "standby_1") == "bank.ledger.0/control/7.standby_1.json")
+        // The order and the steps sit in the leg beside the backups, and are none.
+        for key in [SwitchoverOrder.key(owner: "bank.ledger.0"), SwitchoverOrder.signatureKey(owner: "bank.ledger.0"), "bank.ledger.0/control/7.standby_1.json"] {
+            #expect(DatabaseUserData.backupTime(key: key, storedAt: "2026-12-06T10:00:00.000Z") == nil, "\(key)")
+        }
     }
 
     /// `openssl pkeyutl -verify -pubin -rawin`, as the members run it, with the public key their user data holds.
