@@ -3,8 +3,8 @@
 /// the leg's keys. `mcloud-switchover`, run every 10 s by a systemd timer, reads `SwitchoverOrder`'s object, checks its
 /// Ed25519 signature against the cell's public key (`/etc/mcloud/switchover.pub`) with OpenSSL, the cell, the
 /// deadline and the serial, and does its member's part once: the named primary runs `mcloud-engine demote` toward the
-/// target and writes the LSN it printed, the target waits for that and runs `mcloud-engine promote`; each writes its
-/// step (`SwitchoverOrder.stepKey`), which the command reads.
+/// target and writes the LSN it printed, the target waits for that and runs `mcloud-engine promote` and takes over the
+/// replication report (`ReplicationReport`); each writes its step (`SwitchoverOrder.stepKey`), which the command reads.
 public enum PostgreSQLSwitchover {
     public static let script = "/usr/local/sbin/mcloud-switchover"
     public static let publicKeyPath = "/etc/mcloud/switchover.pub"
@@ -105,6 +105,8 @@ public enum PostgreSQLSwitchover {
           address=$(field targetAddress)
           if lsn=$(env MCLOUD_MEMBER_NAME="$MCLOUD_MEMBER" MCLOUD_PRIMARY_HOST="$(field targetHost)" MCLOUD_PRIMARY_PORT="$(field targetPort)" \
             ${address:+MCLOUD_PRIMARY_ADDRESS="$address"} mcloud-engine demote 2>"$work/error"); then
+            # A standby now: its new primary reports the cell's standbys.
+            rm -f /etc/cron.d/mcloud-replication
             report "$serial" demoted "$lsn"
           else
             report "$serial" failed "" "demote: $(tail -n 1 "$work/error")"
@@ -120,6 +122,9 @@ public enum PostgreSQLSwitchover {
           lsn=$(jq -r .lsn "$work/primary.json")
           others=$(field members | tr ' ' '\n' | grep -vx "$MCLOUD_MEMBER" | paste -sd ' ' -)
           if MCLOUD_SWITCHOVER_LSN="$lsn" MCLOUD_MEMBERS="$others" mcloud-engine promote 2>"$work/error"; then
+            # The primary now: it reports the others as its standbys every minute, as the first primary did.
+            echo "* * * * * root MCLOUD_STANDBYS=$(wc -w <<<"$others") \#(ReplicationReport.script) >>/var/log/mcloud-replication.log 2>&1" \
+              >/etc/cron.d/mcloud-replication
             report "$serial" promoted "$lsn"
           else
             report "$serial" failed "" "promote: $(tail -n 1 "$work/error")"

@@ -15,8 +15,10 @@ public enum ReplicationReport {
         }
     }
 
+    /// On a primary with standbys, and on every PostgreSQL member that takes switchover orders, whose agent starts
+    /// the report once it is promoted (`PostgreSQLSwitchover`).
     static func files(_ vm: DatabaseVM) -> [DatabaseUserData.File] {
-        guard expectedStandbys(vm) != nil, vm.backup?.bucket != nil else { return [] }
+        guard expectedStandbys(vm) != nil || PostgreSQLSwitchover.takesOrders(vm), vm.backup?.bucket != nil else { return [] }
         return [DatabaseUserData.File(path: script, permissions: "0755", content: text)]
     }
 

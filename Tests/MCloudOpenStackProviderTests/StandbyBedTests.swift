@@ -245,6 +245,15 @@ import Testing
             for member in [pair.primary, pair.standby] {
                 #expect(try await pair.container.shell(member, "cat /var/lib/mcloud/switchover.serial") == "\(genuine.serial)\n")
             }
+            // The new primary reports its standbys every minute, the old one no longer: run its cron line now.
+            #expect(try await pair.container.shell(pair.primary, "ls /etc/cron.d").contains("mcloud-replication") == false)
+            let cron = try await pair.container.shell(pair.standby, "cat /etc/cron.d/mcloud-replication")
+            #expect(cron == "* * * * * root MCLOUD_STANDBYS=1 \(ReplicationReport.script) >>/var/log/mcloud-replication.log 2>&1\n", "\(cron)")
+            _ = try await pair.container.shell(pair.standby, "MCLOUD_STANDBYS=1 \(ReplicationReport.script)")
+            let report = try #require(try await pair.s3.objectIfExists(bucket: pair.bucket, key: DatabaseUserData.replicationKey(server: pair.standbyServer)))
+            let following = try #require(ReplicationStatus(json: String(decoding: report, as: UTF8.self)))
+            #expect(following.standbys.map { "\($0.name) \($0.state) \($0.sync)" } == ["standby_0 streaming quorum"], "\(following)")
+            #expect(following.problems(now: Int(Date().timeIntervalSince1970)).isEmpty, "\(following)")
         }
     }
 
