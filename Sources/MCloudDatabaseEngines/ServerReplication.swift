@@ -55,7 +55,7 @@ public struct ServerReplication: Sendable {
     }
 
     /// A standby's own name, or nil on the primary.
-    public var standbyName: String? {
+    var standbyName: String? {
         if case .standby(let name, _, _, _) = role { return name }
         return nil
     }
