@@ -70,7 +70,13 @@ public enum PlanMaker {
             (providers.provider(resource.provider, cloud: resource.cloud)?.problems(desired: resource) ?? []).map { "  \(resource.address): \($0)" }
         }
         guard problems.isEmpty else { throw EngineError("cannot be delivered, so nothing was planned:\n" + problems.joined(separator: "\n")) }
-        let observed = request.refresh ? try await refresh(request, state: state, providers: providers) : nil
+        var observed = request.refresh ? try await refresh(request, state: state, providers: providers) : nil
+        // A targeted plan leaves what lies outside the targets alone: the refresh also finds the application's other
+        // resources by their labels, which the cut-down state does not record, and they are not leftovers to delete.
+        if !request.targets.isEverything {
+            let selected = Set(request.desired.map(\.address))
+            observed = observed?.filter { state[$0.key] != nil || selected.contains($0.key) || request.targets.matches($0.key) }
+        }
         let reported = (observed ?? [:]).compactMapValues { EndpointSliceFill.reportedAddresses($0.attributes) }
         request.desired = EndpointSliceFill.filled(request.desired, reported: reported, state: state)
         var changes = ChangeSet.changes(desired: request.desired, state: state, observed: observed) { desired, current in

@@ -216,4 +216,21 @@ import Testing
         )
         #expect(untouched.changes.isEmpty)
     }
+
+    /// The refresh finds every resource of the application by its labels; a targeted plan after a full apply must not
+    /// take those outside its targets for an interrupted apply's leftovers and delete them (found by the switchover,
+    /// whose rewiring is targeted).
+    @Test func aTargetedPlanAfterAnApplyLeavesTheResourcesOutsideItsTargetsAlone() async throws {
+        let provider = MemoryProvider()
+        let backend = try Self.lockedBackend()
+        let full = try await Self.plan(provider)
+        #expect(try await Self.run(full, provider, backend: backend).succeeded)
+        let request = PlanMaker.Request(
+            operation: .apply, application: "shop", desired: full.changes.compactMap(\.after), state: try backend.read(), refresh: true,
+            inputDigest: "sha256:0", targets: TargetSelection(["memory.lab.Deployment.shop.a"])
+        )
+        let targeted = try await PlanMaker.plan(request, clouds: ["lab": F.lab], catalog: provider)
+        #expect(targeted.changes.allSatisfy { $0.action == .noOp }, "\(targeted.changes.map { "\($0.action) \($0.address)" })")
+        #expect(targeted.changes.map(\.address) == ["memory.lab.Deployment.shop.a", "memory.lab.Namespace.shop"])
+    }
 }
