@@ -137,7 +137,8 @@ public struct Applier: Sendable {
     /// updated even when planned as unchanged if those moved (a replaced server got another address).
     private func perform(_ change: ResourceChange, provider: any ResourceProvider, recorder: StateRecorder, reported: ReportedAddresses) async throws -> String? {
         let recorded = await recorder.state[change.address] ?? change.recorded
-        let refilled = change.after.map { EndpointSliceFill.refilled($0, reported: reported.all) }
+        let primaries = await recorder.state.primaries
+        let refilled = change.after.map { EndpointSliceFill.refilled($0, reported: reported.all, primaries: primaries) }
         var action = change.action
         if action == .noOp, let refilled, let planned = change.after, !FieldDiff.same(refilled.body, planned.body) { action = .update }
         switch action {

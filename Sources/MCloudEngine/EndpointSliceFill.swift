@@ -8,13 +8,14 @@ import MCloudCore
 public enum EndpointSliceFill {
     /// Each slice among `desired` with the addresses `reported` for its sources, in the order its annotation names
     /// them, without repeats. A slice none of whose sources has reported addresses keeps what the state recorded for
-    /// it when it named the same sources (a plan without refresh), else stays empty until apply fills it.
+    /// it when it named the same sources (a plan without refresh), else stays empty until apply fills it. A source
+    /// that a switchover moved (`State.primaries`) stands for the member that is its cell's primary now.
     public static func filled(_ desired: [DesiredResource], reported: [ResourceAddress: [String]], state: State) -> [DesiredResource] {
         desired.map { resource in
             // A policy that names no sources (a cell's own) is left as rendered.
             let sources = ResourceBody(resource.body).endpointSources
             guard !sources.isEmpty else { return resource }
-            if let addresses = addresses(of: sources, in: reported) { return with(addresses, resource) }
+            if let addresses = addresses(of: sources.map { state.primaries[$0] ?? $0 }, in: reported) { return with(addresses, resource) }
             if let recorded = state[resource.address].map({ ResourceBody($0.attributes) }), recorded.endpointSources == sources {
                 return with(recorded.targetAddresses, resource)
             }
@@ -23,11 +24,12 @@ public enum EndpointSliceFill {
     }
 
     /// `resource` refilled from `reported` just before it is applied, when this apply has reported addresses for one
-    /// of its sources; the addresses the plan gave it are kept for sources with none reported here.
-    static func refilled(_ resource: DesiredResource, reported: [ResourceAddress: [String]]) -> DesiredResource {
+    /// of its sources; the addresses the plan gave it are kept for sources with none reported here. `primaries` as in
+    /// `filled`.
+    static func refilled(_ resource: DesiredResource, reported: [ResourceAddress: [String]], primaries: [ResourceAddress: ResourceAddress]) -> DesiredResource {
         guard ResourceBody.addressFilledKinds.contains(resource.type) else { return resource }
         let body = ResourceBody(resource.body)
-        let sources = body.endpointSources
+        let sources = body.endpointSources.map { primaries[$0] ?? $0 }
         guard let fresh = addresses(of: sources, in: reported) else { return resource }
         let planned = sources.allSatisfy { reported[$0] != nil } ? [] : body.targetAddresses
         return with(fresh + planned, resource)

@@ -54,6 +54,15 @@ public actor StateRecorder {
         try await persist()
     }
 
+    /// Records `current` as the primary of the cell whose first primary is `first` (a switchover's); the first primary
+    /// itself drops the entry.
+    public func record(primary current: ResourceAddress, of first: ResourceAddress) async throws(StateError) {
+        let next: ResourceAddress? = current == first ? nil : current
+        guard state.primaries[first] != next else { return }
+        state.primaries[first] = next
+        try await persist()
+    }
+
     /// Drops what the state records in `clouds` without touching those clouds (`--forget-lost`); what was dropped.
     public func forgetResources(in clouds: Set<String>) async throws(StateError) -> [ResourceAddress] {
         let gone = state.resources.filter { clouds.contains($0.cloud) }.map(\.address)

@@ -30,6 +30,7 @@ public struct TargetSelection: Sendable {
         selected.application = state.application
         selected.lost = state.lost
         selected.retained = state.retained
+        selected.primaries = state.primaries
         return (desired.filter { chosen.contains($0.address) }, selected)
     }
 }

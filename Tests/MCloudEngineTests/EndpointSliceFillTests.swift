@@ -146,4 +146,25 @@ import Testing
         #expect(Self.liveAddresses(provider) == ["10.0.0.6"])
         #expect(ResourceBody(try #require(try backend.read()?[Self.slice]).attributes).targetAddresses == ["10.0.0.6"])
     }
+
+    /// After a switchover the state names the standby as the cell's primary: a plan rewrites the slice and the policy
+    /// with the standby's address though both still name the first primary, and a switchover back restores it.
+    @Test func aSwitchedOverCellsSliceAndPolicyFollowTheMemberTheStateNamesItsPrimary() async throws {
+        let provider = MemoryProvider()
+        let backend = try ApplierTests.lockedBackend()
+        let first = Self.server("db.0"), standby = Self.server("db.1")
+        provider.reporting.withLock { $0[first.address] = ["10.0.0.5"]; $0[standby.address] = ["10.0.0.6"] }
+        let desired = Self.connection(first) + [standby]
+        _ = try await Self.apply(desired, provider, backend)
+        #expect(Self.liveAddresses(provider) == ["10.0.0.5"])
+        for (primary, address) in [(standby, "10.0.0.6"), (first, "10.0.0.5")] {
+            let recorded = try #require(try backend.read())
+            try await StateRecorder(state: recorded, backend: backend).record(primary: primary.address, of: first.address)
+            let plan = try await Self.apply(desired, provider, backend)
+            #expect(Self.action(plan, Self.slice) == .update && Self.action(plan, Self.policy) == .update)
+            #expect(Self.liveAddresses(provider) == [address])
+            #expect(provider.objects.withLock { $0[Self.policy] }.map { ResourceBody($0).targetAddresses } == [address])
+        }
+        #expect(try backend.read()?.primaries.isEmpty == true)
+    }
 }

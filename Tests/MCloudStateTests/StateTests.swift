@@ -150,6 +150,17 @@ import Testing
         #expect(try State.parse(state.serializedBytes(), source: "state.json").retained.isEmpty)
     }
 
+    /// A switchover's primaries round-trip by address; a pair naming a resource that is gone is not written.
+    @Test func theSwitchedOverPrimariesAreWrittenSortedAndReadBack() throws {
+        var state = State(lineage: Self.lineage, serial: 4, resources: [Self.deployment, Self.namespace])
+        state.primaries = [Self.deployment.address: Self.namespace.address]
+        let read = try State.parse(state.serializedBytes(), source: "state.json")
+        #expect(read == state)
+        #expect(state.serialized().contains("\"primaries\": {\n    \"\(Self.deployment.address)\": \"\(Self.namespace.address)\"\n  },\n  \"resources\""))
+        state.remove(address: Self.namespace.address)
+        #expect(!state.serialized().contains("primaries"))
+    }
+
     @Test func aNewStateHasAFreshLineageAndSerialZeroAndNextSerialCountsUp() throws {
         let first = State()
         let second = State()
@@ -202,6 +213,8 @@ import Testing
         ("{\"format_version\": 1, \(valid), \"resources\": [], \"lost\": [\"c\"]}", "lost: unknown field"),
         ("{\"format_version\": 2, \(valid), \"resources\": [], \"lost\": [7]}", "lost[0]: not a cloud name"),
         ("{\"format_version\": 2, \(valid), \"resources\": [], \"retained\": [\"a\"]}", "retained[0]: not the address of a recorded resource"),
+        ("{\"format_version\": 2, \(valid), \"resources\": [], \"primaries\": [\"a\"]}", "primaries: not an object"),
+        ("{\"format_version\": 2, \(valid), \"resources\": [{\(resource), \"attributes\": {}}], \"primaries\": {\"a\": \"b\"}}", "primaries.a: not a pair of recorded resources' addresses"),
         ("{\"format_version\": 1, \(valid), \"serial\": 2, \"resources\": []}", "serial: given twice"),
         ("{\"format_version\": 1, \"serial\": 1, \"resources\": []}", "lineage: missing"),
         ("{\"format_version\": 1, \"lineage\": \"\", \"serial\": 1, \"resources\": []}", "lineage: must not be empty"),

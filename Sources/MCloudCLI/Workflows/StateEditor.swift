@@ -31,6 +31,7 @@ struct StateEditor {
         next.application = pushed.application
         next.lost = pushed.lost
         next.retained = pushed.retained
+        next.primaries = pushed.primaries
         try Self.changing { () throws(StateError) in try backend.write(next) }
         context.stdout.write("Pushed \(file) as serial \(serial) (\(pushed.resources.count) resources).\n")
         return .success

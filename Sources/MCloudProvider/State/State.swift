@@ -24,6 +24,10 @@ public struct State: Sendable, Hashable {
     /// restored from, which hold the only copies of the lost servers' data. Plans neither change nor delete them;
     /// destroy does. Only recorded resources are written.
     public var retained: [ResourceAddress] = []
+    /// The member each switched-over database cell's primary is now (`mcloud switchover`), by the address of the server
+    /// rendered as its primary (`.0`): connections to the cell go to the member named here. A cell switched back to
+    /// its first primary has no entry; only recorded resources are written.
+    public var primaries: [ResourceAddress: ResourceAddress] = [:]
     private var byAddress: [ResourceAddress: ResourceState]
 
     /// A new, empty state with a fresh lineage.
@@ -89,6 +93,8 @@ public struct State: Sendable, Hashable {
         if !lost.isEmpty { fields.append(("lost", .array(lost.map(JSONValue.string)))) }
         let kept = retained.filter { byAddress[$0] != nil }
         if !kept.isEmpty { fields.append(("retained", .array(kept.map { .string($0.rawValue) }))) }
+        let moved = primaries.filter { byAddress[$0.key] != nil && byAddress[$0.value] != nil }.sorted { $0.key < $1.key }
+        if !moved.isEmpty { fields.append(("primaries", .object(moved.map { ($0.key.rawValue, .string($0.value.rawValue)) }))) }
         fields.append(("resources", .array(resources.map(\.json))))
         let document = JSONValue.object(fields)
         var bytes = document.serializedBytes()
@@ -119,7 +125,7 @@ public struct State: Sendable, Hashable {
         guard (1...formatVersion).contains(version) else {
             throw reader.failure("format_version", "\(version) is not a state format (this mcloud reads 1 to \(formatVersion))")
         }
-        try reader.allowOnly(["format_version", "lineage", "serial", "application", "resources"] + (version >= 2 ? ["placement", "lost", "retained"] : []))
+        try reader.allowOnly(["format_version", "lineage", "serial", "application", "resources"] + (version >= 2 ? ["placement", "lost", "retained", "primaries"] : []))
         let lineage = try reader.string("lineage")
         guard UUID(uuidString: lineage) != nil else { throw reader.failure("lineage", "\"\(lineage)\" is not a UUID") }
         let serial = try reader.int("serial")
@@ -159,6 +165,16 @@ public struct State: Sendable, Hashable {
                 return ResourceAddress(address)
             }
             state.retained = Set(addresses).sorted()
+        }
+        if reader.has("primaries") {
+            let value = try reader.value("primaries")
+            guard case .object(let pairs) = value else { throw FieldReader.Failure(message: "primaries: not an object") }
+            for (first, current) in pairs {
+                guard state[ResourceAddress(first)] != nil, let current = current.stringValue, state[ResourceAddress(current)] != nil else {
+                    throw FieldReader.Failure(message: "primaries.\(first): not a pair of recorded resources' addresses")
+                }
+                state.primaries[ResourceAddress(first)] = ResourceAddress(current)
+            }
         }
         return state
     }
