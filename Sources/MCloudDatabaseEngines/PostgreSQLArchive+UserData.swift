@@ -109,7 +109,7 @@ extension PostgreSQLArchive {
             "$(text "${label:+$MCLOUD_ARCHIVE/backup/mcloud/$label}")" "$(text "$archived")" "$(text "$wal")" "$(text "$MCLOUD_ARCHIVE")" \
             "$(text "$error")" "$(cat /var/lib/mcloud/archive-verify.json 2>/dev/null || echo null)" "$info" >/var/lib/mcloud/backup-status.json
           s3 s3 cp --only-show-errors --content-type application/json \
-            /var/lib/mcloud/backup-status.json "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/status.json"
+            /var/lib/mcloud/backup-status.json "s3://$MCLOUD_BACKUP_BUCKET/${MCLOUD_ARCHIVE%%/*}/status.json"
           [ -z "$error" ] || { echo "mcloud-archive: $error" >&2; return 1; }
         }
         # A standby keeps the archive's configuration for when a switchover promotes it, and archives nothing: the

@@ -1,7 +1,7 @@
 import MCloudCore
 
 /// A primary with standbys and a DR bucket writes its standbys as it sees them to `<server>/replication.json` every
-/// minute (`ReplicationStatus`), which `mcloud backups` reads back: the bucket is the way a VM reports to mcloud, as
+/// minute (the archive's owner's, where the cell archives: the key stays put across a switchover) (`ReplicationStatus`), which `mcloud backups` reads back: the bucket is the way a VM reports to mcloud, as
 /// its backup job's status object does (docs/databases.md, "Standbys").
 public enum ReplicationReport {
     public static let script = "/usr/local/sbin/mcloud-replication-report"
@@ -31,10 +31,13 @@ public enum ReplicationReport {
     /// A row the engine printed that is not names and numbers is left out and said, so the JSON stays JSON.
     static let text = #"""
         #!/bin/bash
-        # Written by mcloud: the standbys as this primary sees them, to <server>/replication.json in the DR bucket.
+        # Written by mcloud: the standbys as this primary sees them, to <server>/replication.json in the DR bucket; under
+        # the archive's owner where the cell archives, so that a member a switchover promoted reports in its place.
         set -uo pipefail
         \#(DatabaseUserData.environment)
         \#(DatabaseUserData.s3Function)
+        owner=$MCLOUD_SERVER
+        [ -z "${MCLOUD_ARCHIVE:-}" ] || owner=${MCLOUD_ARCHIVE%%/*}
         at=$(date -u +%Y-%m-%dT%H:%M:%SZ)
         error=""
         rows=$(mcloud-engine replicas) || error="the engine did not answer"
@@ -52,7 +55,7 @@ public enum ReplicationReport {
         printf '{"server": %s, "at": "%s", "expected": %s, "standbys": [%s], "error": %s}\n' \
           "$(text "$MCLOUD_SERVER")" "$at" "$MCLOUD_STANDBYS" "$standbys" "$(text "$error")" >/var/lib/mcloud/replication.json
         s3 s3 cp --only-show-errors --content-type application/json /var/lib/mcloud/replication.json \
-          "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/replication.json"
+          "s3://$MCLOUD_BACKUP_BUCKET/$owner/replication.json"
 
         """#
 }

@@ -179,8 +179,10 @@ import Testing
             let archived = "\(psql(pair.standbyPort)) -c 'SELECT left(last_archived_wal, 8) FROM pg_stat_archiver'"
             #expect(try await Self.poll(pair.container, pair.standby, archived, until: "00000002\n"))
             _ = try await pair.container.shell(pair.standby, "\(PostgreSQLArchive.script) verify")
-            let bytes = try #require(try await pair.s3.objectIfExists(bucket: pair.bucket, key: DatabaseUserData.statusKey(server: pair.standbyServer)))
+            // Its status object replaces the old primary's, under the archive's owner, where the leg's watch reads it.
+            let bytes = try #require(try await pair.s3.objectIfExists(bucket: pair.bucket, key: DatabaseUserData.statusKey(server: pair.server)))
             let archive = try #require(ArchiveStatus(json: String(decoding: bytes, as: UTF8.self)))
+            #expect(archive.server == pair.standbyServer, "\(archive)")
             #expect(archive.repository == "\(pair.server)/g1" && archive.archivedWAL?.hasPrefix("00000002") == true, "\(archive)")
             #expect(archive.verification?.ranges.isEmpty == false && archive.problems(now: Int(Date().timeIntervalSince1970)).isEmpty, "\(archive)")
             let backup = try await pair.container.shell(pair.primary, "\(PostgreSQLArchive.script) backup")
@@ -250,8 +252,10 @@ import Testing
             let cron = try await pair.container.shell(pair.standby, "cat /etc/cron.d/mcloud-replication")
             #expect(cron == "* * * * * root MCLOUD_STANDBYS=1 \(ReplicationReport.script) >>/var/log/mcloud-replication.log 2>&1\n", "\(cron)")
             _ = try await pair.container.shell(pair.standby, "MCLOUD_STANDBYS=1 \(ReplicationReport.script)")
-            let report = try #require(try await pair.s3.objectIfExists(bucket: pair.bucket, key: DatabaseUserData.replicationKey(server: pair.standbyServer)))
+            // Under the first primary's key, as before: status and backups read it there.
+            let report = try #require(try await pair.s3.objectIfExists(bucket: pair.bucket, key: DatabaseUserData.replicationKey(server: pair.server)))
             let following = try #require(ReplicationStatus(json: String(decoding: report, as: UTF8.self)))
+            #expect(following.server == pair.standbyServer, "\(following)")
             #expect(following.standbys.map { "\($0.name) \($0.state) \($0.sync)" } == ["standby_0 streaming quorum"], "\(following)")
             #expect(following.problems(now: Int(Date().timeIntervalSince1970)).isEmpty, "\(following)")
         }
