@@ -23,4 +23,11 @@ extension AWSResourceProvider: BackupLister {
             try await s3.objectIfExists(bucket: bucket.providerID, key: key)
         }
     }
+
+    public func put(_ key: String, _ bytes: [UInt8], contentType: String, in bucket: ResourceState) async throws(ProviderError) {
+        let s3 = try await session().s3
+        try await Self.attempt("writing \(key) in bucket \(bucket.providerID)") { () throws(AWSError) in
+            try await s3.putObject(bucket: bucket.providerID, key: key, body: bytes, contentType: contentType)
+        }
+    }
 }

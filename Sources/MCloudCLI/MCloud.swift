@@ -6,7 +6,7 @@ public enum MCloud {
 
     static let commands: [any Command.Type] = [
         ValidateCommand.self, PlanCommand.self, ApplyCommand.self, DestroyCommand.self, ShowCommand.self, RenderCommand.self,
-        ExplainCommand.self, ReportCommand.self, GraphCommand.self, StateCommand.self, StatusCommand.self, BackupsCommand.self, FailoverCommand.self, DrillCommand.self,
+        ExplainCommand.self, ReportCommand.self, GraphCommand.self, StateCommand.self, StatusCommand.self, BackupsCommand.self, FailoverCommand.self, SwitchoverCommand.self, DrillCommand.self,
         CatalogCommand.self, VersionCommand.self,
     ]
 

@@ -18,4 +18,12 @@ extension OpenStackResourceProvider: BackupLister {
             throw ProviderFailure.wrap(error, "reading \(key) in bucket \(bucket.providerID) of cloud \(cloud)")
         }
     }
+
+    public func put(_ key: String, _ bytes: [UInt8], contentType: String, in bucket: ResourceState) async throws(ProviderError) {
+        do throws(AWSError) {
+            try await buckets.storage.value().putObject(bucket: bucket.providerID, key: key, body: bytes, contentType: contentType)
+        } catch {
+            throw ProviderFailure.wrap(error, "writing \(key) in bucket \(bucket.providerID) of cloud \(cloud)")
+        }
+    }
 }

@@ -23,4 +23,7 @@ public protocol BackupLister: Sendable {
     func backups(in bucket: ResourceState) async throws(ProviderError) -> [BackupObject]
     /// One object's bytes in a recorded BackupBucket; nil when there is none under `key`.
     func object(_ key: String, in bucket: ResourceState) async throws(ProviderError) -> [UInt8]?
+    /// Writes `bytes` under `key` in a recorded BackupBucket, replacing what is there: a switchover's signed order,
+    /// which the cell's members read from the bucket (docs/databases.md, "Switchover").
+    func put(_ key: String, _ bytes: [UInt8], contentType: String, in bucket: ResourceState) async throws(ProviderError)
 }

@@ -293,4 +293,7 @@ struct StatusCloud: ResourceProvider, BackupLister {
     func delete(_ resource: ResourceState) async throws(ProviderError) { try await inner.delete(resource) }
     func backups(in bucket: ResourceState) async throws(ProviderError) -> [BackupObject] { try await inner.backups(in: bucket) }
     func object(_ key: String, in bucket: ResourceState) async throws(ProviderError) -> [UInt8]? { try await inner.object(key, in: bucket) }
+    func put(_ key: String, _ bytes: [UInt8], contentType: String, in bucket: ResourceState) async throws(ProviderError) {
+        try await inner.put(key, bytes, contentType: contentType, in: bucket)
+    }
 }

@@ -207,12 +207,12 @@ struct ClockLab {
         clouds.report = { now in now >= time }
     }
 
-    func run(_ arguments: [String]) async -> Run {
+    func run(_ arguments: [String], environment: [String: String] = [:]) async -> Run {
         let stdout = BufferedOutput()
         let stderr = BufferedOutput()
         let options = ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", "file://\(folder)/state.json"]
         let context = CommandContext(
-            stdout: stdout, stderr: stderr, environment: ["NO_COLOR": "1", "HOME": folder], clock: clock, providers: clouds
+            stdout: stdout, stderr: stderr, environment: ["NO_COLOR": "1", "HOME": folder].merging(environment) { $1 }, clock: clock, providers: clouds
         )
         let code = await MCloud.main([arguments[0]] + options + arguments.dropFirst(), context: context)
         return Run(exitCode: code.rawValue, stdout: stdout.text, stderr: stderr.text)
@@ -223,7 +223,9 @@ struct ClockLab {
 final class MemoryClouds: ProviderCatalog {
     private let objects = Mutex<[ResourceAddress: JSONValue]>([:])
     private let history = Mutex<[JSONValue]>([])
-    private let settings = Mutex<(backups: [BackupObject], report: @Sendable (Double) -> Bool, files: [String: String])>(([], { _ in false }, [:]))
+    private let settings = Mutex<(backups: [BackupObject], report: @Sendable (Double) -> Bool, files: [String: String], agent: @Sendable (String, MemoryClouds) -> Void)>(
+        ([], { _ in false }, [:], { _, _ in })
+    )
     /// The time the scratch server's report is looked for at.
     let clock: any WallClock
 
@@ -242,11 +244,26 @@ final class MemoryClouds: ProviderCatalog {
         set { settings.withLock { $0.files = newValue } }
     }
 
+    /// What the members do when an object is written into the bucket: the switchover tests' agents.
+    var agent: @Sendable (String, MemoryClouds) -> Void {
+        get { settings.withLock { $0.agent } }
+        set { settings.withLock { $0.agent = newValue } }
+    }
+
+    func written(_ key: String) { agent(key, self) }
+
     /// Whether the scratch server's restore report is in the bucket at a time.
     var report: @Sendable (Double) -> Bool {
         get { settings.withLock { $0.report } }
         set { settings.withLock { $0.report = newValue } }
     }
+
+    /// Whether a DatabaseServer made reports a private address (`MemoryCloud.create`).
+    var reportsServerAddresses: Bool {
+        get { reporting.withLock { $0 } }
+        set { reporting.withLock { $0 = newValue } }
+    }
+    private let reporting = Mutex(false)
 
     var addresses: [String] { objects.withLock { $0.keys.map(\.rawValue) } }
     /// Every body made, as JSON text.
@@ -280,8 +297,13 @@ struct MemoryCloud: ResourceProvider, BackupLister {
     func replacementReasons(desired: DesiredResource, current: JSONValue) -> [String] { [] }
 
     func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {
-        clouds.store(resource.address, resource.body)
-        return ObservedResource(address: resource.address, providerID: "id-\(resource.address)", attributes: resource.body)
+        var body = resource.body
+        // A server's private address, by its copy: `.0` 10.0.0.10, `.1` 10.0.0.11.
+        if clouds.reportsServerAddresses, resource.type == .databaseServer, let copy = Int(resource.address.rawValue.split(separator: ".").last ?? "") {
+            body = ResourceBody.setting(ResourceBody.reportedAddressesPath, to: .array([.string("10.0.0.\(10 + copy)")]), in: body)
+        }
+        clouds.store(resource.address, body)
+        return ObservedResource(address: resource.address, providerID: "id-\(resource.address)", attributes: body)
     }
 
     func update(_ resource: DesiredResource, recorded: ResourceState) async throws(ProviderError) -> ObservedResource {
@@ -299,5 +321,10 @@ struct MemoryCloud: ResourceProvider, BackupLister {
         guard key.hasSuffix("/restored.json"), clouds.report(clouds.clock.now) else { return nil }
         let server = String(key.dropLast("/restored.json".count))
         return Array(#"{"server": "\#(server)", "object": "x", "startedAt": "2027-01-15T08:00:00Z", "finishedAt": "2027-01-15T08:00:40Z", "error": null}"#.utf8)
+    }
+
+    func put(_ key: String, _ bytes: [UInt8], contentType: String, in bucket: ResourceState) async throws(ProviderError) {
+        clouds.files[key] = String(decoding: bytes, as: UTF8.self)
+        clouds.written(key)
     }
 }
