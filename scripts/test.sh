@@ -17,4 +17,17 @@ scripts/testbed/container.sh start >/dev/null
 scripts/testbed/network.sh start >/dev/null
 source scripts/toolchain.sh
 swift build --build-tests -Xswiftc -warnings-as-errors
-swift test -Xswiftc -warnings-as-errors "$@"
+# Line-buffered (a pipe would hold the runner's output in blocks, so the tail of a stopped run lied about where it
+# stood) and kept, so that a run stopped at its limit (MCLOUD_TEST_TIME_LIMIT seconds, within CI's 90 minutes) names
+# the tests still running. The beds' own waits end earlier: a stuck program is killed at its time-out
+# (Tests/MCloudTestSupport/Command.swift) and fails its test.
+log=$(mktemp /tmp/mcloud-test.XXXXXX.log)
+limit=${MCLOUD_TEST_TIME_LIMIT:-3600}
+status=0
+timeout --kill-after=30 "$limit" stdbuf -oL -eL swift test -Xswiftc -warnings-as-errors "$@" 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
+if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+  echo "test.sh: the tests ran past their limit of $limit s (MCLOUD_TEST_TIME_LIMIT) and were stopped; still running:" >&2
+  scripts/unfinished-tests.sh "$log" | sed 's/^/  /' >&2
+fi
+rm -f "$log"
+exit "$status"
