@@ -13,7 +13,7 @@ import Testing
 /// boots both VMs' user data in another cloud of the network bed, the standby reaching its primary at its private
 /// address. Healthy and exit 0 first; then a Deployment below its replicas, the standby stopped, the lab cloud cut off
 /// and the primary's backup job stopped each turn the right cell Degraded or the application Unknown with the
-/// reason, and exit 2. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start,
+/// reason, and exit 2; last, `mcloud switchover` moves the primary to the standby with every row. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start,
 /// network.sh start).
 @Suite(.serialized, .timeLimit(.minutes(30))) struct StatusLedgerBedTests {
     static let psql = "runuser -u postgres -- psql -X -Atq -v ON_ERROR_STOP=1"
@@ -108,6 +108,23 @@ import Testing
             stale = run.exitCode == 2 ? try Self.reasons(run.stdout, cell: "ledger") : []
         }
         #expect(stale.contains { $0.contains("the archive status of \(first.name) is") && $0.contains("its status job stopped") }, "\(stale)")
+
+        // A switchover is refused on the primary's report, as old now; with a fresh one the members carry the signed
+        // order out through the bucket: the standby is the primary with every row, the old primary follows it, the
+        // state records it. The primary reaches the standby by its server name, as the cloud's DNS would resolve it.
+        let refused = await bed.run("switchover", ["ledger", "--auto-approve"])
+        #expect(refused.exitCode == 1 && refused.stderr.contains("the replication report of ledger is "), "\(refused.stderr)")
+        _ = try await bed.container.shell(primary, "echo '\(vms.privateAddress(11)) \(second.name)' >>/etc/hosts")
+        _ = try await bed.container.shell(primary, "\(psql) -c 'CREATE TABLE moved (id int)' -c 'INSERT INTO moved SELECT generate_series(1, 20)'")
+        try await report()
+        let moved = await bed.run("switchover", ["ledger", "--auto-approve", "--timeout", "300"])
+        #expect(moved.exitCode == 0, "\(moved.stdout)\(moved.stderr)")
+        #expect(try await bed.container.shell(standby, "\(psql) -c 'SELECT pg_is_in_recovery()'") == "f\n")
+        #expect(try await bed.container.shell(standby, "\(psql) -c 'SELECT count(*) FROM moved'") == "20\n")
+        #expect(try await Self.poll(bed, standby, streaming, until: "standby_0|streaming\n"))
+        #expect(try await bed.container.shell(primary, "\(psql) -c 'SELECT pg_is_in_recovery()'") == "t\n")
+        let state = try String(contentsOfFile: bed.statePath, encoding: .utf8)
+        #expect(state.contains("\"primaries\": {\n    \"\(bed.address("dc-a"))\": \"\(bed.address("dc-a").dropLast(2)).1\"\n  }"), "\(state.prefix(600))")
     }
 
     /// Every reason the status document gives under `cell`: the cell's, its sites', their databases' and legs'.
