@@ -12,6 +12,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The vocabulary and the wrappers of the C libraries.
         .target(name: "MCloudCore", linkerSettings: [.linkedLibrary("m")]),
@@ -19,6 +20,8 @@ let package = Package(
         .target(name: "MCloudHTTP", dependencies: ["CCurl", "COpenSSL"]),
         // Cryptographic primitives on OpenSSL, and the secrets scheme over them: derived passwords, age, SOPS.
         .target(name: "MCloudCrypto", dependencies: ["COpenSSL"]),
+        // gzip, for user data the clouds would refuse as too long.
+        .target(name: "MCloudCompression", dependencies: ["CZlib"]),
         .target(name: "MCloudSecrets", dependencies: ["MCloudCrypto", "MCloudYAML"]),
         // Manifests in, a placement out; the planner is pure.
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML", "MCloudDatabaseEngines"]),
@@ -41,8 +44,8 @@ let package = Package(
         .target(name: "MCloudAWS", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto"]),
         .target(name: "MCloudCDN", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudAWS"]),
         .target(name: "MCloudKubernetesProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudKubernetes", "MCloudDatabaseEngines", "MCloudSecrets"]),
-        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudOpenStack", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
-        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets"]),
+        .target(name: "MCloudOpenStackProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudProvider", "MCloudOpenStack", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets", "MCloudCompression"]),
+        .target(name: "MCloudAWSProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto", "MCloudProvider", "MCloudAWS", "MCloudDatabaseEngines", "MCloudSecrets", "MCloudCompression"]),
         .target(name: "MCloudCDNProvider", dependencies: ["MCloudCore", "MCloudHTTP", "MCloudCrypto", "MCloudProvider", "MCloudCDN", "MCloudAWS"]),
         // Placement to resources, resources to changes, changes to what people read.
         .target(name: "MCloudRender", dependencies: ["MCloudCore", "MCloudPlanner", "MCloudProvider", "MCloudDatabaseEngines", "MCloudSecrets"]),
@@ -70,15 +73,16 @@ let package = Package(
         ),
 
         // What the integration tests share: test bed env files and the python helpers they start.
-        .target(name: "MCloudTestSupport", path: "Tests/MCloudTestSupport"),
+        .target(name: "MCloudTestSupport", dependencies: ["MCloudCompression"], path: "Tests/MCloudTestSupport"),
         // Holds the module graph to docs/architecture.md: reads Package.swift, the import lines and the drawing.
         .testTarget(name: "ArchitectureTests"),
         // The scripts a newcomer runs first: install-deps.sh, toolchain.sh, the optional comparison's message.
         .testTarget(name: "ScriptTests", dependencies: ["MCloudTestSupport"]),
         .testTarget(name: "MCloudCoreTests", dependencies: ["MCloudCore"]),
-        .testTarget(name: "MCloudDatabaseEnginesTests", dependencies: ["MCloudDatabaseEngines", "MCloudCore", "MCloudYAML", "MCloudTestSupport", "MCloudSecrets"]),
+        .testTarget(name: "MCloudDatabaseEnginesTests", dependencies: ["MCloudDatabaseEngines", "MCloudCore", "MCloudYAML", "MCloudTestSupport", "MCloudSecrets", "MCloudCompression"]),
         .testTarget(name: "MCloudYAMLTests", dependencies: ["MCloudYAML", "MCloudCore"]),
         .testTarget(name: "MCloudCryptoTests", dependencies: ["MCloudCrypto"]),
+        .testTarget(name: "MCloudCompressionTests", dependencies: ["MCloudCompression", "MCloudTestSupport"]),
         .testTarget(name: "MCloudSecretsTests", dependencies: ["MCloudSecrets", "MCloudCrypto"], exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "MCloudHTTPTests", dependencies: ["MCloudHTTP", "MCloudTestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "MCloudProviderTests", dependencies: ["MCloudProvider", "MCloudCore"]),
@@ -86,7 +90,7 @@ let package = Package(
         // Another process holding a postgres:// state lock, for the cross-process lock tests.
         .executableTarget(name: "StateLockHolder", dependencies: ["MCloudState", "MCloudProvider"], path: "Tests/StateLockHolder"),
         .testTarget(name: "MCloudOpenStackTests", dependencies: ["MCloudTestSupport", "MCloudOpenStack", "MCloudHTTP", "MCloudYAML", "MCloudCore"], exclude: ["Fixtures"]),
-        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudCrypto", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport", "MCloudDatabaseEngines", "MCloudSecrets"]),
+        .testTarget(name: "MCloudOpenStackProviderTests", dependencies: ["MCloudOpenStackProvider", "MCloudCrypto", "MCloudOpenStack", "MCloudProvider", "MCloudCore", "MCloudAWS", "MCloudYAML", "MCloudHTTP", "MCloudTestSupport", "MCloudDatabaseEngines", "MCloudSecrets", "MCloudCompression"]),
         .testTarget(name: "MCloudAWSTests", dependencies: ["MCloudTestSupport", "MCloudCrypto", "MCloudAWS", "MCloudAWSProvider", "MCloudHTTP", "MCloudCore", "MCloudProvider", "MCloudEngine", "MCloudState"], exclude: ["Fixtures"]),
         .testTarget(
             name: "MCloudEngineTests",
@@ -127,7 +131,7 @@ let package = Package(
             name: "MCloudCLITests",
             dependencies: [
                 "MCloudTestSupport", "MCloudCLI", "MCloudKubernetes", "MCloudState", "MCloudProvider", "MCloudCore", "MCloudHTTP", "MCloudOpenStack",
-                "MCloudAWS", "MCloudSynthetic", "MCloudSecrets", "MCloudDatabaseEngines", "MCloudEngine",
+                "MCloudAWS", "MCloudSynthetic", "MCloudSecrets", "MCloudDatabaseEngines", "MCloudEngine", "MCloudCompression",
             ],
             exclude: ["Golden", "Fixtures"]
         ),

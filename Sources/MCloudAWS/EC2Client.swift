@@ -14,7 +14,7 @@ public struct EC2Client: Sendable {
         public var imageID: String
         public var instanceType: String
         /// Plain text (a cloud-init script); sent base64-encoded.
-        public var userData: String?
+        public var userData: [UInt8]?
         public var securityGroupIDs: [String]
         public var subnetID: String?
         public var keyName: String?
@@ -26,7 +26,7 @@ public struct EC2Client: Sendable {
         public var instanceProfile: String?
 
         public init(
-            imageID: String, instanceType: String, userData: String? = nil, securityGroupIDs: [String] = [], subnetID: String? = nil,
+            imageID: String, instanceType: String, userData: [UInt8]? = nil, securityGroupIDs: [String] = [], subnetID: String? = nil,
             keyName: String? = nil, tags: [String: String] = [:], clientToken: String, availabilityZone: String? = nil, instanceProfile: String? = nil
         ) {
             self.availabilityZone = availabilityZone
@@ -62,7 +62,7 @@ public struct EC2Client: Sendable {
         var parameters: [(String, String)] = [
             ("ImageId", spec.imageID), ("InstanceType", spec.instanceType), ("MinCount", "1"), ("MaxCount", "1"), ("ClientToken", spec.clientToken),
         ]
-        if let userData = spec.userData { parameters.append(("UserData", Data(userData.utf8).base64EncodedString())) }
+        if let userData = spec.userData { parameters.append(("UserData", Data(userData).base64EncodedString())) }
         for (index, group) in spec.securityGroupIDs.enumerated() { parameters.append(("SecurityGroupId.\(index + 1)", group)) }
         if let subnet = spec.subnetID { parameters.append(("SubnetId", subnet)) }
         if let key = spec.keyName { parameters.append(("KeyName", key)) }

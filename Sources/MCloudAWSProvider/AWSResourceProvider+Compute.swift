@@ -1,4 +1,5 @@
 import MCloudAWS
+import MCloudCompression
 import MCloudCore
 import MCloudDatabaseEngines
 import MCloudProvider
@@ -132,8 +133,15 @@ extension AWSResourceProvider {
                 throw .configuration("\(resource.address): \(error.description)")
             }
             vm.access = access
+            // Gzipped, as cloud-init takes it: EC2 accepts 16 KB of user data (docs/databases.md, "User data").
+            let userData: [UInt8]
+            do throws(CompressionError) {
+                userData = try Gzip.compress(Array(DatabaseUserData.render(vm).utf8))
+            } catch {
+                throw .configuration("\(resource.address): the user data: \(error.description)")
+            }
             let spec = EC2Client.InstanceSpec(
-                imageID: try await image(server.image ?? .standard(for: .aws), session), instanceType: type, userData: DatabaseUserData.render(vm),
+                imageID: try await image(server.image ?? .standard(for: .aws), session), instanceType: type, userData: userData,
                 securityGroupIDs: groups,
                 tags: tags,
                 clientToken: AWSNames.clientToken(address: resource.address.rawValue, digest: AWSTag.digest(body)),

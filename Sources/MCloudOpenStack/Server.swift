@@ -42,8 +42,8 @@ public struct ServerRequest: Sendable, Hashable {
     public var name: String
     public var imageID: String
     public var flavorID: String
-    /// cloud-init user data as written; the client base64-encodes it.
-    public var userData: String?
+    /// cloud-init user data as sent (the providers gzip it); the client base64-encodes it.
+    public var userData: [UInt8]?
     public var marks: ResourceMarks
     public var securityGroups: [String]
     public var networks: Networks
@@ -52,7 +52,7 @@ public struct ServerRequest: Sendable, Hashable {
     public var availabilityZone: String?
 
     public init(
-        name: String, imageID: String, flavorID: String, userData: String? = nil, marks: ResourceMarks, securityGroups: [String] = [],
+        name: String, imageID: String, flavorID: String, userData: [UInt8]? = nil, marks: ResourceMarks, securityGroups: [String] = [],
         networks: Networks = .auto, keyName: String? = nil, availabilityZone: String? = nil
     ) {
         self.availabilityZone = availabilityZone
@@ -75,7 +75,7 @@ public struct ServerRequest: Sendable, Hashable {
         case .auto: server.append(("networks", .string("auto")))
         case .ids(let ids): server.append(("networks", .array(ids.map { .object([("uuid", .string($0))]) })))
         }
-        if let userData { server.append(("user_data", .string(Data(userData.utf8).base64EncodedString()))) }
+        if let userData { server.append(("user_data", .string(Data(userData).base64EncodedString()))) }
         if let keyName { server.append(("key_name", .string(keyName))) }
         if let availabilityZone { server.append(("availability_zone", .string(availabilityZone))) }
         if !securityGroups.isEmpty { server.append(("security_groups", .array(securityGroups.map { .object([("name", .string($0))]) }))) }

@@ -1,4 +1,5 @@
 import MCloudAWS
+import MCloudCompression
 import MCloudCore
 import MCloudDatabaseEngines
 import MCloudOpenStack
@@ -146,10 +147,18 @@ struct DatabaseServerKind: Sendable {
         } catch {
             throw .configuration(error.description, at: nil, file: nil)
         }
+        // Gzipped, as cloud-init takes it: in text the user data of a primary with a standby and an archive
+        // outgrows the 65,535 bytes of base64 Nova accepts (docs/databases.md, "User data").
+        let userData: [UInt8]
+        do throws(CompressionError) {
+            userData = try Gzip.compress(Array(DatabaseUserData.render(vm).utf8))
+        } catch {
+            throw .configuration("the user data of \(body.name): \(error.description)", at: nil, file: nil)
+        }
         let networks = try await connection.serverNetworks()
         return ServerRequest(
             name: body.name, imageID: try await connection.imageID(spec.image ?? .standard(for: .openstack)), flavorID: flavor.id,
-            userData: DatabaseUserData.render(vm),
+            userData: userData,
             marks: OwnershipKeys.marks(body, extra: Self.metadata(body)),
             // A server without a port has nothing a group could apply to; Nova refuses groups then.
             securityGroups: networks == ServerRequest.Networks.none ? [] : groups, networks: networks,

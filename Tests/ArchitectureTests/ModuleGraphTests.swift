@@ -36,9 +36,9 @@ import Testing
     /// Every module under Sources/ and its layer; a new module must be given one.
     static let layers: [String: Layer] = [
         "MCloudCore": .vocabulary,
-        "MCloudYAML": .wrapper, "MCloudHTTP": .wrapper, "MCloudCrypto": .wrapper,
+        "MCloudYAML": .wrapper, "MCloudHTTP": .wrapper, "MCloudCrypto": .wrapper, "MCloudCompression": .wrapper,
         "MCloudSecrets": .secrets,
-        "CYAML": .cLibrary, "CCurl": .cLibrary, "COpenSSL": .cLibrary, "CPostgres": .cLibrary,
+        "CYAML": .cLibrary, "CCurl": .cLibrary, "COpenSSL": .cLibrary, "CPostgres": .cLibrary, "CZlib": .cLibrary,
         "MCloudDatabaseEngines": .catalog,
         "MCloudManifest": .input,
         "MCloudPlanner": .planner,
@@ -59,7 +59,7 @@ import Testing
     /// Each C module and the modules that wrap it (in their `Interop/` folders): OpenSSL's digests serve HTTP signing,
     /// its ciphers and key agreement the secrets.
     static let wrappers: [String: Set<String>] = [
-        "CYAML": ["MCloudYAML"], "CCurl": ["MCloudHTTP"], "COpenSSL": ["MCloudHTTP", "MCloudCrypto"], "CPostgres": ["MCloudState"],
+        "CYAML": ["MCloudYAML"], "CCurl": ["MCloudHTTP"], "COpenSSL": ["MCloudHTTP", "MCloudCrypto"], "CPostgres": ["MCloudState"], "CZlib": ["MCloudCompression"],
     ]
 
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path

@@ -66,7 +66,7 @@ struct AWSClientTests {
         """)
         let transport = ScriptedTransport([answer])
         let spec = EC2Client.InstanceSpec(
-            imageID: "ami-1", instanceType: "t3.micro", userData: "#!/bin/sh\necho hi", securityGroupIDs: ["sg-1"],
+            imageID: "ami-1", instanceType: "t3.micro", userData: Array("#!/bin/sh\necho hi".utf8), securityGroupIDs: ["sg-1"],
             tags: ["mcloud.io/managed-by": "mcloud", "application": "shop", "cell": "c1"], clientToken: "tok-1"
         )
         let instance = try await EC2Client(client: TestConfiguration.client(transport)).runInstance(spec)

@@ -91,7 +91,7 @@ struct MotoTests {
         #expect(try await ec2.authorizeIngress(groupID: group, ports: 5432...5432, cidr: "10.0.0.0/16"))
         #expect(try await !ec2.authorizeIngress(groupID: group, ports: 5432...5432, cidr: "10.0.0.0/16"))
         let spec = EC2Client.InstanceSpec(
-            imageID: "ami-12c6146b", instanceType: "t3.micro", userData: "#cloud-config\npackages: [postgresql]\n", securityGroupIDs: [group],
+            imageID: "ami-12c6146b", instanceType: "t3.micro", userData: Array("#cloud-config\npackages: [postgresql]\n".utf8), securityGroupIDs: [group],
             tags: ["mcloud.io/managed-by": "mcloud", "application": "shop", "cell": cell], clientToken: cell
         )
         let instance = try await ec2.runInstance(spec)

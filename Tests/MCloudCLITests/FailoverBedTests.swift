@@ -1,4 +1,5 @@
 import Foundation
+import MCloudCompression
 import MCloudCore
 import MCloudHTTP
 import MCloudKubernetes
@@ -254,19 +255,24 @@ struct LedgerBed {
         try await CinderClient(session: session(openstack["MCLOUD_TEST_OS_CLOUD"])).volumes(metadata: ["managed-by": "mcloud", "application": application])
     }
 
-    /// The user data Nova holds for the server: exactly what the provider sent (admin only, microversion 2.3).
-    func userData(_ id: String) async throws -> String {
+    /// The user data Nova holds for the server: exactly what the provider sent (admin only, microversion 2.3), gzip.
+    func rawUserData(_ id: String) async throws -> [UInt8] {
         let answer = try await session(openstack["MCLOUD_TEST_OS_ADMIN_CLOUD"]).json(
             "compute", .GET, "/servers/\(id)", headers: [("OpenStack-API-Version", "compute 2.3")], operation: "read the user data"
         )
-        let encoded = try #require(answer["server"]?["OS-EXT-SRV-ATTR:user_data"]?.stringValue)
-        return String(decoding: try #require(Data(base64Encoded: encoded)), as: UTF8.self)
+        return try NovaUserData.bytes(base64: try #require(answer["server"]?["OS-EXT-SRV-ATTR:user_data"]?.stringValue))
+    }
+
+    /// The cloud-config in it, to read.
+    func userData(_ id: String) async throws -> String {
+        String(decoding: try Gzip.decompress(try await rawUserData(id)), as: UTF8.self)
     }
 
     /// Boots the server's user data in the container bed with moto in reach, and waits for cloud-init unless told not to.
     func boot(_ name: String, server id: String, options: [String] = [], wait: Bool = true) async throws {
         let port = try #require(URL(string: objectStorage)?.port)
-        try await container.boot(name, userData: try await userData(id), options: ["--reach", String(port)] + options)
+        // The gzip bytes themselves, as the hypervisor hands them over: cloud-init decompresses them.
+        try await container.boot(name, userData: try await rawUserData(id), options: ["--reach", String(port)] + options)
         if wait { try await container.wait(name) }
     }
 

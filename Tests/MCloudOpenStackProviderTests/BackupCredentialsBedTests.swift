@@ -110,7 +110,7 @@ import MCloudHTTP
                 "compute", .GET, "/servers/\(id)", headers: [("OpenStack-API-Version", "compute 2.3")], operation: "read the user data"
             )
             let encoded = try #require(server["server"]?["OS-EXT-SRV-ATTR:user_data"]?.stringValue)
-            return String(decoding: try #require(Data(base64Encoded: encoded)), as: UTF8.self)
+            return try NovaUserData.text(base64: encoded)
         }
 
         /// Deletes the server and checks that Nova has it no more.

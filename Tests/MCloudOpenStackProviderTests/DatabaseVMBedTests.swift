@@ -257,6 +257,6 @@ struct Beds {
         let admin = try OpenStackSession(cloud: try CloudsYAML.load(cloud: openstack["MCLOUD_TEST_OS_ADMIN_CLOUD"], environment: ["OS_CLIENT_CONFIG_FILE": openstack["MCLOUD_TEST_OS_CLIENT_CONFIG_FILE"]]))
         let answer = try await admin.json("compute", .GET, "/servers/\(id)", headers: [("OpenStack-API-Version", "compute 2.3")], operation: "read the user data")
         let encoded = try #require(answer["server"]?["OS-EXT-SRV-ATTR:user_data"]?.stringValue)
-        return String(decoding: try #require(Data(base64Encoded: encoded)), as: UTF8.self)
+        return try NovaUserData.text(base64: encoded)
     }
 }

@@ -16,7 +16,7 @@ struct IntegrationTests {
 
     func request(_ name: String, flavor: Flavor) -> ServerRequest {
         ServerRequest(
-            name: name, imageID: bed["MCLOUD_TEST_OS_IMAGE_ID"], flavorID: flavor.id, userData: "#cloud-config\nruncmd: [true]\n",
+            name: name, imageID: bed["MCLOUD_TEST_OS_IMAGE_ID"], flavorID: flavor.id, userData: Array("#cloud-config\nruncmd: [true]\n".utf8),
             marks: .owned(application: "it", cell: name), networks: .none
         )
     }
@@ -135,7 +135,7 @@ struct IntegrationTests {
         for index in 0..<3 {
             let name = "\(application)-\(index)"
             servers.append(try await nova.createServer(ServerRequest(
-                name: name, imageID: bed["MCLOUD_TEST_OS_IMAGE_ID"], flavorID: flavor.id, userData: "#cloud-config\nruncmd: [true]\n", marks: ownership, networks: .none
+                name: name, imageID: bed["MCLOUD_TEST_OS_IMAGE_ID"], flavorID: flavor.id, userData: Array("#cloud-config\nruncmd: [true]\n".utf8), marks: ownership, networks: .none
             )).id)
             volumes.append(try await cinder.createVolume(name: name, sizeGiB: 1, marks: ownership).id)
             let group = try await neutron.createSecurityGroup(name: name, description: "mcloud paging test")

@@ -78,7 +78,7 @@ struct RequestTests {
     @Test("a server body carries base64 user data, ownership tags and metadata, and the request tag")
     func serverBody() {
         let request = ServerRequest(
-            name: "web-0", imageID: "img", flavorID: "fl", userData: "#cloud-config\n", marks: .owned(application: "shop", cell: "eu/1"),
+            name: "web-0", imageID: "img", flavorID: "fl", userData: Array("#cloud-config\n".utf8), marks: .owned(application: "shop", cell: "eu/1"),
             securityGroups: ["web"], networks: .none
         )
         #expect(request.body(requestTag: "request:1").serialized(pretty: false) == #"{"server":{"name":"web-0","imageRef":"img","flavorRef":"fl","networks":"none","user_data":"I2Nsb3VkLWNvbmZpZwo=","security_groups":[{"name":"web"}],"metadata":{"managed-by":"mcloud","application":"shop","cell":"eu/1","request":"request:1"},"tags":["managed-by:mcloud","application:shop","cell:eu_1","request:1"]}}"#)

@@ -34,8 +34,13 @@ public struct ContainerBed: Sendable {
 
     /// Boots `name` with exactly `userData`; `options` are boot's (`--publish 5432`, `--reach 24566`, `--disk 1G`).
     public func boot(_ name: String, userData: String, options: [String] = []) async throws {
+        try await boot(name, userData: Array(userData.utf8), options: options)
+    }
+
+    /// Boots `name` with exactly these bytes as its user data: what a cloud handed over, gzipped as the providers send it.
+    public func boot(_ name: String, userData: [UInt8], options: [String] = []) async throws {
         let file = NSTemporaryDirectory() + "mcloud-user-data-\(name)-\(UUID().uuidString.prefix(8))"
-        try Data(userData.utf8).write(to: URL(fileURLWithPath: file))
+        try Data(userData).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         try await run(["boot", name, "--user-data", file] + options)
     }

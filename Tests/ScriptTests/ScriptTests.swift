@@ -64,7 +64,7 @@ import Testing
     /// The README's commands install exactly these groups (examples.sh build; test.sh build and test), and .ci/run
     /// installs nothing of its own, so CI cannot have a package the README's commands lack.
     @Test(arguments: [
-        ("build", ["libyaml-dev", "libcurl4-openssl-dev", "libssl-dev", "libpq-dev", "pkg-config", "graphviz", "age"]),
+        ("build", ["libyaml-dev", "libcurl4-openssl-dev", "libssl-dev", "libpq-dev", "zlib1g-dev", "pkg-config", "graphviz", "age"]),
         ("test", ["python3", "openssl", "chromium", "age", "python3-cryptography", "python3-yaml", "prometheus"]),
         ("python", ["python3", "python3-venv"]),
     ])
