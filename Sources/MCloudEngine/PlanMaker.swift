@@ -82,6 +82,7 @@ public enum PlanMaker {
         var changes = ChangeSet.changes(desired: request.desired, state: state, observed: observed) { desired, current in
             providers.provider(desired.provider, cloud: desired.cloud)?.replacementReasons(desired: desired, current: current) ?? []
         }
+        if request.operation != .destroy, let conflict = SwitchedOverCell.conflict(changes, primaries: whole.primaries, lost: recordedLost) { throw EngineError(conflict) }
         let open = EndpointSliceFill.openEgress(request.desired) { source in observed.map { $0[source] != nil } ?? (state[source] != nil) }
         for index in changes.indices { if let warning = open[changes[index].address] { changes[index].warnings.append(warning) } }
         // The placement last applied against the new one: replicas changed by hand are drift, not a move.
