@@ -10,10 +10,11 @@ extension StatusDocument {
 
     /// The status of what `resources` (the state's) records, judged against the clouds' `readings` (by cloud) and the
     /// DR legs' `legs` (by bucket address: newest backup and the schedule's verdict, which the command line reads).
-    /// `laws` gives each audience's laws; `cells`, when not empty, keeps only those cells.
+    /// `laws` gives each audience's laws; `cells`, when not empty, keeps only those cells. `primaries` is the state's
+    /// record of switched-over cells: their members show the roles they have now, not those they were made with.
     public init(
         application: String, time: Int, resources: [ResourceState], readings: [String: Reading], legs: [ResourceAddress: Backup] = [:],
-        laws: [String: String] = [:], cells wanted: Set<String> = []
+        laws: [String: String] = [:], cells wanted: Set<String> = [], primaries: [ResourceAddress: ResourceAddress] = [:]
     ) {
         struct Key: Hashable, Comparable {
             var cell: String
@@ -33,7 +34,9 @@ extension StatusDocument {
             if let audience = ResourceBody(resource.attributes).label(ResourceLabels.audience) { audiences[cell] = audience }
             let key = Key(cell: cell, cloud: resource.cloud)
             var site = sites[key] ?? Site(cloud: resource.cloud, verdict: .healthy)
-            let verdict = Self.judge(resource, reading: readings[resource.cloud], live: observed[resource.cloud]?[resource.address], legs: legs, into: &site)
+            let verdict = Self.judge(
+                resource, reading: readings[resource.cloud], live: observed[resource.cloud]?[resource.address], legs: legs, primaries: primaries, into: &site
+            )
             verdicts[key, default: []].append(verdict)
             sites[key] = site
         }
@@ -62,7 +65,8 @@ extension StatusDocument {
 
     /// One recorded resource's verdict; what it shows (replicas, database, leg, CDN, drift) goes into `site`.
     private static func judge(
-        _ resource: ResourceState, reading: Reading?, live: ObservedResource?, legs: [ResourceAddress: Backup], into site: inout Site
+        _ resource: ResourceState, reading: Reading?, live: ObservedResource?, legs: [ResourceAddress: Backup], primaries: [ResourceAddress: ResourceAddress],
+        into site: inout Site
     ) -> StatusVerdict {
         let kind = resource.address.kind
         let name = "\(kind) \(ResourceBody(resource.attributes).name)"
@@ -92,7 +96,9 @@ extension StatusDocument {
         }
         switch kind {
         case .databaseServer, .managedDatabase:
-            let role = ResourceBody(live?.attributes ?? resource.attributes).databaseRole?.rawValue ?? (kind == .managedDatabase ? "managed" : "server")
+            var role = ResourceBody(live?.attributes ?? resource.attributes).databaseRole?.rawValue ?? (kind == .managedDatabase ? "managed" : "server")
+            if primaries.values.contains(resource.address) { role = ResourceBody.DatabaseRole.primary.rawValue }
+            if primaries.keys.contains(resource.address) { role = ResourceBody.DatabaseRole.standby.rawValue }
             site.databases.append(Database(role: role, verdict: verdict))
         case .backupBucket:
             let leg = legs[resource.address]

@@ -68,4 +68,23 @@ import Testing
         #expect(document.verdict == StatusVerdict(.unknown, "api@eu in dc-b: dc-b cannot be read: no answer within 30 s (--timeout)"))
         #expect(document.clouds == [StatusDocument.Cloud(name: "dc-a", up: true), StatusDocument.Cloud(name: "dc-b", up: false, reason: "no answer within 30 s (--timeout)")])
     }
+
+    /// A switched-over cell shows its members' roles as the state records them: the standby made as `.1` is the
+    /// primary now, the first primary a standby.
+    @Test func aSwitchedOverCellShowsTheRolesItsMembersHaveNow() {
+        let resources = (0...1).map { copy in
+            let body = ResourceBody.setting(["metadata", "labels"], to: .object([(ResourceLabels.cell, .string("ledger"))]), in: .object([
+                ("kind", .string("DatabaseServer")), ("spec", .object([("role", .string(copy == 0 ? "primary" : "standby"))])),
+            ]))
+            return ResourceState(
+                address: ResourceAddress("openstack.dc-a.DatabaseServer.bank.ledger.\(copy)"), provider: .openstack, cloud: "dc-a", providerID: "s\(copy)",
+                attributes: Dictionary(body.objectPairs, uniquingKeysWith: { first, _ in first })
+            )
+        }
+        let live = resources.map { ObservedResource(address: $0.address, providerID: $0.providerID, attributes: $0.attributes) }
+        let made = StatusDocument(application: "bank", time: 0, resources: resources, readings: ["dc-a": .read(live)])
+        #expect(made.cells.first?.sites.first?.databases.map(\.role) == ["primary", "standby"])
+        let moved = StatusDocument(application: "bank", time: 0, resources: resources, readings: ["dc-a": .read(live)], primaries: [resources[0].address: resources[1].address])
+        #expect(moved.cells.first?.sites.first?.databases.map(\.role) == ["standby", "primary"])
+    }
 }

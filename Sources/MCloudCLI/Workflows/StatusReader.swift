@@ -126,7 +126,7 @@ extension StatusReader {
             let (readings, legs) = await StatusReader(timeout: timeout, context: context).read(application: application.name, state: stored, clouds: clouds)
             return StatusDocument(
                 application: application.name, time: context.clock.nowSeconds, resources: stored.resources, readings: readings, legs: legs,
-                laws: joined, cells: wanted
+                laws: joined, cells: wanted, primaries: stored.primaries
             )
         }
         return read
