@@ -74,8 +74,10 @@ struct SwitchoverWorkflow {
             }
             guard named.copy != current.copy else { throw CommandFailure("--to: \(named.label) is the primary of \(cell) already; nothing to do") }
             target = named
+        } else if let standby = members.first(where: { $0.copy != current.copy }) {
+            target = standby
         } else {
-            target = members.first { $0.copy != current.copy }!
+            throw CommandFailure("refused: \(cell) has no standby to switch over to")
         }
         let legs = recorded.resources.filter { $0.address.kind == .backupBucket && ResourceBody($0.attributes).string("source") == first.resource.address.rawValue }
         guard let leg = legs.first, let backup = body.backup, let location = backup.location,
