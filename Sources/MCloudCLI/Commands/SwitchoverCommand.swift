@@ -86,14 +86,16 @@ struct SwitchoverCommand: Command {
             } catch {
                 throw CommandFailure("\(setup.target.label) is the primary of \(cell), but the state could not record it: \(error); run the switchover again to record it")
             }
-            try await rewire(setup, inputs: inputs, state: current, interrupts: interrupts, context)
+            try await rewire(setup, inputs: inputs, state: current, backend: backend, interrupts: interrupts, context)
             context.stdout.write("\(setup.target.label) is the primary of \(cell); \(setup.current.name) follows it.\n")
             return .success
         }
     }
 
     /// Updates what follows the first primary's addresses (EndpointSlices, egress policies) to the new primary's.
-    private func rewire(_ setup: SwitchoverWorkflow.Setup, inputs: DeploymentInputs, state: State, interrupts: InterruptHandler?, _ context: CommandContext) async throws(CommandFailure) {
+    private func rewire(
+        _ setup: SwitchoverWorkflow.Setup, inputs: DeploymentInputs, state: State, backend: any StateBackend, interrupts: InterruptHandler?, _ context: CommandContext
+    ) async throws(CommandFailure) {
         let first = setup.first.resource.address
         let followers = inputs.desired.filter { ResourceBody($0.body).endpointSources.contains(first) }.map(\.address.rawValue)
         guard !followers.isEmpty else { return }
@@ -102,7 +104,7 @@ struct SwitchoverCommand: Command {
         context.stdout.write("\nRewiring the connections of \(cell):\n")
         context.stdout.write(PlanView.render(made.document, explain: false, color: context.usesColor))
         _ = try await ApplyRunner.execute(
-            made.document, made.deployment, clouds: made.clouds, state: state, backend: try self.state.backend(), interrupts: interrupts,
+            made.document, made.deployment, clouds: made.clouds, state: state, backend: backend, interrupts: interrupts,
             parallelism: approval.parallelism, context
         )
     }
