@@ -4,6 +4,7 @@ import MCloudCore
 import MCloudDatabaseEngines
 import MCloudProvider
 import MCloudSecrets
+import MCloudTestSupport
 import Testing
 
 /// `mcloud switchover` in-process on a manual clock, against memory clouds whose "members" answer the signed order
@@ -15,8 +16,8 @@ import Testing
     static let orderKey = "\(owner)/control/switchover.json"
 
     /// The ledger with one standby, archiving into its DR leg over TLS, applied; the primary's report fresh.
-    static func lab() async throws -> ClockLab {
-        let lab = try ClockLab()
+    static func lab(state: String? = nil) async throws -> ClockLab {
+        let lab = try ClockLab(state: state)
         let application = "\(lab.folder)/app/application.yaml"
         let text = try String(contentsOfFile: application, encoding: .utf8)
         try text.replacingOccurrences(of: "  backup:\n", with: "  standbys: 1\n  backup:\n").write(toFile: application, atomically: true, encoding: .utf8)
@@ -59,13 +60,25 @@ import Testing
         lab.clouds.stored(in: "lab").filter { $0.0.kind == .endpointSlice }.flatMap { ResourceBody($0.1).targetAddresses }
     }
 
-    static func primaries(_ lab: ClockLab) throws -> [String: String] {
-        let state = try State.parse(Array(try Data(contentsOf: URL(fileURLWithPath: "\(lab.folder)/state.json"))), source: "state.json")
+    /// The state as `mcloud state pull` prints it, from either backend.
+    static func primaries(_ lab: ClockLab) async throws -> [String: String] {
+        let pulled = await mcloudRun(["state", "pull", "--state", lab.state])
+        #expect(pulled.exitCode == 0, "\(pulled.stderr)")
+        let state = try State.parse(Array(pulled.stdout.utf8), source: "state pull")
         return Dictionary(uniqueKeysWithValues: state.primaries.map { ($0.key.rawValue, $0.value.rawValue) })
     }
 
-    @Test func aSwitchoverSendsASignedOrderRecordsTheNewPrimaryRewiresAndSwitchesBack() async throws {
-        let lab = try await Self.lab()
+    /// The file backend, and the team backend on the PostgreSQL bed, whose lock is its connection's: the rewiring
+    /// writes through the backend that holds it.
+    static func stateURL(_ backend: String) throws -> String? {
+        guard backend == "postgres" else { return nil }
+        let base = try TestBedEnvironment.load(directory: "/tmp/mcloud-testbed/postgres", start: "scripts/testbed/postgres.sh start")["MCLOUD_TEST_POSTGRES_URL"]
+        return "\(base)?workspace=switchover-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+
+    @Test(arguments: ["file", "postgres"])
+    func aSwitchoverSendsASignedOrderRecordsTheNewPrimaryRewiresAndSwitchesBack(backend: String) async throws {
+        let lab = try await Self.lab(state: try Self.stateURL(backend))
         try Self.members(lab)
         #expect(Self.slice(lab) == ["10.0.0.10"])
         let run = await lab.run(["switchover", "ledger", "--auto-approve"], environment: Self.environment)
@@ -79,7 +92,7 @@ import Testing
         #expect(run.stdout.contains("standby_0 demoted at LSN 0/5000028; standby_1 replayed past it and promoted."), "\(run.stdout)")
         #expect(run.stdout.hasSuffix("standby_1 (e2e-ledger.ledger.1 in dc-a) is the primary of ledger; standby_0 follows it.\n"), "\(run.stdout)")
         let first = "openstack.dc-a.DatabaseServer.e2e-ledger.ledger.0"
-        #expect(try Self.primaries(lab) == [first: "openstack.dc-a.DatabaseServer.e2e-ledger.ledger.1"])
+        #expect(try await Self.primaries(lab) == [first: "openstack.dc-a.DatabaseServer.e2e-ledger.ledger.1"])
         #expect(Self.slice(lab) == ["10.0.0.11"])
         // The rewiring changed the slice and the egress policy that follow the first primary, nothing else.
         #expect(run.stdout.contains("Plan: 0 to create, 2 to update, 0 to replace, 0 to delete."), "\(run.stdout)")
@@ -90,7 +103,7 @@ import Testing
         Self.report(lab, server: "e2e-ledger.ledger.1", follower: "standby_0", lag: 0.2)
         let back = await lab.run(["switchover", "ledger", "--to", "standby_0", "--auto-approve"], environment: Self.environment)
         #expect(back.exitCode == 0, "\(back.stderr)")
-        #expect(try Self.primaries(lab).isEmpty)
+        #expect(try await Self.primaries(lab).isEmpty)
         #expect(Self.slice(lab) == ["10.0.0.10"])
     }
 

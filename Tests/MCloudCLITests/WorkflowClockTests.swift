@@ -157,9 +157,12 @@ struct ClockLab {
     let folder = NSTemporaryDirectory() + "mcloud-clock-\(UUID().uuidString.prefix(8))"
     let clock = ManualClock(now: WorkflowClockTests.start)
     let clouds: MemoryClouds
+    /// Where the state lives: a file in the folder unless a test gives the team backend's URL.
+    let state: String
 
-    init() throws {
+    init(state: String? = nil) throws {
         clouds = MemoryClouds(clock: clock)
+        self.state = state ?? "file://\(folder)/state.json"
         let manager = FileManager.default
         try manager.createDirectory(atPath: folder + "/app", withIntermediateDirectories: true)
         try manager.createDirectory(atPath: folder + "/providers", withIntermediateDirectories: true)
@@ -210,7 +213,7 @@ struct ClockLab {
     func run(_ arguments: [String], environment: [String: String] = [:]) async -> Run {
         let stdout = BufferedOutput()
         let stderr = BufferedOutput()
-        let options = ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", "file://\(folder)/state.json"]
+        let options = ["-f", "\(folder)/app", "--providers", "\(folder)/providers", "--state", state]
         let context = CommandContext(
             stdout: stdout, stderr: stderr, environment: ["NO_COLOR": "1", "HOME": folder].merging(environment) { $1 }, clock: clock, providers: clouds
         )
