@@ -4,6 +4,8 @@ import MCloudHTTP
 /// EC2 for database VMs: instances with user data and tags, security groups, tag-filtered listing, termination.
 public struct EC2Client: Sendable {
     public static let apiVersion = "2016-11-15"
+    /// The most user data RunInstances takes, in bytes before base64.
+    public static let userDataLimit = 16_384
     public let client: AWSClient
 
     public init(client: AWSClient) {
@@ -13,7 +15,7 @@ public struct EC2Client: Sendable {
     public struct InstanceSpec: Sendable, Hashable {
         public var imageID: String
         public var instanceType: String
-        /// Plain text (a cloud-init script); sent base64-encoded.
+        /// cloud-init user data as sent (the provider gzips it); base64-encoded on the wire.
         public var userData: [UInt8]?
         public var securityGroupIDs: [String]
         public var subnetID: String?

@@ -101,45 +101,9 @@ extension AWSResourceProvider {
             }
             let backupKeys = try await keys(server.backup?.location)
             let restoreKeys = try await keys(server.restore?.location)
-            let recipe: Recipe
-            switch server.recipe() {
-            case .success(let found): recipe = found
-            case .failure(let missing): throw .configuration("\(resource.address): \(missing.message)")
-            }
-            if let problem = server.replicationProblem(recipe) { throw .configuration("\(resource.address): \(problem)") }
             let disks = try await Self.disks(body, session)
             let primaryAddress = try await primaryAddress(read, session)
-            let access: ServerAccess?
-            var vm = server.vm(
-                recipe: recipe, address: resource.address.rawValue, server: read.name, disks: disks, secrets: backupKeys, restoreSecrets: restoreKeys
-            )
-            let authority = try BackupUpload.certificateAuthority(environment: settings.environment)
-            do throws(SecretsError) {
-                access = try server.serverAccess(environment: settings.environment, application: read.application, server: read.name, primaryAddress: primaryAddress)
-                vm.archive = try server.archive(
-                    environment: settings.environment, application: read.application, server: read.name, recipe: recipe, bucket: vm.backup?.bucket,
-                    certificateAuthority: authority
-                )
-                let restoreArchive = try server.restoreArchive(
-                    environment: settings.environment, application: read.application, recipe: recipe, bucket: vm.recoveryPoint?.bucket, certificateAuthority: authority
-                )
-                vm.recoveryPoint?.archive = restoreArchive
-                vm.dumpRecipient = try server.dumpRecipient(
-                    environment: settings.environment, application: read.application, server: read.name, recipe: recipe, bucket: vm.backup?.bucket
-                )
-                let restoreIdentity = try server.restoreIdentity(environment: settings.environment, application: read.application, bucket: vm.recoveryPoint?.bucket)
-                vm.recoveryPoint?.identity = restoreIdentity
-            } catch {
-                throw .configuration("\(resource.address): \(error.description)")
-            }
-            vm.access = access
-            // Gzipped, as cloud-init takes it: EC2 accepts 16 KB of user data (docs/databases.md, "User data").
-            let userData: [UInt8]
-            do throws(CompressionError) {
-                userData = try Gzip.compress(Array(DatabaseUserData.render(vm).utf8))
-            } catch {
-                throw .configuration("\(resource.address): the user data: \(error.description)")
-            }
+            let userData = try userData(server, read, backupKeys: backupKeys, restoreKeys: restoreKeys, disks: disks, primaryAddress: primaryAddress)
             let spec = EC2Client.InstanceSpec(
                 imageID: try await image(server.image ?? .standard(for: .aws), session), instanceType: type, userData: userData,
                 securityGroupIDs: groups,

@@ -130,6 +130,7 @@ public struct AWSResourceProvider: ResourceProvider {
         return ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, replication: body.replication, environment: settings.environment)
             + PostgreSQLArchive.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: settings.environment)
             + DumpEncryption.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: settings.environment)
+            + (userDataProblem(body).map { [$0] } ?? [])
     }
 
     public func create(_ resource: DesiredResource) async throws(ProviderError) -> ObservedResource {

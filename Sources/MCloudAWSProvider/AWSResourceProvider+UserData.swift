@@ -1,0 +1,68 @@
+import MCloudAWS
+import MCloudCompression
+import MCloudCore
+import MCloudDatabaseEngines
+import MCloudProvider
+import MCloudSecrets
+
+/// A database VM's user data as EC2 gets it, gzipped (cloud-init reads it so; docs/databases.md, "User data"), and
+/// the plan-time check that it fits the 16,384 bytes EC2 accepts.
+extension AWSResourceProvider {
+    /// The user data of the server `read` describes, with its DR legs' keys, its disks and its primary's address.
+    func userData(
+        _ server: DatabaseServerSpec, _ read: ResourceBody, backupKeys: [(name: String, value: String)], restoreKeys: [(name: String, value: String)],
+        disks: [String], primaryAddress: String?
+    ) throws(AWSError) -> [UInt8] {
+        let recipe: Recipe
+        switch server.recipe() {
+        case .success(let found): recipe = found
+        case .failure(let missing): throw .configuration("\(read.address): \(missing.message)")
+        }
+        if let problem = server.replicationProblem(recipe) { throw .configuration("\(read.address): \(problem)") }
+        var vm = server.vm(recipe: recipe, address: read.address.rawValue, server: read.name, disks: disks, secrets: backupKeys, restoreSecrets: restoreKeys)
+        let authority = try BackupUpload.certificateAuthority(environment: settings.environment)
+        do throws(SecretsError) {
+            vm.access = try server.serverAccess(environment: settings.environment, application: read.application, server: read.name, primaryAddress: primaryAddress)
+            vm.archive = try server.archive(
+                environment: settings.environment, application: read.application, server: read.name, recipe: recipe, bucket: vm.backup?.bucket,
+                certificateAuthority: authority
+            )
+            let restoreArchive = try server.restoreArchive(
+                environment: settings.environment, application: read.application, recipe: recipe, bucket: vm.recoveryPoint?.bucket, certificateAuthority: authority
+            )
+            vm.recoveryPoint?.archive = restoreArchive
+            vm.dumpRecipient = try server.dumpRecipient(
+                environment: settings.environment, application: read.application, server: read.name, recipe: recipe, bucket: vm.backup?.bucket
+            )
+            let restoreIdentity = try server.restoreIdentity(environment: settings.environment, application: read.application, bucket: vm.recoveryPoint?.bucket)
+            vm.recoveryPoint?.identity = restoreIdentity
+        } catch {
+            throw .configuration("\(read.address): \(error.description)")
+        }
+        do throws(CompressionError) {
+            return try Gzip.compress(Array(DatabaseUserData.render(vm).utf8))
+        } catch {
+            throw .configuration("\(read.address): the user data: \(error.description)")
+        }
+    }
+
+    /// Why the server's user data would not fit EC2, measured at plan time with keys, disks and an address as long as
+    /// the real ones (which exist only once apply makes them); nil when it fits, or when what it needs is missing
+    /// (the other plan-time checks say so).
+    func userDataProblem(_ read: ResourceBody) -> String? {
+        let server = DatabaseServerSpec(
+            engine: read.string("engine") ?? "", version: read.string("version") ?? "", port: read.int("port"), image: read.image,
+            defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore, access: read.databaseAccess,
+            replication: read.replication
+        )
+        let keys = [("AWS_ACCESS_KEY_ID", String(repeating: "A", count: 20)), ("AWS_SECRET_ACCESS_KEY", String(repeating: "s", count: 40))]
+            .map { (name: $0.0, value: $0.1) }
+        let sized = { (location: BucketLocation?) in location == nil ? [] : keys }
+        guard let bytes = try? userData(
+            server, read, backupKeys: sized(server.backup?.location), restoreKeys: sized(server.restore?.location), disks: ["/dev/nvme1n1"],
+            primaryAddress: server.replication.map { _ in "255.255.255.255" }
+        ) else { return nil }
+        guard bytes.count > EC2Client.userDataLimit else { return nil }
+        return "its user data is \(bytes.count) bytes gzipped, over the \(EC2Client.userDataLimit) EC2 accepts: fewer services that use it, or a cloud whose VMs take more (docs/databases.md, \"User data\")"
+    }
+}
