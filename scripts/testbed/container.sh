@@ -614,6 +614,19 @@ boot_failed() {
   exit $rc
 }
 
+# Each container's systemd, journald and udev take inotify instances of their own, all counted against root: with
+# twenty containers at once (the bed tests boot theirs in parallel) the kernel's default of 128 runs out, and a new
+# container's systemd cannot start (kind documents the same). Raised, never lowered; a kernel that refuses is said.
+raise_inotify_limits() {
+  local setting want have
+  for setting in fs.inotify.max_user_instances=8192 fs.inotify.max_user_watches=524288; do
+    want=${setting#*=}
+    have=$(sysctl -n "${setting%%=*}" 2>/dev/null || echo 0)
+    [ "$have" -ge "$want" ] || sysctl -qw "$setting" >/dev/null 2>&1 ||
+      log "warning: cannot raise ${setting%%=*} from $have to $want: many containers at once may not start"
+  done
+}
+
 cmd_boot() {
   local name=${1:-} user_data="" meta_data="" disk_size=2G disk_file="" disk_device=/dev/vdb publish_specs=() reach_specs=()
   local network="" address="" public=""
@@ -654,6 +667,7 @@ cmd_boot() {
     die "--disk-device $disk_device: a device name such as /dev/vdb, /dev/xvdb or /dev/nvme1n1"
   ensure_built
   lock_state
+  raise_inotify_limits
   local dir machine spec port host_port loop="" leader i
   dir=$(inst_dir "$name")
   machine=$(machine_name "$name")
