@@ -5,21 +5,37 @@ import Testing
 /// The bed tests' programs end: one that would run on (a query waiting for a standby that is gone) is killed at its
 /// time-out or when its test is cancelled, and the test fails instead of holding the whole run until CI's limit.
 @Suite struct CommandTests {
+    /// A shell that writes its process ID to a file and becomes a sleep of an hour: what never ends on its own.
+    static func endless() -> (arguments: [String], pidFile: String) {
+        let file = NSTemporaryDirectory() + "command-\(UUID().uuidString).pid"
+        return (["-c", "echo $$ >\(file); exec sleep 3600"], file)
+    }
+
+    /// Whether the process the file names is gone (no such process, or a zombie no one has reaped).
+    static func ended(_ pidFile: String) throws -> Bool {
+        let pid = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return true }
+        return status.contains("State:\tZ")
+    }
+
     @Test func aProgramPastItsTimeOutIsKilledAndFailsItsCaller() async throws {
-        let started = Date()
+        let (arguments, pidFile) = Self.endless()
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
         await #expect(throws: Command.TimedOut.self) {
-            _ = try await Command.run("/bin/sleep", ["60"], timeout: 1)
+            _ = try await Command.run("/bin/sh", arguments, timeout: 1)
         }
-        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(try Self.ended(pidFile))
     }
 
     @Test func aCancelledTestKillsItsProgram() async throws {
-        let started = Date()
-        let task = Task { try await Command.run("/bin/sleep", ["60"]) }
-        try await Task.sleep(for: .milliseconds(300))
+        let (arguments, pidFile) = Self.endless()
+        defer { try? FileManager.default.removeItem(atPath: pidFile) }
+        // Were the kill on cancellation missing, the time-out would end it, and the error would say so.
+        let task = Task { try await Command.run("/bin/sh", arguments, timeout: 600) }
+        while !FileManager.default.fileExists(atPath: pidFile) { try await Task.sleep(for: .milliseconds(50)) }
         task.cancel()
         await #expect(throws: CancellationError.self) { _ = try await task.value }
-        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(try Self.ended(pidFile))
     }
 
     @Test func aProgramThatEndsInTimeGivesItsOutputAndExitCode() async throws {
