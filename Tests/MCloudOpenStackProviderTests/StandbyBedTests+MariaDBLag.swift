@@ -4,9 +4,7 @@ import MCloudDatabaseEngines
 import MCloudTestSupport
 import Testing
 
-/// A suite of its own beside `StandbyBedTests`, whose pair it boots: the longest of the standby tests runs in parallel
-/// with the others instead of at the head of their serialized chain.
-@Suite(.timeLimit(.minutes(30))) struct MariaDBLagBedTests {
+extension StandbyBedTests {
     /// MariaDB's primary reports its standby's lag (docs/databases.md, "Lag"): it reads the standby's replica status
     /// over verified TLS as the monitor account, through the name and port the standby registered (the name, which
     /// the bed does not resolve, mapped to the address the standby's replication connection comes from), and the report in
@@ -14,11 +12,11 @@ import Testing
     /// SQL thread stopped it is still connected and shows `sql-stopped` with the bytes it has not applied; with its
     /// replication stopped it is gone or `io-stopped`; either way the leg is flagged; started again it catches up.
     @Test func aMariaDBPrimaryReportsItsStandbysLag() async throws {
-        try await StandbyBedTests.boot("mysql") { pair in
+        try await Self.boot("mysql") { pair in
             let threads = "mariadb -e 'SHOW SLAVE STATUS\\G' | grep -E '^ *Slave_(IO|SQL)_Running:' | tr -s ' '"
-            #expect(try await StandbyBedTests.poll(pair.container, pair.standby, threads, until: " Slave_IO_Running: Yes\n Slave_SQL_Running: Yes\n"))
+            #expect(try await Self.poll(pair.container, pair.standby, threads, until: " Slave_IO_Running: Yes\n Slave_SQL_Running: Yes\n"))
             let clients = "mariadb -N -e \"SHOW STATUS LIKE 'Rpl_semi_sync_master_clients'\""
-            #expect(try await StandbyBedTests.poll(pair.container, pair.primary, clients, until: "Rpl_semi_sync_master_clients\t1\n"))
+            #expect(try await Self.poll(pair.container, pair.primary, clients, until: "Rpl_semi_sync_master_clients\t1\n"))
             let rows = try await pair.container.shell(pair.primary, "\(DatabaseUserData.engineScript) replicas")
             print("mcloud-engine replicas on the primary, following: \(rows.debugDescription)")
             // The standby's name resolves nowhere on the primary: the report mapped it to where its connection comes from.
