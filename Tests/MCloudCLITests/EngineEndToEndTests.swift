@@ -213,7 +213,7 @@ import Testing
         let workspace = try EngineWorkspace(services: 8)
         let run = try Self.start(["apply", "--auto-approve", "--parallelism", "1"] + workspace.common) { $0.components(separatedBy: "Creation complete").count > 6 }
         let process = run.process
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         #expect(process.terminationReason == .uncaughtSignal, "the apply finished before it could be killed")
 
@@ -242,7 +242,7 @@ import Testing
     func theFirstSignalStopsGracefullyAndTheNextApplyFinishes(_ number: Int32) async throws {
         let workspace = try EngineWorkspace(services: 8)
         let run = try Self.start(["apply", "--auto-approve", "--parallelism", "1"] + workspace.common) { $0.contains("complete after") }
-        kill(run.process.processIdentifier, number)
+        if run.process.isRunning { kill(run.process.processIdentifier, number) }
         let stderr = try await Self.finish(run)
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 1, "\(stderr)")
         #expect(stderr.contains("\(Self.name(number)) received: waiting for the changes in progress") && stderr.contains("Apply stopped"), "\(stderr)")
@@ -264,10 +264,10 @@ import Testing
         let run = try Self.start(["destroy", "--auto-approve", "--parallelism", "1"] + workspace.common, environment: ["MCLOUD_PROGRESS_INTERVAL": "0.2"]) {
             $0.contains("Deployment.\(workspace.namespace).api: Still destroying")
         }
-        kill(run.process.processIdentifier, number)
+        if run.process.isRunning { kill(run.process.processIdentifier, number) }
         try await Task.sleep(for: .milliseconds(500))
         #expect(run.process.isRunning, "the first signal must wait for the change in progress")
-        kill(run.process.processIdentifier, number)
+        if run.process.isRunning { kill(run.process.processIdentifier, number) }
         let stderr = try await Self.finish(run)
         #expect(run.process.terminationStatus == 128 + number, "\(stderr)")
         #expect(stderr.contains("\(Self.name(number)) received") && stderr.contains("Second \(number == SIGINT ? "interrupt" : "SIGTERM"): exiting now"), "\(stderr)")
@@ -288,7 +288,7 @@ import Testing
         let input = Pipe()
         let run = try Self.start(["apply"] + workspace.common, input: input) { $0.contains("Enter a value:") }
         #expect(FileManager.default.fileExists(atPath: workspace.statePath + ".lock"))
-        kill(run.process.processIdentifier, number)
+        if run.process.isRunning { kill(run.process.processIdentifier, number) }
         let stderr = try await Self.finish(run)
         #expect(run.process.terminationStatus == 128 + number, "\(stderr)")
         #expect(stderr.contains("received before any change: nothing was changed. Apply stopped; the state lock is released."), "\(stderr)")

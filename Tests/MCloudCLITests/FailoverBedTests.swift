@@ -69,7 +69,7 @@ import Testing
             let killed = try EngineEndToEndTests.start(["failover", "dc-a", "--auto-approve", "--parallelism", "1"] + bed.options, environment: bed.environment) {
                 $0.contains("DatabaseServer.\(bed.application).ledger.0: Creating...")
             }
-            kill(killed.process.processIdentifier, SIGKILL)
+            if killed.process.isRunning { kill(killed.process.processIdentifier, SIGKILL) }
             _ = try await EngineEndToEndTests.finish(killed)
             #expect(killed.process.terminationReason == .uncaughtSignal, "the failover finished before it could be killed")
             let lock = try #require(FileManager.default.contents(atPath: bed.statePath + ".lock"))

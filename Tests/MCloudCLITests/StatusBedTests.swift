@@ -61,7 +61,7 @@ import Testing
         #expect(applied.exitCode == 0, "\(applied.stderr)")
         let watch = ["status", "--watch", "--interval", "1"] + Self.patient + workspace.common
         let run = try EngineEndToEndTests.start(watch) { $0.contains("Application \(workspace.application): ") }
-        kill(run.process.processIdentifier, number)
+        if run.process.isRunning { kill(run.process.processIdentifier, number) }
         let stderr = try await EngineEndToEndTests.finish(run)
         #expect(run.process.terminationReason == .exit && run.process.terminationStatus == 0, "\(stderr)")
         let destroyed = await workspace.run("destroy", ["--auto-approve"])

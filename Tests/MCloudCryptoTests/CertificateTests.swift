@@ -72,7 +72,7 @@ import Testing
         server.standardError = FileHandle.nullDevice
         try server.run()
         defer {
-            server.terminate()
+            if server.isRunning { server.terminate() }
             try? input.fileHandleForWriting.close()
         }
         // s_server prints `ACCEPT 127.0.0.1:PORT` once it listens.

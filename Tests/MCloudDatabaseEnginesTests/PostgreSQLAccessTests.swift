@@ -52,7 +52,7 @@ struct PostgreSQLAccessTests {
         try await expectSuccess(Command.run("/usr/bin/chmod", ["600", "\(folder)/server.key"]))
         let postgres = try await start(data: data, port: port, folder: folder, log: "log")
         defer {
-            postgres.terminate()
+            if postgres.isRunning { postgres.terminate() }
             postgres.waitUntilExit()
         }
         var sql = AccessFiles.postgresUsers(server.users)

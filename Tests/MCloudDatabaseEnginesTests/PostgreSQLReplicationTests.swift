@@ -43,7 +43,7 @@ struct PostgreSQLReplicationTests {
             }
             var follower = try await PostgreSQLAccessTests.start(data: data, port: port + 1, folder: folder, log: "standby.log")
             defer {
-                follower.terminate()
+                if follower.isRunning { follower.terminate() }
                 follower.waitUntilExit()
             }
             /// What `sql` prints on `port` once it is `expected`, or after 10 s.
@@ -65,7 +65,7 @@ struct PostgreSQLReplicationTests {
             #expect(row.count == 5 && row.prefix(3) == ["standby_1", "streaming", "quorum"], "\(report.output)")
             #expect(row.count == 5 && Double(row[3]) != nil && Int(row[4].trimmingCharacters(in: .newlines)) != nil, "\(report.output)")
             // No standby, no acknowledgement: the commit is still waiting when the client gives up.
-            follower.terminate()
+            if follower.isRunning { follower.terminate() }
             follower.waitUntilExit()
             let waiting = try await psql(port, "INSERT INTO replicated VALUES (2)", timeout: 3)
             #expect(waiting.exitCode == 124, "the commit returned without a standby: \(waiting.output)")

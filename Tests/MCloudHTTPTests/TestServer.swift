@@ -20,15 +20,16 @@ final class TestServer {
         }
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
+            if process.isRunning { process.terminate() }
             throw ServerError(message: "the test server did not start: \(text)")
         }
         self.port = port
     }
 
     /// SIGKILL and no `waitUntilExit`, which can hang on Linux when called off the main run loop.
+    /// Only while it runs: once it has ended and been reaped, its PID may be another process's.
     deinit {
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
     struct ServerError: Error, CustomStringConvertible {

@@ -211,7 +211,7 @@ import MCloudProvider
     @Test(arguments: [true, false])
     func aLockHeldByAnotherLiveProcessFailsNamingItsPidAndHost(onThisHost: Bool) throws {
         let child = try Process.run(URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"])
-        defer { kill(child.processIdentifier, SIGKILL); child.waitUntilExit() }
+        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) }; child.waitUntilExit() }
         let backend = FileStateBackend(path: try Self.backend().path, identity: .current)
         let host = onThisHost ? ProcessIdentity.current.host : "build-7"
         let holder = LockInfo(id: "7c0d", pid: child.processIdentifier, host: host, operation: "apply", who: "ci", created: Self.time)

@@ -63,7 +63,7 @@ final class LockHolderProcess {
         try process.run()
         let line = try Self.line(from: output)
         guard line.hasPrefix("LOCKED ") else {
-            kill(process.processIdentifier, SIGKILL)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw PostgresTestBed.Missing(description: "StateLockHolder did not take the lock: \(line)")
         }
         lockID = String(line.dropFirst("LOCKED ".count))
@@ -85,6 +85,6 @@ final class LockHolderProcess {
 
     /// SIGKILL and no `waitUntilExit`, which can hang on Linux when called off the main run loop.
     deinit {
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }

@@ -100,7 +100,8 @@ extension Command {
         }
         try process.run()
         defer {
-            process.terminate()
+            // Once it has ended and been reaped its PID may be another process's: a signal then goes nowhere.
+            if process.isRunning { process.terminate() }
             process.waitUntilExit()
         }
         return try await body()

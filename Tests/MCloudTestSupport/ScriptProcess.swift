@@ -16,7 +16,7 @@ public final class ScriptProcess: @unchecked Sendable {
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line.append(byte) }
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            kill(process.processIdentifier, SIGKILL)
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             throw TestBedEnvironment.Missing("\((script as NSString).lastPathComponent) did not start: \(text)")
         }
         self.port = port
@@ -24,7 +24,8 @@ public final class ScriptProcess: @unchecked Sendable {
 
     public var url: String { "http://127.0.0.1:\(port)" }
 
+    /// Only while it runs: once it has ended and been reaped, its PID may be another process's (a container's).
     deinit {
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
