@@ -24,7 +24,11 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 log=$(mktemp /tmp/mcloud-test.XXXXXX.log)
 limit=${MCLOUD_TEST_TIME_LIMIT:-3600}
 status=0
-timeout --kill-after=30 "$limit" stdbuf -oL -eL swift test -Xswiftc -warnings-as-errors "$@" 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
+# At a terminal the tests stay in its foreground, so that Ctrl-C reaches them (timeout otherwise gives them a process
+# group of their own, which it can stop whole: what CI needs).
+foreground=()
+[ ! -t 0 ] || foreground=(--foreground)
+timeout "${foreground[@]}" --kill-after=30 "$limit" stdbuf -oL -eL swift test -Xswiftc -warnings-as-errors "$@" 2>&1 | tee "$log" || status=${PIPESTATUS[0]}
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then
   echo "test.sh: the tests ran past their limit of $limit s (MCLOUD_TEST_TIME_LIMIT) and were stopped; still running:" >&2
   scripts/unfinished-tests.sh "$log" | sed 's/^/  /' >&2
