@@ -616,10 +616,12 @@ boot_failed() {
 
 # Each container's systemd, journald and udev take inotify instances of their own, all counted against root: with
 # twenty containers at once (the bed tests boot theirs in parallel) the kernel's default of 128 runs out, and a new
-# container's systemd cannot start (kind documents the same). Raised, never lowered; a kernel that refuses is said.
-raise_inotify_limits() {
+# container's systemd cannot start (kind documents the same). PIDs: the kernel's default of 32,768 (systemd's hosts
+# set 4,194,304) is reused within minutes by a run's churn, so a signal meant for an ended helper could reach a
+# container. Raised, never lowered; a kernel that refuses is said.
+raise_kernel_limits() {
   local setting want have
-  for setting in fs.inotify.max_user_instances=8192 fs.inotify.max_user_watches=524288; do
+  for setting in fs.inotify.max_user_instances=8192 fs.inotify.max_user_watches=524288 kernel.pid_max=4194304; do
     want=${setting#*=}
     have=$(sysctl -n "${setting%%=*}" 2>/dev/null || echo 0)
     [ "$have" -ge "$want" ] || sysctl -qw "$setting" >/dev/null 2>&1 ||
@@ -667,7 +669,7 @@ cmd_boot() {
     die "--disk-device $disk_device: a device name such as /dev/vdb, /dev/xvdb or /dev/nvme1n1"
   ensure_built
   lock_state
-  raise_inotify_limits
+  raise_kernel_limits
   local dir machine spec port host_port loop="" leader i
   dir=$(inst_dir "$name")
   machine=$(machine_name "$name")
