@@ -85,11 +85,7 @@ extension AWSResourceProvider {
         } else {
             let groups = try await securityGroupIDs(body, resource.address, session)
             let read = ResourceBody(body)
-            let server = DatabaseServerSpec(
-                engine: read.string("engine") ?? "", version: read.string("version") ?? "", port: read.int("port"), image: read.image,
-                defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore, access: read.databaseAccess,
-                replication: read.replication
-            )
+            let server = Self.serverSpec(read)
             // A DR leg with its own IAM user gets a fresh key of that user; another DR bucket in AWS is reached with
             // the instance profile's role; one at another S3 endpoint needs the backup profile's keys. The same for
             // the bucket a recovery point comes from.

@@ -8,6 +8,15 @@ import MCloudSecrets
 /// A database VM's user data as EC2 gets it, gzipped (cloud-init reads it so; docs/databases.md, "User data"), and
 /// the plan-time check that it fits the 16,384 bytes EC2 accepts.
 extension AWSResourceProvider {
+    /// What the server `read` describes runs, with AWS's standard image family unless it names one.
+    static func serverSpec(_ read: ResourceBody) -> DatabaseServerSpec {
+        DatabaseServerSpec(
+            engine: read.string("engine") ?? "", version: read.string("version") ?? "", port: read.int("port"), image: read.image,
+            defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore, access: read.databaseAccess,
+            replication: read.replication
+        )
+    }
+
     /// The user data of the server `read` describes, with its DR legs' keys, its disks and its primary's address.
     func userData(
         _ server: DatabaseServerSpec, _ read: ResourceBody, backupKeys: [(name: String, value: String)], restoreKeys: [(name: String, value: String)],
@@ -50,11 +59,7 @@ extension AWSResourceProvider {
     /// the real ones (which exist only once apply makes them); nil when it fits, or when what it needs is missing
     /// (the other plan-time checks say so).
     func userDataProblem(_ read: ResourceBody) -> String? {
-        let server = DatabaseServerSpec(
-            engine: read.string("engine") ?? "", version: read.string("version") ?? "", port: read.int("port"), image: read.image,
-            defaultFamily: VMImage.standard(for: .aws).family, backup: read.backup, restore: read.restore, access: read.databaseAccess,
-            replication: read.replication
-        )
+        let server = Self.serverSpec(read)
         let keys = [("AWS_ACCESS_KEY_ID", String(repeating: "A", count: 20)), ("AWS_SECRET_ACCESS_KEY", String(repeating: "s", count: 40))]
             .map { (name: $0.0, value: $0.1) }
         let sized = { (location: BucketLocation?) in location == nil ? [] : keys }

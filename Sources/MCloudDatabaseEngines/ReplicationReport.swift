@@ -1,8 +1,9 @@
 import MCloudCore
 
 /// A primary with standbys and a DR bucket writes its standbys as it sees them to `<server>/replication.json` every
-/// minute (the archive's owner's, where the cell archives: the key stays put across a switchover) (`ReplicationStatus`), which `mcloud backups` reads back: the bucket is the way a VM reports to mcloud, as
-/// its backup job's status object does (docs/databases.md, "Standbys").
+/// minute (`ReplicationStatus`), which `mcloud backups` reads back: the bucket is the way a VM reports to mcloud, as
+/// its backup job's status object does (docs/databases.md, "Standbys"). Where the cell archives, `<server>` is the
+/// archive's owner, so the key stays put when a switchover promotes another member.
 public enum ReplicationReport {
     public static let script = "/usr/local/sbin/mcloud-replication-report"
 

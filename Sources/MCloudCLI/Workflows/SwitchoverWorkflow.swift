@@ -21,7 +21,7 @@ struct SwitchoverWorkflow {
     struct Member {
         var copy: Int
         var resource: ResourceState
-        var name: String { copy == 0 ? "standby_0" : DatabaseReplication.standbyName(copy: copy) }
+        var name: String { DatabaseReplication.standbyName(copy: copy) }
         var server: String { ResourceBody(resource.attributes).name }
         var port: Int? { ResourceBody(resource.attributes).spec["port"]?.intValue }
         var label: String { "\(name) (\(server) in \(resource.cloud))" }
@@ -37,9 +37,6 @@ struct SwitchoverWorkflow {
         /// The archive's owner in the bucket: the first primary's server, whose prefix holds the cell's objects.
         var owner: String
     }
-
-    /// The lag a target may have at the most: what a commit waits for then is small (`ReplicationStatus.lagLimit`).
-    static let lagLimit = ReplicationStatus.lagLimit
 
     func prepare(_ recorded: State) throws(CommandFailure) -> Setup {
         let servers = recorded.resources.filter { $0.address.kind == .databaseServer }
@@ -114,8 +111,8 @@ struct SwitchoverWorkflow {
         guard let row = report.standbys.first(where: { $0.name == setup.target.name }), row.follows else {
             throw CommandFailure("refused: \(setup.target.label) does not follow the primary in its report of \(BackupStatus.text(report.at)); a switchover to it would lose what it has not received")
         }
-        guard row.lagSeconds <= Self.lagLimit else {
-            throw CommandFailure("refused: \(setup.target.label) is \(Int(row.lagSeconds)) s behind the primary (at most \(Int(Self.lagLimit)) s); wait until it catches up")
+        guard row.lagSeconds <= ReplicationStatus.lagLimit else {
+            throw CommandFailure("refused: \(setup.target.label) is \(Int(row.lagSeconds)) s behind the primary (at most \(Int(ReplicationStatus.lagLimit)) s); wait until it catches up")
         }
         return row
     }
