@@ -22,6 +22,7 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 # the tests still running. The beds' own waits end earlier: a stuck program is killed at its time-out
 # (Tests/MCloudTestSupport/Command.swift) and fails its test.
 log=$(mktemp /tmp/mcloud-test.XXXXXX.log)
+started=$(mktemp /tmp/mcloud-test-started.XXXXXX)
 limit=${MCLOUD_TEST_TIME_LIMIT:-3600}
 status=0
 # At a terminal the tests stay in its foreground, so that Ctrl-C reaches them (timeout otherwise gives them a process
@@ -34,4 +35,12 @@ if [ "$status" = 124 ] || [ "$status" = 137 ]; then
   scripts/unfinished-tests.sh "$log" | sed 's/^/  /' >&2
 fi
 rm -f "$log"
+# Readings of a running container that failed before one succeeded (docs/testbeds.md, "A running container taken for
+# a stopped one"): said, so that their cause can be found.
+misreads=${MCLOUD_TESTBED_CONTAINER_DIR:-/tmp/mcloud-testbed/container}/misreads.log
+if [ -s "$misreads" ] && [ "$misreads" -nt "$started" ]; then
+  echo "test.sh: the container bed misread a running container (the last lines of $misreads):" >&2
+  tail -n 20 "$misreads" | sed 's/^/  /' >&2
+fi
+rm -f "$started"
 exit "$status"
