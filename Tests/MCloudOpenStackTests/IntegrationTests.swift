@@ -200,13 +200,14 @@ struct IntegrationTests {
         try await nova.deleteServer(server.id)
     }
 
-    /// A session with the shortest stall limit, through `proxy` for one service. libcurl measures the stall over a
-    /// window of about five seconds that still holds the request's own bytes, so an answer held 10 s is given up.
+    /// A session with a short stall limit, through `proxy` for one service: 3 s, as a loaded bed took more than 1 s to
+    /// begin answering a listing (CI, 2026-12-06). libcurl measures the stall over a window of about five seconds that
+    /// still holds the request's own bytes, so an answer held 10 s is given up.
     private func impatientSession(_ service: String, through proxy: ScriptProcess) throws -> OpenStackSession {
         try OpenStackSession(
             cloud: try bed.cloud("MCLOUD_TEST_OS_CLOUD"), endpointOverrides: [service: "http://127.0.0.1:\(proxy.port)"],
             retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.05, maxDelay: 0.2, budget: 2, deadline: BedTiming.requestDeadline),
-            timeouts: HTTPTimeouts(stall: 1)
+            timeouts: HTTPTimeouts(stall: 3)
         )
     }
 
@@ -250,7 +251,7 @@ struct IntegrationTests {
         let proxy = try ScriptProcess(fixture("lossy_proxy.py"), [try await direct.endpoint("compute"), "POST", "/servers", "1", "10"])
         let nova = NovaClient(session: try impatientSession("compute", through: proxy), poller: TestBed.fastPoller)
         let name = TestBed.name("late")
-        let flavor = try await nova.smallestFlavor(vcpus: 1, ramMiB: 512)
+        let flavor = try await NovaClient(session: direct).smallestFlavor(vcpus: 1, ramMiB: 512)
         let started = ContinuousClock.now
         let server = try await nova.createServer(request(name, flavor: flavor), retryDelay: 0.1)
         try await Task.sleep(until: started + .seconds(14))
