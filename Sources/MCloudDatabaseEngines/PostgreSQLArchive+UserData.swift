@@ -85,7 +85,7 @@ extension PostgreSQLArchive {
           attempt=$(date -u +%Y-%m-%dT%H:%M:%SZ)
           info=$(pgbr info --output=json 2>/dev/null) || { info=null; error=${error:-"pgbackrest info failed"}; }
           # Failing: the last push failed after the last success, and nothing was archived for two archive_timeouts.
-          if row=$(sql -F '|' -f - <<'SQL'
+          if row=$(sql -F '|' -f - 2>/var/lib/mcloud/archive-status.err <<'SQL'
         SELECT to_char(last_archived_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), last_archived_wal,
           CASE WHEN last_failed_time > coalesce(last_archived_time, '-infinity')
             AND coalesce(last_archived_time < now() - interval '60 seconds', true)
@@ -96,7 +96,8 @@ extension PostgreSQLArchive {
             IFS='|' read -r archived wal failing <<<"$row" || true
             [ -z "$failing" ] || error=${error:-$failing}
           else
-            error=${error:-"reading pg_stat_archiver failed"}
+            # psql's own words, on one line and without the quotes that would end the JSON string.
+            error=${error:-"reading pg_stat_archiver failed: $(tail -n 2 /var/lib/mcloud/archive-status.err | tr -d '"\\' | tr -s '[:space:]' ' ')"}
           fi
           if [ "$info" != null ]; then
             stop=$(jq -r '[.[0].backup[]?.timestamp.stop] | max // empty' <<<"$info")
