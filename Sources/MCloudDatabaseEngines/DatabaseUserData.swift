@@ -98,6 +98,7 @@ public enum DatabaseUserData {
         if let access = vm.access { files += AccessFiles.files(vm.recipe, access) }
         files += PostgreSQLArchive.files(vm)
         files += PostgreSQLSwitchover.files(vm)
+        files += BinaryLogArchive.files(vm)
         files += ReplicationReport.files(vm)
         if let repository = vm.recipe.repository {
             files.append(File(path: stagedSourcesPath(repository), permissions: "0644", content: repository.sources))
@@ -118,7 +119,7 @@ public enum DatabaseUserData {
     static func stagedSourcesPath(_ repository: VendorRepository) -> String { "/etc/mcloud/apt/\(repository.name).sources" }
 
     /// The steps `mcloud-engine` runs, as its usage says them.
-    static let steps = ["prepare", "configure", "secure", "follow", "replicas", "demote", "promote", "ready", "dump", "restore"]
+    static let steps = ["prepare", "configure", "secure", "follow", "replicas", "demote", "promote", "ready", "dump", "restore", "close-log", "log-position", "replay-log"]
 
     /// Single-quoted for sh: nothing inside is expanded.
     public static func quoted(_ value: String) -> String {
@@ -159,6 +160,7 @@ public enum DatabaseUserData {
         }
         pairs += PostgreSQLArchive.settings(vm)
         pairs += PostgreSQLSwitchover.settings(vm)
+        pairs += BinaryLogArchive.settings(vm)
         pairs += ReplicationReport.settings(vm)
         return "# Written by mcloud: this database server's settings. The bucket's keys, if any, are in \(secretsPath) (root only).\n"
             + assignments(pairs)
@@ -173,6 +175,7 @@ public enum DatabaseUserData {
         func step(_ name: String, _ lines: [String]) -> String {
             "\(name)() {\n\((lines.isEmpty ? [":"] : lines).joined(separator: "\n"))\n}\n"
         }
+        func noLog(_ name: String) -> [String] { [#"echo "mcloud-engine \#(name): \#(recipe) ships no change log" >&2"#, "exit 1"] }
         func switchover(_ name: String, _ lines: [String]?) -> String {
             step(name, lines.flatMap { $0.isEmpty ? nil : $0 } ?? [#"echo "mcloud-engine \#(name): \#(recipe) cannot switch over" >&2"#, "exit 1"])
         }
@@ -197,6 +200,8 @@ public enum DatabaseUserData {
             + switchover("demote", recipe.replication?.demote) + switchover("promote", recipe.replication?.promote)
             + step("ready", [#"(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null"#, recipe.ready])
             + step("dump", [#": "${OUT:?the file to write}""#, recipe.dump]) + step("restore", [#": "${IN:?the dump to load}""#, recipe.restore])
+            + step("close-log", recipe.logArchive?.close ?? noLog("close-log")) + step("log-position", recipe.logArchive?.position ?? noLog("log-position"))
+            + step("replay-log", recipe.logArchive?.replay ?? noLog("replay-log"))
             + """
             case "${1:-}" in
               \(steps.joined(separator: " | "))) "$1" ;;
@@ -264,6 +269,8 @@ public enum DatabaseUserData {
         if [ -n "${MCLOUD_ARCHIVE:-}" ]; then mcloud-archive setup; fi
         # Then switchover orders, which come through the archive's bucket.
         if [ -e \#(PostgreSQLSwitchover.timerUnit) ]; then systemctl daemon-reload && systemctl enable --now mcloud-switchover.timer; fi
+        # MariaDB's binary log into the leg, once the restored data and the users are in.
+        if [ -e \#(BinaryLogArchive.timerUnit) ]; then systemctl daemon-reload && systemctl enable --now mcloud-binlog.timer; fi
         # A standby dumps nothing; one that keeps the archive's keys takes its full backups once promoted.
         if [ -n "${MCLOUD_BACKUP_SCHEDULE:-}" ] && { [ -z "${MCLOUD_STANDBY_NAME:-}" ] || [ -n "${MCLOUD_ARCHIVE:-}" ]; }; then
           echo "$MCLOUD_BACKUP_SCHEDULE root /usr/local/sbin/mcloud-backup >>/var/log/mcloud-backup.log 2>&1" >/etc/cron.d/mcloud-backup
@@ -418,6 +425,32 @@ public enum DatabaseUserData {
         set -euo pipefail
         \#(environment)
         \#(s3Function)
+        # replay_logs BUCKET DUMP_KEY FIRST_LOG POSITION: the logs beside the dump's server from FIRST_LOG on, each checked
+        # against its recorded SHA-256 and decrypted, replayed up to the first one the leg lacks.
+        replay_logs() {
+          local bucket=$1 prefix=${2%/*}/binlog/ expected=$3 start=$4 work listing key name recorded count=0 logs=()
+          work=$(mktemp -d /var/backups/mcloud/binlog.XXXXXX)
+          listing=$(s3 s3api list-objects-v2 --bucket "$bucket" --prefix "$prefix" --query 'Contents[].Key' --output text)
+          for key in $(tr '\t' '\n' <<<"$listing" | grep '\.age$' | sort); do
+            name=${key##*/}
+            name=${name%.age}
+            [[ "$name" < "$expected" ]] && continue
+            [ "$name" = "$expected" ] || break
+            s3 s3 cp --only-show-errors "s3://$bucket/$key" "$work/$name.age"
+            recorded=$(s3 s3api head-object --bucket "$bucket" --key "$key" --query Metadata.sha256 --output text)
+            [ "$recorded" = "$(sha256sum "$work/$name.age" | cut -d ' ' -f 1)" ] || { echo "mcloud-restore: s3://$bucket/$key does not match its recorded SHA-256" >&2; exit 1; }
+            age -d -i "${identity:-${MCLOUD_RESTORE_IDENTITY:-/etc/mcloud/restore.key}}" -o "$work/$name" "$work/$name.age"
+            rm -f "$work/$name.age"
+            logs+=("$work/$name")
+            expected=$(printf '%s.%06d' "${name%.*}" $((10#${name##*.} + 1)))
+          done
+          if [ ${#logs[@]} -gt 0 ]; then
+            LOGS="${logs[*]}" LOG_START=$start STOP_AT=${MCLOUD_RESTORE_STOP_AT:-} mcloud-engine replay-log
+            count=${#logs[@]}
+          fi
+          rm -rf "$work"
+          echo "mcloud-restore: replayed $count binary logs from $3 at $start${MCLOUD_RESTORE_STOP_AT:+ up to $MCLOUD_RESTORE_STOP_AT}; the first the leg lacks: $expected"
+        }
         source=${1:-}
         if [ "$source" = --recovery-point ]; then
           [ -n "${MCLOUD_RESTORE_OBJECT:-}" ] || { echo "mcloud-restore: this server was made without a recovery point" >&2; exit 2; }
@@ -483,6 +516,10 @@ public enum DatabaseUserData {
         esac
         export IN
         mcloud-engine restore
+        # The change logs the dump's server shipped after it, from where the dump stands (BinaryLogArchive).
+        if [ -n "${location:-}" ] && position=$(mcloud-engine log-position 2>/dev/null) && [ -n "$position" ]; then
+          replay_logs "${location%%/*}" "${location#*/}" "${position% *}" "${position##* }"
+        fi
         # The decrypted copy goes once loaded: the engine holds the data now.
         [ -z "${plain:-}" ] || rm -f "$plain"
         echo "mcloud-restore: restored $source"

@@ -161,7 +161,7 @@ enum MySQLReplication {
     /// take: a fresh primary (no GTID yet) empties that log once it runs with GTIDs.
     static func settings(_ dialect: Dialect) -> [String] {
         var lines = [
-            "if [ -n \"${MCLOUD_STANDBY_NAME:-}\" ] || [ -s \(primarySQLPath) ]; then",
+            "if [ -n \"${MCLOUD_STANDBY_NAME:-}\" ] || [ -s \(primarySQLPath) ] || [ -n \"${MCLOUD_LOG_ARCHIVE:-}\" ]; then",
             "  {",
             "    echo '[mysqld]'",
             "    echo \"server_id = ${MCLOUD_SERVER_ID:-\(primaryServerID)}\"",
@@ -171,7 +171,8 @@ enum MySQLReplication {
         lines += dialect.standby.map { "      echo '\($0)'" }
         // How the primary's report reaches this standby: its server name, which its certificate holds, and its port.
         lines += ["      echo \"report_host = $MCLOUD_SERVER\"", "      echo \"report_port = $PORT\""]
-        lines.append("    else")
+        // Semi-synchronous only with standbys: a primary that only ships its log would wait for none at every commit.
+        lines.append("    elif [ -s \(primarySQLPath) ]; then")
         lines += dialect.primary.map { "      echo '\($0)'" }
         lines += ["    fi", "  } >\(dialect.folder)/zz-mcloud-replication.cnf", "fi"]
         var steps = [lines.joined(separator: "\n"), "systemctl restart \(dialect.service)"]

@@ -53,6 +53,25 @@ public struct Recipe: Sendable, Hashable {
         }
     }
 
+    /// How a primary's own change log reaches the DR leg between dumps (`BinaryLogArchive`), and is replayed after one.
+    public struct LogArchive: Sendable, Hashable {
+        /// `mcloud-engine close-log`: closes the log being written when a change went in since the last close, then
+        /// prints each closed log's path, oldest first.
+        public var close: [String]
+        /// `mcloud-engine log-position`: where in the log the dump `$IN` stands, `FILE POSITION`; nothing for a dump
+        /// that does not say.
+        public var position: [String]
+        /// `mcloud-engine replay-log`: replays the logs `$LOGS` (paths, oldest first) from `$LOG_START` in the first,
+        /// up to `$STOP_AT` (`YYYY-MM-DD HH:MM:SS`, UTC) when it is set.
+        public var replay: [String]
+
+        public init(close: [String], position: [String], replay: [String]) {
+            self.close = close
+            self.position = position
+            self.replay = replay
+        }
+    }
+
     /// What shows that the recipe works.
     public enum Proof: String, Sendable, Hashable {
         /// Booted on the container bed from the provider's user data, backed up to the S3 bed and restored.
@@ -92,13 +111,16 @@ public struct Recipe: Sendable, Hashable {
     public var proof: Proof
     /// How its standbys replicate; nil where they cannot yet, and `standbys` is refused at plan time.
     public var replication: Replication?
+    /// Its change log shipped between dumps; nil where only the dumps reach the leg.
+    public var logArchive: LogArchive?
 
     public init(
         engine: Engine, series: String, family: ImageFamily, source: Source, packages: [String], service: String, mountPoint: String,
         dataDirectory: String, prepare: [String] = [], configure: [String], secure: [String] = [], ready: String, dump: String, restore: String,
-        dumpExtension: String, proof: Proof, replication: Replication? = nil
+        dumpExtension: String, proof: Proof, replication: Replication? = nil, logArchive: LogArchive? = nil
     ) {
         self.replication = replication
+        self.logArchive = logArchive
         self.engine = engine
         self.series = series
         self.family = family

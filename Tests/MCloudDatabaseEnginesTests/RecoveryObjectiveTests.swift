@@ -6,6 +6,7 @@ import Testing
 struct RecoveryObjectiveTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var engine: String
+        var version = "15"
         var standbys: Int
         var schedule: String?
         var managed = false
@@ -13,7 +14,7 @@ struct RecoveryObjectiveTests {
         var inCloud: RecoveryObjective.Bound?
         var acrossClouds: RecoveryObjective.Bound?
         var stated = true
-        var testDescription: String { "\(engine), \(standbys) standbys, \(schedule ?? "no backup")\(managed ? ", managed" : "")\(hasLeg ? "" : ", no leg")" }
+        var testDescription: String { "\(engine) \(version), \(standbys) standbys, \(schedule ?? "no backup")\(managed ? ", managed" : "")\(hasLeg ? "" : ", no leg")" }
     }
 
     static let cases: [Case] = [
@@ -22,8 +23,12 @@ struct RecoveryObjectiveTests {
             inCloud: .init(seconds: 0, how: "synchronous standby"), acrossClouds: .init(seconds: 60, how: "WAL archived within 30 s, then pushed")
         ),
         Case(
-            engine: "mariadb", standbys: 1, schedule: "0 */4 * * *",
+            engine: "mariadb", version: "10.11", standbys: 1, schedule: "0 */4 * * *",
             inCloud: .init(seconds: 0, how: "semi-synchronous standby, asynchronous while none acknowledges"),
+            acrossClouds: .init(seconds: 60, how: "binary log closed within 30 s, then pushed")
+        ),
+        Case(
+            engine: "mysql", version: "8.0", standbys: 0, schedule: "0 */4 * * *",
             acrossClouds: .init(seconds: 4 * 3600, how: "a dump on '0 */4 * * *', plus the dump's own time")
         ),
         Case(
@@ -40,7 +45,7 @@ struct RecoveryObjectiveTests {
     @Test("a cell's recovery points as placed", arguments: cases)
     func recoveryPoints(_ test: Case) {
         let database = Database(
-            name: "db", engine: test.engine, version: "15", scope: .global, size: .init(vcpu: 2, memoryGiB: 4, storageGiB: 20),
+            name: "db", engine: test.engine, version: test.version, scope: .global, size: .init(vcpu: 2, memoryGiB: 4, storageGiB: 20),
             standbys: test.standbys, backup: test.schedule.map { .init(schedule: $0, retentionDays: 7, disasterRecovery: .init()) },
             location: SourceLocation(file: "db.yaml", line: 1, column: 1)
         )

@@ -215,7 +215,7 @@ struct ReplicationUserDataTests {
         #expect(!recipes.isEmpty)
         for recipe in recipes {
             let script = DatabaseUserData.engine(recipe)
-            #expect(script.contains(#"  prepare | configure | secure | follow | replicas | demote | promote | ready | dump | restore) "$1" ;;"#))
+            #expect(script.contains(#"  prepare | configure | secure | follow | replicas | demote | promote | ready | dump | restore | close-log | log-position | replay-log) "$1" ;;"#))
             for step in ["demote", "promote"] {
                 let body = try #require(script.range(of: "\n\(step)() {\n").flatMap { start in script[start.upperBound...].range(of: "\n}\n").map { script[start.upperBound..<$0.lowerBound] } })
                 if switches {

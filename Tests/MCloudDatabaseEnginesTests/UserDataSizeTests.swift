@@ -37,7 +37,7 @@ import Testing
     }
 
     /// Every engine of the Debian 12 catalog, as a primary with a standby where it replicates, ten clients where it
-    /// makes users, a DR leg with AWS-length keys and its schedule: gzipped, within EC2's 16 KB.
+    /// makes users, a DR leg with AWS-length keys, its schedule and its dumps' recipient: gzipped, within EC2's 16 KB.
     @Test(arguments: EngineSample.debian12.map(\.engine))
     func everyEnginesLargestUserDataGzippedFitsEC2(engine: String) throws {
         let sample = try #require(EngineSample.debian12.first { $0.engine == engine })
@@ -61,6 +61,8 @@ import Testing
                 replication: replication
             )
         }
+        // Its dumps encrypted to the leg (and MariaDB's binary log shipped with them).
+        vm.dumpRecipient = try AgeIdentity(secretKey: [UInt8](repeating: 9, count: 32)).recipient
         let text = Array(DatabaseUserData.render(vm).utf8)
         let sent = try Gzip.compress(text)
         #expect(sent.count <= 16_384, "\(engine): \(sent.count) bytes gzipped of \(text.count)")

@@ -1,0 +1,129 @@
+import Foundation
+import MCloudAWS
+import MCloudCore
+import MCloudDatabaseEngines
+import MCloudOpenStackProvider
+import MCloudProvider
+import MCloudSecrets
+import MCloudTestSupport
+import Testing
+
+/// MariaDB's binary log in the DR leg, for real (docs/dr.md, "MariaDB: binary logs"): the OpenStack provider makes a
+/// MariaDB primary whose DR bucket is on moto, the container bed boots the user data it sent, the VM's own job dumps
+/// once, then a row a second goes in while `mcloud-binlog` ships the closed logs every 30 s. The primary is killed
+/// (SIGKILL, no last flush); a fresh server given the leg's identity loads the dump and replays the shipped logs: the
+/// test counts the rows lost and the RPO from the commit times (at most 60 s, the catalog's bound). Another restores
+/// to a moment between two known rows and must hold exactly the rows up to it. No object of the server in the bucket
+/// holds a row in plain text. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start).
+@Suite(.serialized, .timeLimit(.minutes(30))) struct MariaDBBinaryLogBedTests {
+    static let marker = "binlog-row-marker"
+
+    struct Row {
+        var id: Int
+        var committedAt: Double
+    }
+
+    @Test("a killed MariaDB primary's dump and shipped binary logs restore with RPO <= 60 s, and to a moment exactly")
+    func binaryLogsRestoreTheLatestPointAndAMoment() async throws {
+        let beds = try Beds()
+        let test = try #require(EngineSample.debian12.first { $0.engine == "mysql" })
+        let recipe = try #require(EngineCatalog.recipe(engine: test.engine, version: test.version, family: .debian12))
+        let run = UUID().uuidString.prefix(8).lowercased()
+        let bucket = "mcloud-binlog-\(run)", server = "bin-\(run).orders.0"
+        try await beds.s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
+        let volumeAddress = "openstack.bed.Volume.\(server)"
+        let volume = try await beds.provider.create(beds.volume(volumeAddress, name: server))
+        let desired = beds.server("openstack.bed.DatabaseServer.\(server)", name: server, test: test, bucket: bucket, volume: volumeAddress)
+        let created = try await beds.provider.create(desired)
+        let primary = "bin-\(run)-a", latest = "bin-\(run)-b", moment = "bin-\(run)-c"
+        func cleanUp() async throws {
+            for name in [primary, latest, moment] { await beds.container.destroy(name) }
+            try await beds.provider.delete(beds.recorded(created, desired))
+            try await beds.provider.delete(beds.recorded(volume, beds.volume(volumeAddress, name: server)))
+            try await beds.s3.deleteBucket(bucket)
+        }
+        do {
+            let userData = try await beds.userData(ofServer: created.providerID)
+            #expect(userData.contains("MCLOUD_LOG_ARCHIVE='1'") && userData.contains(BinaryLogArchive.script), "the primary does not ship its binary log")
+            try await beds.container.boot(primary, userData: userData, options: ["--reach", "24566"])
+            try await beds.container.wait(primary)
+            let sql = "mariadb -N -B"
+            _ = try await beds.container.shell(primary, "\(sql) -e 'CREATE DATABASE orders; CREATE TABLE orders.ticks (id INT PRIMARY KEY, note TEXT, at DATETIME(6) NOT NULL)'")
+            let backup = try await beds.container.shell(primary, "mcloud-backup")
+            #expect(backup.contains(".sql.gz.age,"), "\(backup)")
+
+            // A row a second, each with its commit time as the primary's clock gave it.
+            var acknowledged: [Row] = []
+            for id in 1...75 {
+                let answer = try await beds.container.shell(
+                    primary, "\(sql) -e \"INSERT INTO orders.ticks VALUES (\(id), '\(Self.marker) \(id)', NOW(6)); SELECT UNIX_TIMESTAMP(at) FROM orders.ticks WHERE id = \(id)\""
+                )
+                acknowledged.append(Row(id: id, committedAt: try #require(Double(answer.trimmingCharacters(in: .whitespacesAndNewlines)))))
+                try await Task.sleep(for: .seconds(1))
+            }
+            let shipped = try #require(try await beds.s3.objectIfExists(bucket: bucket, key: BinaryLogArchive.statusKey(server: server)))
+            #expect(String(decoding: shipped, as: UTF8.self).contains(#""error": null"#), "\(String(decoding: shipped, as: UTF8.self))")
+
+            // Killed: no flush, no last push.
+            _ = try await beds.container.shell(primary, "systemctl stop mcloud-binlog.timer cron && systemctl kill -s KILL \(recipe.service)")
+            try await Task.sleep(for: .seconds(2))
+
+            // Every dump and log is age ciphertext; no object of the server holds a row.
+            let objects = try await beds.s3.listObjects(bucket: bucket, prefix: "\(server)/")
+            let logs = objects.filter { $0.hasPrefix(BinaryLogArchive.prefix(server: server)) && $0.hasSuffix(".age") }
+            #expect(logs.count >= 2, "\(objects)")
+            var hits: [String] = []
+            for key in objects {
+                let data = Data(try await beds.s3.getObject(bucket: bucket, key: key))
+                let plain = data.range(of: Data(Self.marker.utf8)) != nil || data.range(of: Data("ticks".utf8)) != nil
+                if plain || (key.hasSuffix(".age") && !data.starts(with: Data("\(DumpEncryption.header)\n".utf8))) { hits.append(key) }
+            }
+            #expect(hits.isEmpty, "objects that are not ciphertext: \(hits)")
+
+            // Two fresh servers from the dump and the logs: the newest point, and the moment between rows 20 and 21.
+            let dump = try #require(objects.first { BackupKey.isWellFormed($0) })
+            let keys = beds.moto.backupKeys
+            let leg = DatabaseVM.Bucket(
+                name: bucket, region: "us-east-1", endpoint: beds.moto["MCLOUD_TEST_MOTO_URL"],
+                secrets: [("AWS_ACCESS_KEY_ID", keys.keyID), ("AWS_SECRET_ACCESS_KEY", keys.secret)]
+            )
+            let identity = try beds.dumpIdentity(server: server, bucket: bucket)
+            let pair = (acknowledged[19], acknowledged[20])
+            let targetSecond = (pair.0.committedAt + 0.2).rounded(.up)
+            #expect(targetSecond < pair.1.committedAt, "rows 20 and 21 are less than a second apart")
+            func restoring(_ name: String, target: String?) -> String {
+                DatabaseUserData.render(DatabaseVM(
+                    address: "openstack.bed.DatabaseServer.\(name)", server: name, recipe: recipe, port: test.port, disks: ["/dev/vdb"],
+                    recoveryPoint: DatabaseVM.RecoveryPoint(bucket: leg, object: dump, targetTime: target, drill: target != nil, identity: identity)
+                ))
+            }
+            async let bootLatest: Void = beds.container.boot(latest, userData: restoring("\(server)-latest", target: nil), options: ["--reach", "24566"])
+            async let bootMoment: Void = beds.container.boot(moment, userData: restoring("\(server)-moment", target: BackupStatus.text(Int(targetSecond))), options: ["--reach", "24566"])
+            _ = try await (bootLatest, bootMoment)
+            async let waitLatest: Void = beds.container.wait(latest)
+            async let waitMoment: Void = beds.container.wait(moment)
+            _ = try await (waitLatest, waitMoment)
+
+            let restored = try await beds.container.shell(latest, "\(sql) -e 'SELECT COUNT(*), MAX(id), UNIX_TIMESTAMP(MAX(at)) FROM orders.ticks'")
+            let fields = restored.split(whereSeparator: \.isWhitespace).map(String.init)
+            let count = try #require(Int(fields.first ?? "")), newestID = try #require(Int(fields.dropFirst().first ?? ""))
+            let newestAt = try #require(Double(fields.dropFirst(2).first ?? ""))
+            let last = try #require(acknowledged.last)
+            let rpo = last.committedAt - newestAt
+            print("binlog bed: \(count) of \(acknowledged.count) acknowledged rows restored, \(acknowledged.count - count) lost, RPO \(String(format: "%.1f", rpo)) s")
+            #expect(count == newestID, "the restored rows are not a prefix of the acknowledged ones")
+            #expect(rpo <= Double(2 * BinaryLogArchive.interval), "RPO \(rpo) s")
+
+            let exact = try await beds.container.shell(moment, "\(sql) -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM orders.ticks'")
+            #expect(exact == (1...20).map(String.init).joined(separator: ",") + "\n", "restored to \(BackupStatus.text(Int(targetSecond))): \(exact)")
+            #expect(try await beds.container.shell(moment, "test -e \(BinaryLogArchive.script) && echo ships || echo none") == "none\n", "a drill's server ships into the leg")
+        } catch {
+            for name in [primary, latest, moment] {
+                print("---- \(name)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", name, "cloud-init"]).stdout.suffix(4000)) ?? ""))
+            }
+            try await cleanUp()
+            throw error
+        }
+        try await cleanUp()
+    }
+}
