@@ -245,6 +245,31 @@ struct Beds {
         return DesiredResource(address: address, provider: "openstack", cloud: "bed", type: "DatabaseServer", body: body, dependencies: [ResourceAddress(volume)])
     }
 
+    /// A primary the provider made for `test`, with its volume and a fresh bucket on moto for its DR leg: where a bed
+    /// test of a VM's own jobs starts. `remove` deletes the three.
+    struct Primary {
+        let bucket: String
+        let volume: (desired: DesiredResource, observed: ObservedResource)
+        let server: (desired: DesiredResource, observed: ObservedResource)
+    }
+
+    func makePrimary(_ server: String, test: DatabaseVMBedTests.Case, bucket: String, endpoint: String? = nil) async throws -> Primary {
+        try await s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
+        let volumeAddress = "openstack.bed.Volume.\(server)"
+        let volume = self.volume(volumeAddress, name: server)
+        let madeVolume = try await provider.create(volume)
+        let desired = self.server("openstack.bed.DatabaseServer.\(server)", name: server, test: test, bucket: bucket, volume: volumeAddress, endpoint: endpoint)
+        return Primary(bucket: bucket, volume: (volume, madeVolume), server: (desired, try await provider.create(desired)))
+    }
+
+    /// Destroys the containers, then deletes what `makePrimary` made.
+    func remove(_ primary: Primary, containers: [String]) async throws {
+        for name in containers { await container.destroy(name) }
+        try await provider.delete(recorded(primary.server.observed, primary.server.desired))
+        try await provider.delete(recorded(primary.volume.observed, primary.volume.desired))
+        try await s3.deleteBucket(primary.bucket)
+    }
+
     func recorded(_ observed: ObservedResource, _ desired: DesiredResource) -> ResourceState {
         ResourceState(
             address: desired.address, provider: "openstack", cloud: "bed", providerID: observed.providerID,

@@ -26,18 +26,10 @@ import Testing
         let recipe = try #require(EngineCatalog.recipe(engine: test.engine, version: test.version, family: .debian12))
         let run = UUID().uuidString.prefix(8).lowercased()
         let bucket = "mcloud-age-\(run)", server = "age-\(run).cache.0"
-        try await beds.s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
-        let volumeAddress = "openstack.bed.Volume.\(server)"
-        let volume = try await beds.provider.create(beds.volume(volumeAddress, name: server))
-        let desired = beds.server("openstack.bed.DatabaseServer.\(server)", name: server, test: test, bucket: bucket, volume: volumeAddress)
-        let created = try await beds.provider.create(desired)
+        let made = try await beds.makePrimary(server, test: test, bucket: bucket)
+        let created = made.server.observed
         let primary = "age-\(run)-a", restoring = "age-\(run)-b", refused = "age-\(run)-c"
-        func cleanUp() async throws {
-            for name in [primary, restoring, refused] { await beds.container.destroy(name) }
-            try await beds.provider.delete(beds.recorded(created, desired))
-            try await beds.provider.delete(beds.recorded(volume, beds.volume(volumeAddress, name: server)))
-            try await beds.s3.deleteBucket(bucket)
-        }
+        func cleanUp() async throws { try await beds.remove(made, containers: [primary, restoring, refused]) }
         do {
             // The primary holds the leg's recipient and nothing that decrypts.
             let identity = try beds.dumpIdentity(server: server, bucket: bucket)

@@ -18,11 +18,6 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(30))) struct MariaDBBinaryLogBedTests {
     static let marker = "binlog-row-marker"
 
-    struct Row {
-        var id: Int
-        var committedAt: Double
-    }
-
     @Test("a killed MariaDB primary's dump and shipped binary logs restore with RPO <= 60 s, and to a moment exactly")
     func binaryLogsRestoreTheLatestPointAndAMoment() async throws {
         let beds = try Beds()
@@ -30,20 +25,11 @@ import Testing
         let recipe = try #require(EngineCatalog.recipe(engine: test.engine, version: test.version, family: .debian12))
         let run = UUID().uuidString.prefix(8).lowercased()
         let bucket = "mcloud-binlog-\(run)", server = "bin-\(run).orders.0"
-        try await beds.s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
-        let volumeAddress = "openstack.bed.Volume.\(server)"
-        let volume = try await beds.provider.create(beds.volume(volumeAddress, name: server))
-        let desired = beds.server("openstack.bed.DatabaseServer.\(server)", name: server, test: test, bucket: bucket, volume: volumeAddress)
-        let created = try await beds.provider.create(desired)
+        let made = try await beds.makePrimary(server, test: test, bucket: bucket)
         let primary = "bin-\(run)-a", latest = "bin-\(run)-b", moment = "bin-\(run)-c"
-        func cleanUp() async throws {
-            for name in [primary, latest, moment] { await beds.container.destroy(name) }
-            try await beds.provider.delete(beds.recorded(created, desired))
-            try await beds.provider.delete(beds.recorded(volume, beds.volume(volumeAddress, name: server)))
-            try await beds.s3.deleteBucket(bucket)
-        }
+        func cleanUp() async throws { try await beds.remove(made, containers: [primary, latest, moment]) }
         do {
-            let userData = try await beds.userData(ofServer: created.providerID)
+            let userData = try await beds.userData(ofServer: made.server.observed.providerID)
             #expect(userData.contains("MCLOUD_LOG_ARCHIVE='1'") && userData.contains(BinaryLogArchive.script), "the primary does not ship its binary log")
             try await beds.container.boot(primary, userData: userData, options: ["--reach", "24566"])
             try await beds.container.wait(primary)
@@ -53,12 +39,12 @@ import Testing
             #expect(backup.contains(".sql.gz.age,"), "\(backup)")
 
             // A row a second, each with its commit time as the primary's clock gave it.
-            var acknowledged: [Row] = []
+            var load = WriteLoad()
             for id in 1...75 {
                 let answer = try await beds.container.shell(
                     primary, "\(sql) -e \"INSERT INTO orders.ticks VALUES (\(id), '\(Self.marker) \(id)', NOW(6)); SELECT UNIX_TIMESTAMP(at) FROM orders.ticks WHERE id = \(id)\""
                 )
-                acknowledged.append(Row(id: id, committedAt: try #require(Double(answer.trimmingCharacters(in: .whitespacesAndNewlines)))))
+                try load.acknowledge(id, answer: answer)
                 try await Task.sleep(for: .seconds(1))
             }
             let shipped = try #require(try await beds.s3.objectIfExists(bucket: bucket, key: BinaryLogArchive.statusKey(server: server)))
@@ -88,9 +74,7 @@ import Testing
                 secrets: [("AWS_ACCESS_KEY_ID", keys.keyID), ("AWS_SECRET_ACCESS_KEY", keys.secret)]
             )
             let identity = try beds.dumpIdentity(server: server, bucket: bucket)
-            let pair = (acknowledged[19], acknowledged[20])
-            let targetSecond = (pair.0.committedAt + 0.2).rounded(.up)
-            #expect(targetSecond < pair.1.committedAt, "rows 20 and 21 are less than a second apart")
+            let target = BackupStatus.text(load.secondAfter(row: 20))
             func restoring(_ name: String, target: String?) -> String {
                 DatabaseUserData.render(DatabaseVM(
                     address: "openstack.bed.DatabaseServer.\(name)", server: name, recipe: recipe, port: test.port, disks: ["/dev/vdb"],
@@ -98,24 +82,17 @@ import Testing
                 ))
             }
             async let bootLatest: Void = beds.container.boot(latest, userData: restoring("\(server)-latest", target: nil), options: ["--reach", "24566"])
-            async let bootMoment: Void = beds.container.boot(moment, userData: restoring("\(server)-moment", target: BackupStatus.text(Int(targetSecond))), options: ["--reach", "24566"])
+            async let bootMoment: Void = beds.container.boot(moment, userData: restoring("\(server)-moment", target: target), options: ["--reach", "24566"])
             _ = try await (bootLatest, bootMoment)
             async let waitLatest: Void = beds.container.wait(latest)
             async let waitMoment: Void = beds.container.wait(moment)
             _ = try await (waitLatest, waitMoment)
 
             let restored = try await beds.container.shell(latest, "\(sql) -e 'SELECT COUNT(*), MAX(id), UNIX_TIMESTAMP(MAX(at)) FROM orders.ticks'")
-            let fields = restored.split(whereSeparator: \.isWhitespace).map(String.init)
-            let count = try #require(Int(fields.first ?? "")), newestID = try #require(Int(fields.dropFirst().first ?? ""))
-            let newestAt = try #require(Double(fields.dropFirst(2).first ?? ""))
-            let last = try #require(acknowledged.last)
-            let rpo = last.committedAt - newestAt
-            print("binlog bed: \(count) of \(acknowledged.count) acknowledged rows restored, \(acknowledged.count - count) lost, RPO \(String(format: "%.1f", rpo)) s")
-            #expect(count == newestID, "the restored rows are not a prefix of the acknowledged ones")
-            #expect(rpo <= Double(2 * BinaryLogArchive.interval), "RPO \(rpo) s")
+            try load.expectRestored(restored, within: Double(2 * BinaryLogArchive.interval), label: "binlog bed")
 
             let exact = try await beds.container.shell(moment, "\(sql) -e 'SELECT GROUP_CONCAT(id ORDER BY id) FROM orders.ticks'")
-            #expect(exact == (1...20).map(String.init).joined(separator: ",") + "\n", "restored to \(BackupStatus.text(Int(targetSecond))): \(exact)")
+            #expect(exact == (1...20).map(String.init).joined(separator: ",") + "\n", "restored to \(target): \(exact)")
             #expect(try await beds.container.shell(moment, "test -e \(BinaryLogArchive.script) && echo ships || echo none") == "none\n", "a drill's server ships into the leg")
         } catch {
             for name in [primary, latest, moment] {

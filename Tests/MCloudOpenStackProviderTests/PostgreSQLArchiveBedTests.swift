@@ -22,11 +22,6 @@ import Testing
     /// Text every row holds, which no object in the bucket may show.
     static let marker = "archive-row-marker"
 
-    struct Row {
-        var id: Int
-        var committedAt: Double
-    }
-
     @Test("a killed primary's archive restores with RPO <= 60 s, PITR holds exactly the rows up to its target, no object is plaintext")
     func archiveRestoresTheLatestPointAndAMomentAndIsCiphertext() async throws {
         let folder = NSTemporaryDirectory() + "mcloud-archive-bed-\(UUID().uuidString.prefix(8))"
@@ -43,17 +38,11 @@ import Testing
         let application = "arc-\(run)", bucket = "mcloud-archive-\(run)"
         let server = "\(application).ledger.0"
         let tlsPort = String(endpoint.split(separator: ":").last ?? "")
-        try await beds.s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
-        let volumeAddress = "openstack.bed.Volume.\(server)"
-        let volume = try await beds.provider.create(beds.volume(volumeAddress, name: server))
-        let desired = beds.server("openstack.bed.DatabaseServer.\(server)", name: server, test: test, bucket: bucket, volume: volumeAddress, endpoint: endpoint)
-        let created = try await beds.provider.create(desired)
+        let made = try await beds.makePrimary(server, test: test, bucket: bucket, endpoint: endpoint)
+        let created = made.server.observed
         let primary = "arc-\(run)-a", latest = "arc-\(run)-b", moment = "arc-\(run)-c"
         func cleanUp() async throws {
-            for name in [primary, latest, moment] { await beds.container.destroy(name) }
-            try await beds.provider.delete(beds.recorded(created, desired))
-            try await beds.provider.delete(beds.recorded(volume, beds.volume(volumeAddress, name: server)))
-            try await beds.s3.deleteBucket(bucket)
+            try await beds.remove(made, containers: [primary, latest, moment])
             try? FileManager.default.removeItem(atPath: folder)
         }
         do {
@@ -97,12 +86,12 @@ import Testing
 
             // A row a second, each with its commit time as the primary's clock gave it.
             _ = try await beds.container.shell(primary, "\(Self.psql) -c \"CREATE TABLE ticks (id int PRIMARY KEY, note text, at timestamptz NOT NULL)\"")
-            var acknowledged: [Row] = []
+            var load = WriteLoad()
             for id in 1...75 {
                 let answer = try await beds.container.shell(
                     primary, "\(Self.psql) -c \"INSERT INTO ticks VALUES (\(id), '\(Self.marker) \(id)', clock_timestamp()) RETURNING extract(epoch FROM at)\""
                 )
-                acknowledged.append(Row(id: id, committedAt: try #require(Double(answer.trimmingCharacters(in: .whitespacesAndNewlines)))))
+                try load.acknowledge(id, answer: answer)
                 if id == 60 { _ = try await beds.container.shell(primary, "mcloud-archive status") }
                 try await Task.sleep(for: .seconds(1))
             }
@@ -130,11 +119,7 @@ import Testing
             #expect(hits.isEmpty, "\(hits.count) of \(objects.count) objects are not ciphertext: \(hits.prefix(5))")
 
             // Two fresh servers: the newest point, and the moment between rows 20 and 21, a drill's (archiving off).
-            let pair = (acknowledged[19], acknowledged[20])
-            // A whole second after row 20's statement time and its commit a few milliseconds later, and before row 21's.
-            let targetSecond = (pair.0.committedAt + 0.2).rounded(.up)
-            #expect(targetSecond < pair.1.committedAt, "rows 20 and 21 are less than a second apart")
-            let target = BackupStatus.text(Int(targetSecond))
+            let target = BackupStatus.text(load.secondAfter(row: 20))
             func restoring(_ point: DatabaseVM.RecoveryPoint) -> String {
                 DatabaseUserData.render(DatabaseVM(
                     address: "openstack.bed.DatabaseServer.\(server)-restore", server: "\(server)-restore", recipe: recipe, port: test.port, disks: ["/dev/vdb"],
@@ -151,15 +136,7 @@ import Testing
             _ = try await (waitLatest, waitMoment)
 
             let restored = try await beds.container.shell(latest, "\(Self.psql) -F ' ' -c \"SELECT count(*), max(id), extract(epoch FROM max(at)) FROM ticks\"")
-            let fields = restored.split(whereSeparator: \.isWhitespace).map(String.init)
-            let count = try #require(Int(fields.first ?? "")), newestID = try #require(Int(fields.dropFirst().first ?? ""))
-            let newestAt = try #require(Double(fields.dropFirst(2).first ?? ""))
-            let lastAcknowledged = try #require(acknowledged.last)
-            let lost = acknowledged.count - count
-            let rpo = lastAcknowledged.committedAt - newestAt
-            print("archive bed: \(count) of \(acknowledged.count) acknowledged rows restored, \(lost) lost, RPO \(String(format: "%.1f", rpo)) s")
-            #expect(count == newestID, "the restored rows are not a prefix of the acknowledged ones")
-            #expect(rpo <= 60, "RPO \(rpo) s: \(lost) rows lost")
+            try load.expectRestored(restored, within: 60, label: "archive bed")
 
             let exact = try await beds.container.shell(moment, "\(Self.psql) -c \"SELECT string_agg(id::text, ',' ORDER BY id) FROM ticks\"; \(Self.psql) -c 'SHOW archive_mode'")
             #expect(exact == (1...20).map(String.init).joined(separator: ",") + "\noff\n", "restored to \(target): \(exact)")
