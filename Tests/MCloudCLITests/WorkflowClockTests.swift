@@ -150,6 +150,25 @@ import Testing
         #expect(failover.stderr.contains("1h 40m old"), "the header, on standard error with --json: \(failover.stderr)")
         #expect(lab.clouds.addresses.contains { $0.hasPrefix("openstack.dc-b.DatabaseServer.") })
     }
+
+    /// A leg with MariaDB's binary logs shipped after the dump (docs/dr.md, "MariaDB: binary logs"): the restore
+    /// replays them, so the point a failover states is the newest log's upload; the object is still the dump.
+    @Test func aFailoversRecoveryPointIsTheNewestLogShippedAfterTheDump() async throws {
+        let lab = try ClockLab()
+        try await lab.apply()
+        lab.clouds.backups = [
+            BackupObject(key: "\(lab.server)/binlog/mariadb-bin.000003.age", time: Int(Self.start) - 7200, size: 9, sha256: nil),
+            BackupObject(key: "\(lab.server)/20270115T063000Z.sql.gz.age", time: Int(Self.start) - 5400, size: 77, sha256: nil),
+            BackupObject(key: "\(lab.server)/binlog/mariadb-bin.000007.age", time: Int(Self.start) - 120, size: 9, sha256: nil),
+            BackupObject(key: "\(lab.server)/binlog/status.json", time: Int(Self.start) - 60, size: 9, sha256: nil),
+        ]
+        lab.clock.advance(by: 600)
+        let failover = await lab.run(["failover", "dc-a", "--auto-approve", "--json"])
+        #expect(failover.exitCode == 0, "\(failover.stderr)")
+        let restore = try #require(try JSONParser.parse(Array(failover.stdout.utf8))["restores"]?.arrayItems.first)
+        #expect(restore["age_seconds"]?.intValue == 720)
+        #expect(restore["recovery_point"]?["object"]?.stringValue == "\(lab.server)/20270115T063000Z.sql.gz.age")
+    }
 }
 
 /// The ledger fixture with a memory catalog and a manual clock.

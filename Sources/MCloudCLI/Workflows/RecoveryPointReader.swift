@@ -24,9 +24,15 @@ struct RecoveryPointReader {
                 found.append((point(leg: leg, server: need.server, backup: archived), archived))
                 continue
             }
-            let backups = try await list(leg, cell: need.cell)
-            guard let newest = RecoveryPoints.newest(backups, for: need) else {
+            let objects = try await objects(leg, cell: need.cell)
+            guard var newest = RecoveryPoints.newest(objects.filter { BackupKey.isWellFormed($0.key) }, for: need) else {
                 throw ProviderError(.failed, "\(need.cell): its DR leg \(leg.providerID) in \(leg.cloud) holds no backup of \(need.prefix.dropLast()); nothing to restore it from")
+            }
+            // MariaDB's binary logs shipped after the dump, which the restore replays (BinaryLogArchive): the point is
+            // the newest one's upload.
+            let logs = BinaryLogArchive.prefix(server: String(need.prefix.dropLast()))
+            if let shipped = objects.filter({ $0.key.hasPrefix(logs) && $0.key.hasSuffix(".age") }).map(\.time).max(), shipped > newest.time {
+                newest.time = shipped
             }
             found.append((point(leg: leg, server: need.server, backup: newest), newest))
         }
@@ -84,14 +90,19 @@ struct RecoveryPointReader {
 
     /// The leg's backups whose keys have the backup job's layout (`BackupKey`).
     func list(_ leg: ResourceState, cell: String) async throws(ProviderError) -> [BackupObject] {
+        // A key of another form is never a recovery point: it would go into a new server's user data.
+        try await objects(leg, cell: cell).filter { BackupKey.isWellFormed($0.key) }
+    }
+
+    /// Every object of the leg: backups, status objects, shipped logs.
+    func objects(_ leg: ResourceState, cell: String) async throws(ProviderError) -> [BackupObject] {
         guard let cloud = clouds[leg.cloud] else {
             throw ProviderError(.unavailable, "\(cell): cloud \(leg.cloud) of its DR leg is not in the catalog")
         }
         guard let lister = try registry.provider(named: leg.provider, for: cloud) as? any BackupLister else {
             throw ProviderError(.unavailable, "\(cell): the \(leg.provider) provider cannot list buckets")
         }
-        // A key of another form is never a recovery point: it would go into a new server's user data.
-        return try await lister.backups(in: leg).filter { BackupKey.isWellFormed($0.key) }
+        return try await lister.backups(in: leg)
     }
 
     /// The recovery point of `backup` in `leg`, for the server to be made at `server`.
