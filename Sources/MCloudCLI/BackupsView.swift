@@ -21,11 +21,14 @@ enum BackupsView {
         var replication: ReplicationStatus?
         /// A PostgreSQL primary's archive as its status object states it; nil for dumps.
         var archive: ArchiveStatus?
+        /// A MariaDB primary's shipped binary log (`BinaryLogArchive`); nil when it ships none.
+        var binaryLog: BinaryLogArchive.Status?
 
         init(
             cell: String, bucket: String, cloud: String, schedule: String?, backups: [BackupObject], replication: ReplicationStatus? = nil,
-            archive: ArchiveStatus? = nil, now: Int
+            archive: ArchiveStatus? = nil, binaryLog: BinaryLogArchive.Status? = nil, now: Int
         ) {
+            self.binaryLog = binaryLog
             self.cell = cell
             self.bucket = bucket
             self.cloud = cloud
@@ -43,15 +46,18 @@ enum BackupsView {
         static func read(_ bucket: ResourceState, through lister: any BackupLister, now: Int) async throws(ProviderError) -> Leg {
             var report: [UInt8]?
             var status: [UInt8]?
+            var logs: [UInt8]?
             if let server = BackupHealth.Watch(bucket: bucket.attributes)?.server {
                 report = try await lister.object(DatabaseUserData.replicationKey(server: server), in: bucket)
                 status = try await lister.object(DatabaseUserData.statusKey(server: server), in: bucket)
+                logs = try await lister.object(BinaryLogArchive.statusKey(server: server), in: bucket)
             }
             return Leg(
                 cell: BackupsCommand.cellName(of: bucket), bucket: bucket.providerID, cloud: bucket.cloud, schedule: ResourceBody(bucket.attributes).string("schedule"),
                 backups: BackupsView.collapsingArchives(try await lister.backups(in: bucket)),
                 replication: report.flatMap { ReplicationStatus(json: String(decoding: $0, as: UTF8.self)) },
-                archive: status.flatMap { ArchiveStatus(json: String(decoding: $0, as: UTF8.self)) }, now: now
+                archive: status.flatMap { ArchiveStatus(json: String(decoding: $0, as: UTF8.self)) },
+                binaryLog: logs.flatMap { BinaryLogArchive.Status(json: String(decoding: $0, as: UTF8.self)) }, now: now
             )
         }
 
@@ -66,19 +72,20 @@ enum BackupsView {
             } else {
                 problems.append("no backups in this leg yet")
             }
-            return problems + (archive?.problems(now: now) ?? []) + (replication?.problems(now: now) ?? [])
+            return problems + (archive?.problems(now: now) ?? []) + (binaryLog?.problems ?? []) + (replication?.problems(now: now) ?? [])
         }
     }
 
     /// A PostgreSQL archive is hundreds of objects under `<server>/g<generation>/` (WAL segments, bundles, info
-    /// files): one row for each archive, at its newest object's time (the newest point it holds, give or take the
-    /// push), with their total size; oldest first, as the lister gives them.
+    /// files), and MariaDB's shipped logs up to thousands a day under `<server>/binlog/`: one row for each archive and
+    /// each server's logs, at its newest object's time (the newest point it holds, give or take the push), with their
+    /// total size; oldest first, as the lister gives them.
     static func collapsingArchives(_ backups: [BackupObject]) -> [BackupObject] {
         var archives: [String: BackupObject] = [:]
         var others: [BackupObject] = []
         for backup in backups {
             let parts = backup.key.split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
-            guard parts.count == 3, PostgreSQLArchive.repository(named: "\(parts[0])/\(parts[1])") != nil else {
+            guard parts.count == 3, parts[1] == "binlog" || PostgreSQLArchive.repository(named: "\(parts[0])/\(parts[1])") != nil else {
                 others.append(backup)
                 continue
             }
@@ -113,6 +120,10 @@ enum BackupsView {
                 if let verification = archive.verification, verification.gaps.isEmpty, verification.error == nil {
                     text += "  verified at \(BackupStatus.text(verification.verifiedAt)): no gaps in \(verification.ranges.count) run(s) of WAL\n"
                 }
+            }
+            if let logs = leg.binaryLog, let newest = logs.newest {
+                let closed = logs.closedAt.map { ", closed \(BackupStatus.text($0)) (\(duration(max(0, now - $0))) ago)" } ?? ""
+                text += "  binary log: the newest shipped \(newest)\(closed)\n"
             }
             if let replication = leg.replication {
                 text += "  standbys of \(replication.server), as it saw them \(duration(max(0, now - replication.at))) ago:\n"

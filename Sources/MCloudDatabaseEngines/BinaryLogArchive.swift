@@ -1,3 +1,5 @@
+import MCloudCore
+
 /// A MariaDB primary's continuous archive in its DR leg (docs/dr.md, "MariaDB: binary logs"): the primary writes a
 /// row-based binary log with GTIDs, and `mcloud-binlog`, run every `interval` seconds by a systemd timer, closes the log
 /// being written when a transaction went in since the last close (`FLUSH BINARY LOGS`) and ships each closed log the
@@ -14,6 +16,34 @@ public enum BinaryLogArchive {
 
     public static func prefix(server: String) -> String { "\(server)/binlog/" }
     public static func statusKey(server: String) -> String { "\(server)/binlog/status.json" }
+
+    /// What `mcloud-binlog` last wrote to `statusKey`: the newest log shipped, when it was closed and shipped, and
+    /// what failed, if anything did.
+    public struct Status: Sendable, Hashable {
+        public var newest: String?
+        public var closedAt: Int?
+        public var shippedAt: Int?
+        public var error: String?
+
+        public init(newest: String?, closedAt: Int?, shippedAt: Int?, error: String?) {
+            self.newest = newest
+            self.closedAt = closedAt
+            self.shippedAt = shippedAt
+            self.error = error
+        }
+
+        /// The status object's JSON; nil when it is not one.
+        public init?(json text: String) {
+            guard let document = try? JSONParser.parse(Array(text.utf8)), document["server"]?.stringValue != nil else { return nil }
+            self.init(
+                newest: document["newest"]?.stringValue, closedAt: document["closedAt"]?.stringValue.flatMap(BackupStatus.time),
+                shippedAt: document["shippedAt"]?.stringValue.flatMap(BackupStatus.time), error: document["error"]?.stringValue
+            )
+        }
+
+        /// Why the shipping cannot be relied on: its last run failed. An idle primary ships nothing and is not flagged.
+        public var problems: [String] { error.map { ["shipping the binary log failed: \($0)"] } ?? [] }
+    }
 
     /// Whether `vm` ships its log: a primary whose recipe keeps one and whose dumps go encrypted into a DR bucket;
     /// never a standby (its log is its primary's) nor a drill's scratch server (it would write into the leg it came from).
