@@ -65,6 +65,27 @@ import Testing
         #expect(checked.status == 0, "\(checked.output)")
     }
 
+    /// A MariaDB primary's shipped binary log (docs/dr.md, "MariaDB: binary logs"): the newest log's close is the leg's
+    /// archived point; a shipping whose last run failed turns the application Degraded with the reason, exit 2.
+    @Test func aShippedBinaryLogIsTheLegsArchivedPointAndItsFailureDegrades() async throws {
+        let lab = try await StatusLab()
+        let bucket = try #require(lab.clouds.addresses.map(ResourceAddress.init).first { $0.kind == .backupBucket })
+        let body = try #require(lab.clouds.stored(in: bucket.cloud).first { $0.0 == bucket }?.1)
+        let server = try #require(BackupHealth.Watch(bucket: body)?.server)
+        let now = lab.lab.clock.nowSeconds
+        func shipped(error: String?) -> String {
+            #"{"server": "\#(server)", "newest": "mariadb-bin.000009", "closedAt": "\#(BackupStatus.text(now - 25))", "shippedAt": "\#(BackupStatus.text(now - 24))", "error": \#(error.map { "\"\($0)\"" } ?? "null")}"#
+        }
+        lab.clouds.files = [BinaryLogArchive.statusKey(server: server): shipped(error: nil)]
+        let json = try JSONParser.parse(Array(await lab.status(["--json"]).stdout.utf8))
+        let legs = (json["cells"]?.arrayItems ?? []).flatMap { $0["sites"]?.arrayItems ?? [] }.flatMap { $0["backups"]?.arrayItems ?? [] }
+        #expect(legs.contains { $0["archived"]?.intValue == now - 25 && $0["archived_age_seconds"]?.intValue == 25 }, "\(legs)")
+        lab.clouds.files = [BinaryLogArchive.statusKey(server: server): shipped(error: "uploading mariadb-bin.000010 failed")]
+        let failed = await lab.status(["--detailed-exitcode"])
+        #expect(failed.exitCode == 2, "\(failed.stdout)\(failed.stderr)")
+        #expect(failed.stdout.contains("shipping the binary log failed: uploading mariadb-bin.000010 failed"), "\(failed.stdout)")
+    }
+
     /// The leg's primary reported a standby 2.5 s behind and an archive whose newest point is 40 s old: the JSON, the
     /// metrics (which promtool accepts) and the human view carry both, and the application stays Healthy.
     @Test func aStandbysLagAndAnArchivesNewestPointShowInEveryView() async throws {

@@ -69,7 +69,7 @@ struct StatusReader {
                     let leg = try await BackupsView.Leg.read(bucket, through: lister, now: now)
                     let verdict = leg.problems(now: now).first.map { StatusVerdict(.degraded, $0) } ?? .healthy
                     legs[bucket.address] = StatusDocument.Backup(
-                        bucket: bucket.providerID, newest: leg.backups.last?.time, archived: leg.archive?.archivedAt, standbys: leg.replication?.standbys ?? [],
+                        bucket: bucket.providerID, newest: leg.backups.last?.time, archived: leg.archive?.archivedAt ?? leg.binaryLog?.closedAt, standbys: leg.replication?.standbys ?? [],
                         verdict: verdict
                     )
                 }
