@@ -69,9 +69,7 @@ import Testing
     /// archived point; a shipping whose last run failed turns the application Degraded with the reason, exit 2.
     @Test func aShippedBinaryLogIsTheLegsArchivedPointAndItsFailureDegrades() async throws {
         let lab = try await StatusLab()
-        let bucket = try #require(lab.clouds.addresses.map(ResourceAddress.init).first { $0.kind == .backupBucket })
-        let body = try #require(lab.clouds.stored(in: bucket.cloud).first { $0.0 == bucket }?.1)
-        let server = try #require(BackupHealth.Watch(bucket: body)?.server)
+        let server = try lab.legServer()
         let now = lab.lab.clock.nowSeconds
         func shipped(error: String?) -> String {
             #"{"server": "\#(server)", "newest": "mariadb-bin.000009", "closedAt": "\#(BackupStatus.text(now - 25))", "shippedAt": "\#(BackupStatus.text(now - 24))", "error": \#(error.map { "\"\($0)\"" } ?? "null")}"#
@@ -90,9 +88,7 @@ import Testing
     /// metrics (which promtool accepts) and the human view carry both, and the application stays Healthy.
     @Test func aStandbysLagAndAnArchivesNewestPointShowInEveryView() async throws {
         let lab = try await StatusLab()
-        let bucket = try #require(lab.clouds.addresses.map(ResourceAddress.init).first { $0.kind == .backupBucket })
-        let body = try #require(lab.clouds.stored(in: bucket.cloud).first { $0.0 == bucket }?.1)
-        let server = try #require(BackupHealth.Watch(bucket: body)?.server)
+        let server = try lab.legServer()
         let now = lab.lab.clock.nowSeconds
         lab.clouds.files = [
             DatabaseUserData.replicationKey(server: server): #"""
@@ -135,9 +131,7 @@ import Testing
     ] as [(String, String, String, String)])
     func aLegWhosePrimaryReportsTroubleIsDegradedWithTheReason(_ what: String, _ object: String, _ json: String, _ reason: String) async throws {
         let lab = try await StatusLab()
-        let bucket = try #require(lab.clouds.addresses.map(ResourceAddress.init).first { $0.kind == .backupBucket })
-        let body = try #require(lab.clouds.stored(in: bucket.cloud).first { $0.0 == bucket }?.1)
-        let server = try #require(BackupHealth.Watch(bucket: body)?.server)
+        let server = try lab.legServer()
         let now = lab.lab.clock.nowSeconds
         var text = json.replacingOccurrences(of: "SERVER", with: server)
         for ago in [30, 40, 60, 86400] { text = text.replacingOccurrences(of: "NOW-\(ago)", with: BackupStatus.text(now - ago)) }
@@ -234,6 +228,13 @@ struct StatusLab {
         try await lab.apply()
         catalog = StatusClouds(lab.clouds)
         lab.clouds.backups = [BackupObject(key: "\(lab.server)/20270115T070000Z.sql.gz", time: Int(WorkflowClockTests.start) - 3600, size: 4096, sha256: nil)]
+    }
+
+    /// The server the recorded DR leg backs up: where its primary's status objects are.
+    func legServer() throws -> String {
+        let bucket = try #require(clouds.addresses.map(ResourceAddress.init).first { $0.kind == .backupBucket })
+        let body = try #require(clouds.stored(in: bucket.cloud).first { $0.0 == bucket }?.1)
+        return try #require(BackupHealth.Watch(bucket: body)?.server)
     }
 
     func status(_ arguments: [String], stderr: BufferedOutput = BufferedOutput(), clock: (any WallClock)? = nil, isTerminal: Bool = false) async -> Run {
