@@ -48,4 +48,35 @@ struct RecoveryTargetTests {
         #expect(throws: ProviderError.self) { try RecoveryPointReader.targeting([Self.restore("bank.ledger.0/20261205T220000Z.sql.gz", time: newest)], "2026-12-05T22:27:00Z") }
         #expect(throws: ProviderError.self) { try RecoveryPointReader.targeting([Self.restore("bank.ledger.0/g1", time: newest)], "2026-12-05T22:31:00Z") }
     }
+
+    /// A leg of MariaDB dumps and shipped binary logs: `--to` starts from the newest dump uploaded by the moment and
+    /// states the moment; a moment after the newest log, before every dump, or in a leg of dumps alone is refused.
+    @Test(arguments: [
+        ("2026-12-05T21:30:00Z", "shop.orders.0/20261205T210000Z.sql.gz.age"),
+        ("2026-12-05T22:10:00Z", "shop.orders.0/20261205T220000Z.sql.gz.age"),
+        ("2026-12-05T22:29:00Z", "shop.orders.0/20261205T220000Z.sql.gz.age"),
+        ("2026-12-05T22:31:00Z", "is after the newest point shop.orders.0's leg holds, 2026-12-05T22:30:00Z"),
+        ("2026-12-05T20:00:00Z", "is before the oldest dump of shop.orders.0"),
+    ])
+    func aMomentOfShippedLogsStartsFromTheDumpBeforeIt(_ target: String, _ outcome: String) throws {
+        func object(_ key: String, _ time: String) throws -> BackupObject {
+            BackupObject(key: key, time: try #require(BackupStatus.time(time)), size: 1, sha256: nil)
+        }
+        let objects = [
+            try object("shop.orders.0/20261205T210000Z.sql.gz.age", "2026-12-05T21:00:05Z"),
+            try object("shop.orders.0/20261205T220000Z.sql.gz.age", "2026-12-05T22:00:05Z"),
+            try object("shop.orders.0/binlog/mariadb-bin.000004.age", "2026-12-05T22:30:00Z"),
+            try object("shop.orders.0/binlog/status.json", "2026-12-05T22:30:01Z"),
+            try object("shop.orders.1/20261205T221500Z.sql.gz.age", "2026-12-05T22:15:05Z"),
+        ]
+        if outcome.hasPrefix("shop.") {
+            let start = try RecoveryPointReader.toMoment(target, objects: objects, server: "shop.orders.0")
+            #expect(start.key == outcome && start.time == BackupStatus.time(target))
+        } else {
+            #expect { try RecoveryPointReader.toMoment(target, objects: objects, server: "shop.orders.0") } throws: { "\($0)".contains(outcome) }
+        }
+        #expect { try RecoveryPointReader.toMoment(target, objects: objects.filter { !$0.key.contains("/binlog/") }, server: "shop.orders.0") } throws: {
+            "\($0)".contains("holds dumps only")
+        }
+    }
 }

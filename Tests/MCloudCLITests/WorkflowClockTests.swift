@@ -1,5 +1,6 @@
 import Foundation
 import MCloudCore
+import MCloudDatabaseEngines
 @testable import MCloudCLI
 import MCloudProvider
 import Synchronization
@@ -168,6 +169,25 @@ import Testing
         let restore = try #require(try JSONParser.parse(Array(failover.stdout.utf8))["restores"]?.arrayItems.first)
         #expect(restore["age_seconds"]?.intValue == 720)
         #expect(restore["recovery_point"]?["object"]?.stringValue == "\(lab.server)/20270115T063000Z.sql.gz.age")
+    }
+
+    /// `--to` a moment the shipped logs hold: the new server restores the dump before it and replays up to it.
+    @Test func aFailoverToAMomentOfShippedLogsReplaysTheDumpBeforeItUpToIt() async throws {
+        let lab = try ClockLab()
+        try await lab.apply()
+        lab.clouds.backups = [
+            BackupObject(key: "\(lab.server)/20270115T063000Z.sql.gz.age", time: Int(Self.start) - 5400, size: 77, sha256: nil),
+            BackupObject(key: "\(lab.server)/binlog/mariadb-bin.000007.age", time: Int(Self.start) - 120, size: 9, sha256: nil),
+        ]
+        let late = await lab.run(["failover", "dc-a", "--to", BackupStatus.text(Int(Self.start) - 60), "--auto-approve"])
+        #expect(late.exitCode == 1 && late.stderr.contains("is after the newest point"), "\(late.stderr)")
+        let target = BackupStatus.text(Int(Self.start) - 1800)
+        let failover = await lab.run(["failover", "dc-a", "--to", target, "--auto-approve", "--json"])
+        #expect(failover.exitCode == 0, "\(failover.stderr)")
+        let restore = try #require(try JSONParser.parse(Array(failover.stdout.utf8))["restores"]?.arrayItems.first)
+        #expect(restore["recovery_point"]?["object"]?.stringValue == "\(lab.server)/20270115T063000Z.sql.gz.age")
+        #expect(restore["age_seconds"]?.intValue == 1800)
+        #expect(lab.clouds.bodies.contains { $0.contains(#""targetTime":"\#(target)""#) }, "the new server is not told to stop at \(target)")
     }
 }
 

@@ -4,7 +4,7 @@ import MCloudDatabaseEngines
 enum RecoveryTarget {
     static let option = CommandSpec.Option(
         names: ["--to"], valueName: "TIME",
-        help: "Restore to this moment (RFC 3339 in whole seconds: 2026-12-05T22:27:00Z or 2026-12-06T01:27:00+03:00) instead of the newest point; PostgreSQL archives only."
+        help: "Restore to this moment (RFC 3339 in whole seconds: 2026-12-05T22:27:00Z or 2026-12-06T01:27:00+03:00) instead of the newest point; PostgreSQL archives and MariaDB legs with shipped binary logs only."
     )
 
     /// The moment in UTC (`2026-12-05T22:27:00Z`), nil without `--to`.

@@ -81,9 +81,14 @@ struct DrillWorkflow {
         let legProvider: any ResourceProvider
         let lister: any BackupLister
         var backup: BackupObject
+        // A dump replayed up to --to with the binary logs shipped after it (RecoveryPointReader.toMoment).
+        var replayed = false
         do throws(ProviderError) {
             if let primary = setup.primary, let archived = try await reader.archived(setup.leg, server: primary, cell: cell) {
                 backup = archived
+            } else if let target, let primary = setup.primary {
+                backup = try RecoveryPointReader.toMoment(target, objects: try await reader.objects(setup.leg, cell: cell), server: primary)
+                replayed = true
             } else {
                 guard let newest = try await reader.list(setup.leg, cell: cell).max(by: { ($0.time, $0.key) < ($1.time, $1.key) }) else {
                     throw ProviderError(.failed, "\(cell)'s DR leg \(setup.leg.providerID) in \(setup.leg.cloud) holds no backup yet")
@@ -101,7 +106,9 @@ struct DrillWorkflow {
         }
         let targeted: [(point: RecoveryPoints.Point, backup: BackupObject)]
         do throws(ProviderError) {
-            targeted = try RecoveryPointReader.targeting([(reader.point(leg: setup.leg, server: scratch.bareServer.address, backup: backup), backup)], target)
+            var start = reader.point(leg: setup.leg, server: scratch.bareServer.address, backup: backup)
+            if replayed { start.recoveryPoint.targetTime = target }
+            targeted = try RecoveryPointReader.targeting([(start, backup)], target)
         } catch {
             throw CommandFailure(error.message)
         }

@@ -48,7 +48,8 @@ struct FailoverWorkflow {
         do throws(EngineError) {
             needs = try RecoveryPoints.needs(desired: inputs.desired, state: recorded, lost: lost)
             do throws(ProviderError) {
-                restores = try RecoveryPointReader.targeting(try await RecoveryPointReader(clouds: inputs.clouds, registry: context.providerCatalog).points(needs), target)
+                let reader = RecoveryPointReader(clouds: inputs.clouds, registry: context.providerCatalog)
+                restores = try RecoveryPointReader.targeting(try await reader.points(needs, target: target), target)
             } catch {
                 throw EngineError("reading the DR legs: \(error.message)")
             }

@@ -11,8 +11,9 @@ struct RecoveryPointReader {
     let registry: any ProviderCatalog
 
     /// The point of each need that has a leg, with the backup it restores; throws naming the cell when a leg cannot
-    /// be read or holds no backup of the lost server.
-    func points(_ needs: [RecoveryPoints.Need]) async throws(ProviderError) -> [(point: RecoveryPoints.Point, backup: BackupObject)] {
+    /// be read or holds no backup of the lost server. With `target` (`--to`), a leg of dumps and shipped binary logs
+    /// restores from the newest dump before it, replayed up to it (`toMoment`); an archive is targeted afterwards.
+    func points(_ needs: [RecoveryPoints.Need], target: String? = nil) async throws(ProviderError) -> [(point: RecoveryPoints.Point, backup: BackupObject)] {
         var found: [(point: RecoveryPoints.Point, backup: BackupObject)] = []
         for need in needs {
             guard let leg = need.leg else { continue }
@@ -25,6 +26,13 @@ struct RecoveryPointReader {
                 continue
             }
             let objects = try await objects(leg, cell: need.cell)
+            if let target {
+                let start = try Self.toMoment(target, objects: objects, server: String(need.prefix.dropLast()))
+                var point = point(leg: leg, server: need.server, backup: start)
+                point.recoveryPoint.targetTime = target
+                found.append((point, start))
+                continue
+            }
             guard var newest = RecoveryPoints.newest(objects.filter { BackupKey.isWellFormed($0.key) }, for: need) else {
                 throw ProviderError(.failed, "\(need.cell): its DR leg \(leg.providerID) in \(leg.cloud) holds no backup of \(need.prefix.dropLast()); nothing to restore it from")
             }
@@ -65,8 +73,28 @@ struct RecoveryPointReader {
         return BackupObject(key: repository, time: max(reported, pushed ?? reported), size: 0, sha256: nil)
     }
 
+    /// The dump a restore of `server` to `target` starts from, stated at the target: the newest dump uploaded by then,
+    /// which the restore replays up to the target with the binary logs shipped after it (`BinaryLogArchive`). Throws
+    /// when the leg holds no log shipped at or after the target (the moment is not in the leg), or no dump before it.
+    static func toMoment(_ target: String, objects: [BackupObject], server: String) throws(ProviderError) -> BackupObject {
+        guard let seconds = BackupStatus.time(target) else { throw ProviderError(.failed, "--to \(target) is not a time") }
+        let logs = BinaryLogArchive.prefix(server: server)
+        guard let shipped = objects.filter({ $0.key.hasPrefix(logs) && $0.key.hasSuffix(".age") }).map(\.time).max() else {
+            throw ProviderError(.failed, "--to restores a moment of a PostgreSQL archive or of shipped binary logs; \(server)'s leg holds dumps only")
+        }
+        guard seconds <= shipped else {
+            throw ProviderError(.failed, "--to \(target) is after the newest point \(server)'s leg holds, \(BackupStatus.text(shipped))")
+        }
+        let dumps = objects.filter { BackupKey.isWellFormed($0.key) && $0.key.hasPrefix(server + "/") && $0.time <= seconds }
+        guard var start = dumps.max(by: { ($0.time, $0.key) < ($1.time, $1.key) }) else {
+            throw ProviderError(.failed, "--to \(target) is before the oldest dump of \(server) in its leg: its logs replay from a dump")
+        }
+        start.time = seconds
+        return start
+    }
+
     /// `restores` restored to `target` (`--to`): each must be an archive, and the target no later than its newest
-    /// point; the point's time becomes the target's.
+    /// point; the point's time becomes the target's. A point `points` already took to the target is kept.
     static func targeting(
         _ restores: [(point: RecoveryPoints.Point, backup: BackupObject)], _ target: String?
     ) throws(ProviderError) -> [(point: RecoveryPoints.Point, backup: BackupObject)] {
@@ -74,6 +102,11 @@ struct RecoveryPointReader {
         var targeted: [(point: RecoveryPoints.Point, backup: BackupObject)] = []
         for restore in restores {
             var (point, backup) = restore
+            if point.recoveryPoint.targetTime == target {
+                point.recoveryPoint.takenAt = target
+                targeted.append((point, backup))
+                continue
+            }
             guard PostgreSQLArchive.repository(named: backup.key) != nil else {
                 throw ProviderError(.failed, "--to restores a moment of a PostgreSQL archive; \(point.server)'s recovery point is a dump, \(backup.key)")
             }
