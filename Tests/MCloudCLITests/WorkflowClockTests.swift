@@ -152,9 +152,9 @@ import Testing
         #expect(lab.clouds.addresses.contains { $0.hasPrefix("openstack.dc-b.DatabaseServer.") })
     }
 
-    /// A leg with MariaDB's binary logs shipped after the dump (docs/dr.md, "MariaDB: binary logs"): the restore
-    /// replays them, so the point a failover states is the newest log's upload; the object is still the dump.
-    @Test func aFailoversRecoveryPointIsTheNewestLogShippedAfterTheDump() async throws {
+    /// The ledger applied, its leg holding a dump 90 minutes old and binary logs shipped before it, and after it up to
+    /// two minutes ago (docs/dr.md, "MariaDB: binary logs").
+    static func shippedLogsLab() async throws -> ClockLab {
         let lab = try ClockLab()
         try await lab.apply()
         lab.clouds.backups = [
@@ -163,6 +163,13 @@ import Testing
             BackupObject(key: "\(lab.server)/binlog/mariadb-bin.000007.age", time: Int(Self.start) - 120, size: 9, sha256: nil),
             BackupObject(key: "\(lab.server)/binlog/status.json", time: Int(Self.start) - 60, size: 9, sha256: nil),
         ]
+        return lab
+    }
+
+    /// The restore replays the logs shipped after the dump, so the point a failover states is the newest log's upload;
+    /// the object is still the dump.
+    @Test func aFailoversRecoveryPointIsTheNewestLogShippedAfterTheDump() async throws {
+        let lab = try await Self.shippedLogsLab()
         lab.clock.advance(by: 600)
         let failover = await lab.run(["failover", "dc-a", "--auto-approve", "--json"])
         #expect(failover.exitCode == 0, "\(failover.stderr)")
@@ -173,12 +180,7 @@ import Testing
 
     /// `--to` a moment the shipped logs hold: the new server restores the dump before it and replays up to it.
     @Test func aFailoverToAMomentOfShippedLogsReplaysTheDumpBeforeItUpToIt() async throws {
-        let lab = try ClockLab()
-        try await lab.apply()
-        lab.clouds.backups = [
-            BackupObject(key: "\(lab.server)/20270115T063000Z.sql.gz.age", time: Int(Self.start) - 5400, size: 77, sha256: nil),
-            BackupObject(key: "\(lab.server)/binlog/mariadb-bin.000007.age", time: Int(Self.start) - 120, size: 9, sha256: nil),
-        ]
+        let lab = try await Self.shippedLogsLab()
         let late = await lab.run(["failover", "dc-a", "--to", BackupStatus.text(Int(Self.start) - 60), "--auto-approve"])
         #expect(late.exitCode == 1 && late.stderr.contains("is after the newest point"), "\(late.stderr)")
         let target = BackupStatus.text(Int(Self.start) - 1800)
