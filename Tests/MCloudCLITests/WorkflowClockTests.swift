@@ -178,6 +178,18 @@ import Testing
         #expect(restore["recovery_point"]?["object"]?.stringValue == "\(lab.server)/20270115T063000Z.sql.gz.age")
     }
 
+    /// A drill's scratch server replays the logs too: its RPO is the newest log's age, its object the dump.
+    @Test func aDrillsRPOIsTheNewestLogShippedAfterTheDump() async throws {
+        let lab = try await Self.shippedLogsLab()
+        let reportAt = lab.clock.now
+        lab.clouds.report = { now in now >= reportAt }
+        let drill = await lab.run(["drill", "ledger", "--json"])
+        #expect(drill.exitCode == 0, "\(drill.stderr)")
+        let report = try JSONParser.parse(Array(drill.stdout.utf8))
+        #expect(report["rpo_seconds"]?.intValue == 120)
+        #expect(report["recovery_point"]?["object"]?.stringValue == "\(lab.server)/20270115T063000Z.sql.gz.age")
+    }
+
     /// `--to` a moment the shipped logs hold: the new server restores the dump before it and replays up to it.
     @Test func aFailoverToAMomentOfShippedLogsReplaysTheDumpBeforeItUpToIt() async throws {
         let lab = try await Self.shippedLogsLab()

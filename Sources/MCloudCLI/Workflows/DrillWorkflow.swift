@@ -90,10 +90,11 @@ struct DrillWorkflow {
                 backup = try RecoveryPointReader.toMoment(target, objects: try await reader.objects(setup.leg, cell: cell), server: primary)
                 replayed = true
             } else {
-                guard let newest = try await reader.list(setup.leg, cell: cell).max(by: { ($0.time, $0.key) < ($1.time, $1.key) }) else {
+                let objects = try await reader.objects(setup.leg, cell: cell)
+                guard let newest = objects.filter({ BackupKey.isWellFormed($0.key) }).max(by: { ($0.time, $0.key) < ($1.time, $1.key) }) else {
                     throw ProviderError(.failed, "\(cell)'s DR leg \(setup.leg.providerID) in \(setup.leg.cloud) holds no backup yet")
                 }
-                backup = newest
+                backup = setup.primary.map { RecoveryPointReader.replaying(newest, objects: objects, server: $0) } ?? newest
             }
             provider = try catalog.provider(named: scratch.bareServer.provider, for: setup.target)
             legProvider = try catalog.provider(named: setup.leg.provider, for: clouds[setup.leg.cloud] ?? setup.target)

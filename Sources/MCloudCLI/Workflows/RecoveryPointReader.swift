@@ -33,16 +33,11 @@ struct RecoveryPointReader {
                 found.append((point, start))
                 continue
             }
-            guard var newest = RecoveryPoints.newest(objects.filter { BackupKey.isWellFormed($0.key) }, for: need) else {
+            guard let newest = RecoveryPoints.newest(objects.filter { BackupKey.isWellFormed($0.key) }, for: need) else {
                 throw ProviderError(.failed, "\(need.cell): its DR leg \(leg.providerID) in \(leg.cloud) holds no backup of \(need.prefix.dropLast()); nothing to restore it from")
             }
-            // MariaDB's binary logs shipped after the dump, which the restore replays (BinaryLogArchive): the point is
-            // the newest one's upload.
-            let logs = BinaryLogArchive.prefix(server: String(need.prefix.dropLast()))
-            if let shipped = objects.filter({ $0.key.hasPrefix(logs) && $0.key.hasSuffix(".age") }).map(\.time).max(), shipped > newest.time {
-                newest.time = shipped
-            }
-            found.append((point(leg: leg, server: need.server, backup: newest), newest))
+            let replayed = Self.replaying(newest, objects: objects, server: String(need.prefix.dropLast()))
+            found.append((point(leg: leg, server: need.server, backup: replayed), replayed))
         }
         return found
     }
@@ -71,6 +66,17 @@ struct RecoveryPointReader {
               let reported = document["archivedAt"]?.stringValue.flatMap(BackupStatus.time) else { return nil }
         let pushed = try await lister.backups(in: leg).filter { $0.key.hasPrefix(repository + "/archive/") }.map(\.time).max()
         return BackupObject(key: repository, time: max(reported, pushed ?? reported), size: 0, sha256: nil)
+    }
+
+    /// `dump` at the point its restore reaches: MariaDB's binary logs shipped after it, which the restore replays
+    /// (`BinaryLogArchive`), move it to the newest one's upload.
+    static func replaying(_ dump: BackupObject, objects: [BackupObject], server: String) -> BackupObject {
+        let logs = BinaryLogArchive.prefix(server: server)
+        var point = dump
+        if let shipped = objects.filter({ $0.key.hasPrefix(logs) && $0.key.hasSuffix(".age") }).map(\.time).max(), shipped > dump.time {
+            point.time = shipped
+        }
+        return point
     }
 
     /// The dump a restore of `server` to `target` starts from, stated at the target: the newest dump uploaded by then,
@@ -121,13 +127,8 @@ struct RecoveryPointReader {
         return targeted
     }
 
-    /// The leg's backups whose keys have the backup job's layout (`BackupKey`).
-    func list(_ leg: ResourceState, cell: String) async throws(ProviderError) -> [BackupObject] {
-        // A key of another form is never a recovery point: it would go into a new server's user data.
-        try await objects(leg, cell: cell).filter { BackupKey.isWellFormed($0.key) }
-    }
-
-    /// Every object of the leg: backups, status objects, shipped logs.
+    /// Every object of the leg: backups, status objects, shipped logs. Only a key of the backup job's layout
+    /// (`BackupKey`) is ever a recovery point: another would go into a new server's user data.
     func objects(_ leg: ResourceState, cell: String) async throws(ProviderError) -> [BackupObject] {
         guard let cloud = clouds[leg.cloud] else {
             throw ProviderError(.unavailable, "\(cell): cloud \(leg.cloud) of its DR leg is not in the catalog")
