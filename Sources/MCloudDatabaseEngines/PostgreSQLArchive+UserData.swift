@@ -97,7 +97,7 @@ extension PostgreSQLArchive {
             [ -z "$failing" ] || error=${error:-$failing}
           else
             # psql's own words, on one line and without the quotes that would end the JSON string.
-            error=${error:-"reading pg_stat_archiver failed: $(tail -n 2 /var/lib/mcloud/archive-status.err | tr -d '"\\' | tr -s '[:space:]' ' ')"}
+            error=${error:-"reading pg_stat_archiver failed: $(tail -n 2 /var/lib/mcloud/archive-status.err | tr -d '\\"' | tr -s '[:space:]' ' ')"}
           fi
           if [ "$info" != null ]; then
             stop=$(jq -r '[.[0].backup[]?.timestamp.stop] | max // empty' <<<"$info")
