@@ -4,8 +4,9 @@ import MCloudCore
 /// row-based binary log with GTIDs, and `mcloud-binlog`, run every `interval` seconds by a systemd timer, closes the log
 /// being written when a transaction went in since the last close (`FLUSH BINARY LOGS`) and ships each closed log the
 /// leg has not had, oldest first, encrypted with age to the leg's recipient as the dumps are, with its size and SHA-256,
-/// to `<server>/binlog/<log>.age`, then writes `<server>/binlog/status.json`. Every dump says where in the log it
-/// stands (`--master-data=2`), so a restore loads the newest dump and replays the shipped logs from there
+/// to `<server>/binlog/<lineage>/<log>.age`, then writes `<server>/binlog/status.json`. Every dump says which lineage
+/// follows it and where in the log it stands (`--master-data=2`), so a restore loads the newest dump and replays the
+/// shipped logs from there
 /// (`mcloud-restore`), up to a moment when one is asked for. What the leg can lose: the interval, then the push.
 public enum BinaryLogArchive {
     public static let script = "/usr/local/sbin/mcloud-binlog"
@@ -13,6 +14,21 @@ public enum BinaryLogArchive {
     static let timerUnit = "/etc/systemd/system/mcloud-binlog.timer"
     /// Seconds between two closes of the log: the RPO's bound, with the push.
     public static let interval = 30
+    /// The log's lineage: a random id kept beside the data directory, made once per data directory. Two servers of
+    /// one name (a primary and a failover's or a test's second) number their logs alike; each ships under its own id,
+    /// and each dump names the id of the logs that follow it.
+    static let lineage = #"""
+        log_id() {
+          local file=$MCLOUD_MOUNT/mcloud-log-id tmp
+          if [ ! -s "$file" ]; then
+            tmp=$(mktemp "$MCLOUD_MOUNT/.mcloud-log-id.XXXXXX")
+            od -An -N8 -tx1 /dev/urandom | tr -d ' \n' >"$tmp"
+            ln "$tmp" "$file" 2>/dev/null || true
+            rm -f "$tmp"
+          fi
+          cat "$file"
+        }
+        """#
 
     public static func prefix(server: String) -> String { "\(server)/binlog/" }
     public static func statusKey(server: String) -> String { "\(server)/binlog/status.json" }
@@ -98,8 +114,9 @@ public enum BinaryLogArchive {
         ],
         position: [
             #"""
-            (gunzip -c "$IN" 2>/dev/null || true) | sed -n -e "s/^-- CHANGE MASTER TO MASTER_LOG_FILE='\([^']*\)', MASTER_LOG_POS=\([0-9]*\);.*/\1 \2/p" \
-              -e '/^-- CHANGE MASTER TO/q'
+            (gunzip -c "$IN" 2>/dev/null || true) | awk -F "'" '
+              /^-- mcloud-log-id: [0-9a-f]+$/ { id = $0; sub(/^-- mcloud-log-id: /, "", id) }
+              /^-- CHANGE MASTER TO MASTER_LOG_FILE=/ { position = $3; gsub(/[^0-9]/, "", position); if (id != "") print id, $2, position; exit }'
             """#,
         ],
         replay: [
@@ -145,14 +162,17 @@ public enum BinaryLogArchive {
         set -uo pipefail
         \#(DatabaseUserData.environment)
         \#(DatabaseUserData.s3Function)
-        state=/var/lib/mcloud/binlog-shipped
-        mkdir -p "$state"
+        \#(lineage)
+        mkdir -p /var/lib/mcloud
         exec 9>/var/lib/mcloud/binlog.lock
         flock -n 9 || exit 0
         [ -n "${MCLOUD_BACKUP_RECIPIENT:-}" ] || { echo "mcloud-binlog: no age recipient (MCLOUD_BACKUP_RECIPIENT); a log never leaves in plain text" >&2; exit 1; }
         # Nothing to close while the engine restarts or loads a dump.
         mcloud-engine ready 2>/dev/null || exit 0
         closed=$(mcloud-engine close-log) || { echo "mcloud-binlog: closing the binary log failed" >&2; exit 1; }
+        id=$(log_id)
+        state=/var/lib/mcloud/binlog-shipped/$id
+        mkdir -p "$state"
         work=$(mktemp -d)
         trap 'rm -rf "$work"' EXIT
         error="" shipped=0
@@ -165,11 +185,11 @@ public enum BinaryLogArchive {
           age -r "$MCLOUD_BACKUP_RECIPIENT" <"$log" >"$work/$name.age" || { error="encrypting $name failed"; break; }
           size=$(stat -c %s "$work/$name.age")
           sum=$(sha256sum "$work/$name.age" | cut -d ' ' -f 1)
-          s3 s3 cp --only-show-errors "$work/$name.age" "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/binlog/$name.age" \
+          s3 s3 cp --only-show-errors "$work/$name.age" "s3://$MCLOUD_BACKUP_BUCKET/$MCLOUD_SERVER/binlog/$id/$name.age" \
             --metadata "sha256=$sum,size=$size" || { error="uploading $name failed"; break; }
           rm -f "$work/$name.age"
           echo "$closed_at" >"$state/$name"
-          printf 'newest=%s\nclosed_at=%s\nshipped_at=%s\n' "$name" "$closed_at" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >/var/lib/mcloud/binlog-last
+          printf 'newest=%s\nclosed_at=%s\nshipped_at=%s\n' "$id/$name" "$closed_at" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >/var/lib/mcloud/binlog-last
           shipped=$((shipped + 1))
         done <<<"$closed"
         [ "$shipped" -gt 0 ] || [ -n "$error" ] || exit 0

@@ -425,10 +425,10 @@ public enum DatabaseUserData {
         set -euo pipefail
         \#(environment)
         \#(s3Function)
-        # replay_logs BUCKET DUMP_KEY FIRST_LOG POSITION: the logs beside the dump's server from FIRST_LOG on, each checked
-        # against its recorded SHA-256 and decrypted, replayed up to the first one the leg lacks.
+        # replay_logs BUCKET DUMP_KEY LINEAGE FIRST_LOG POSITION: the logs of the dump's lineage from FIRST_LOG on, each
+        # checked against its recorded SHA-256 and decrypted, replayed up to the first one the leg lacks.
         replay_logs() {
-          local bucket=$1 prefix=${2%/*}/binlog/ expected=$3 start=$4 work listing key name recorded count=0 logs=()
+          local bucket=$1 prefix=${2%/*}/binlog/$3/ expected=$4 start=$5 work listing key name recorded count=0 logs=()
           work=$(mktemp -d /var/backups/mcloud/binlog.XXXXXX)
           listing=$(s3 s3api list-objects-v2 --bucket "$bucket" --prefix "$prefix" --query 'Contents[].Key' --output text)
           for key in $(tr '\t' '\n' <<<"$listing" | grep '\.age$' | sort); do
@@ -449,7 +449,7 @@ public enum DatabaseUserData {
             count=${#logs[@]}
           fi
           rm -rf "$work"
-          echo "mcloud-restore: replayed $count binary logs from $3 at $start${MCLOUD_RESTORE_STOP_AT:+ up to $MCLOUD_RESTORE_STOP_AT}; the first the leg lacks: $expected"
+          echo "mcloud-restore: replayed $count binary logs of lineage $3 from $4 at $start${MCLOUD_RESTORE_STOP_AT:+ up to $MCLOUD_RESTORE_STOP_AT}; the first the leg lacks: $expected"
         }
         source=${1:-}
         if [ "$source" = --recovery-point ]; then
@@ -518,7 +518,8 @@ public enum DatabaseUserData {
         mcloud-engine restore
         # The change logs the dump's server shipped after it, from where the dump stands (BinaryLogArchive).
         if [ -n "${location:-}" ] && position=$(mcloud-engine log-position 2>/dev/null) && [ -n "$position" ]; then
-          replay_logs "${location%%/*}" "${location#*/}" "${position% *}" "${position##* }"
+          read -r lineage first start <<<"$position"
+          replay_logs "${location%%/*}" "${location#*/}" "$lineage" "$first" "$start"
         fi
         # The decrypted copy goes once loaded: the engine holds the data now.
         [ -z "${plain:-}" ] || rm -f "$plain"

@@ -110,8 +110,12 @@ enum MySQLRecipes {
             configure: ["systemctl enable mariadb"] + MySQLReplication.settings(.mariadb),
             secure: secure(client: "mariadb", service: "mariadb", folder: mariadbFolder, nativePassword: false),
             ready: "mariadb -e 'SELECT 1' >/dev/null",
-            // Where in the binary log the dump stands, as a comment, when the log is shipped (`BinaryLogArchive`).
-            dump: #"mariadb-dump --all-databases --single-transaction --quick --routines --events --triggers ${MCLOUD_LOG_ARCHIVE:+--master-data=2} | gzip >"$OUT""#,
+            // When the log is shipped (`BinaryLogArchive`), the lineage of the logs that follow and where in the log the
+            // dump stands, as comments.
+            dump: BinaryLogArchive.lineage + "\n" + #"""
+                { [ -z "${MCLOUD_LOG_ARCHIVE:-}" ] || echo "-- mcloud-log-id: $(log_id)"
+                  mariadb-dump --all-databases --single-transaction --quick --routines --events --triggers ${MCLOUD_LOG_ARCHIVE:+--master-data=2}; } | gzip >"$OUT"
+                """#,
             restore: #"gunzip -c "$IN" | mariadb"# + "\n" + users(client: "mariadb", folder: mariadbFolder),
             dumpExtension: "sql.gz", proof: fromDistribution && family == .debian12 ? .bed : .checks,
             replication: Recipe.Replication(mode: .semisynchronous, follow: MySQLReplication.follow(.mariadb), report: MySQLReplication.report(.mariadb)),
