@@ -134,7 +134,7 @@ import Testing
             let port = try await beds.container.port(instance, test.port)
             try await connect(Booted(port: port, folder: folder, passwords: passwords, container: beds.container, instance: instance))
         } catch {
-            print("---- \(instance)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", instance, "cloud-init"]).stdout.suffix(3000)) ?? ""))
+            await beds.container.printCloudInitOutput([instance])
             try await cleanUp()
             throw error
         }

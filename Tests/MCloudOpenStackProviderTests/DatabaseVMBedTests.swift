@@ -113,9 +113,7 @@ import Testing
 
             for instance in [first, second] { try Self.expectSecretOnlyInRootOnlyFiles(beds.secret, in: beds.container.upper(instance)) }
         } catch {
-            for instance in [first, second] {
-                print("---- \(instance)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", instance, "cloud-init"]).stdout.suffix(3000)) ?? ""))
-            }
+            await beds.container.printCloudInitOutput([first, second])
             try await cleanUp()
             throw error
         }

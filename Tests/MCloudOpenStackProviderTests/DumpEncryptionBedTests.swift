@@ -96,9 +96,7 @@ import Testing
             #expect(log.contains("cannot be decrypted with the identity in \(DumpEncryption.identityPath), which is not the one of this DR leg"), "\(log.suffix(2000))")
             #expect(try await beds.container.shell(refused, "redis-cli -p \(test.port) dbsize") == "0\n")
         } catch {
-            for name in [primary, restoring, refused] {
-                print("---- \(name)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", name, "cloud-init"]).stdout.suffix(3000)) ?? ""))
-            }
+            await beds.container.printCloudInitOutput([primary, restoring, refused])
             try await cleanUp()
             throw error
         }

@@ -95,9 +95,7 @@ import Testing
             #expect(exact == (1...20).map(String.init).joined(separator: ",") + "\n", "restored to \(target): \(exact)")
             #expect(try await beds.container.shell(moment, "test -e \(BinaryLogArchive.script) && echo ships || echo none") == "none\n", "a drill's server ships into the leg")
         } catch {
-            for name in [primary, latest, moment] {
-                print("---- \(name)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", name, "cloud-init"]).stdout.suffix(4000)) ?? ""))
-            }
+            await beds.container.printCloudInitOutput([primary, latest, moment], last: 4000)
             try await cleanUp()
             throw error
         }

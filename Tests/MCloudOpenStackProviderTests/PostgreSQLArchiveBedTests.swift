@@ -151,9 +151,7 @@ import Testing
             let refused = try await beds.container.exec(moment, ["bash", "-c", "install -d -o postgres -m 700 /tmp/wrong && \(wrong) restore --pg1-path=/tmp/wrong"])
             #expect(!refused.succeeded, "a wrong pass restored: \(refused.output)")
         } catch {
-            for name in [primary, latest, moment] {
-                print("---- \(name)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", name, "cloud-init"]).stdout.suffix(4000)) ?? ""))
-            }
+            await beds.container.printCloudInitOutput([primary, latest, moment], last: 4000)
             try await cleanUp()
             throw error
         }

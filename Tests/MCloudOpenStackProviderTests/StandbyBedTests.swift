@@ -445,9 +445,7 @@ import Testing
                 s3: beds.s3, bucket: bucket, server: names[0], root: SecretRoot(identity: identity), application: application, cell: access.cell
             ))
         } catch {
-            for instance in instances {
-                print("---- \(instance)'s cloud-init output:\n" + ((try? await beds.container.run(["logs", instance, "cloud-init"]).stdout.suffix(3000)) ?? ""))
-            }
+            await beds.container.printCloudInitOutput(instances)
             await cleanUp()
             throw error
         }

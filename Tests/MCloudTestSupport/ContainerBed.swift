@@ -73,6 +73,13 @@ public struct ContainerBed: Sendable {
         return host
     }
 
+    /// The end of each instance's cloud-init output (`last` characters), printed: what a failed bed test shows.
+    public func printCloudInitOutput(_ names: [String], last: Int = 3000) async {
+        for name in names {
+            print("---- \(name)'s cloud-init output:\n" + ((try? await run(["logs", name, "cloud-init"]).stdout.suffix(last)) ?? ""))
+        }
+    }
+
     public func destroy(_ name: String) async {
         _ = try? await run(["destroy", name])
     }
