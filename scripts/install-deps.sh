@@ -23,7 +23,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/packages.sh"
 packages_of() {
   case "$1" in
     build) echo libyaml-dev libcurl4-openssl-dev libssl-dev libpq-dev zlib1g-dev pkg-config graphviz age ;;
-    test) echo python3 openssl chromium age python3-cryptography python3-yaml prometheus ;;
+    test) echo python3 openssl chromium age python3-cryptography python3-yaml prometheus clickhouse-client ;;
     python) echo python3 python3-venv ;;
     *) echo "$ME: error: unknown group '$1' (build, test, python)" >&2; return 1 ;;
   esac

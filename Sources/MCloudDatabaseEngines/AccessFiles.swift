@@ -9,6 +9,8 @@ enum AccessFiles {
     static let postgresUsersPath = "/etc/mcloud/access/users.sql"
     static let redisUsersPath = "/etc/mcloud/access/users.acl"
     static let mysqlUsersPath = "/etc/mcloud/access/mysql-users.sql"
+    static let clickhouseUsersPath = "/etc/mcloud/access/clickhouse-users.xml"
+    static let clickhouseDatabasesPath = "/etc/mcloud/access/clickhouse-databases.sql"
 
     static func files(_ recipe: Recipe, _ access: ServerAccess) -> [DatabaseUserData.File] {
         var files = [
@@ -29,7 +31,12 @@ enum AccessFiles {
         case .mysql:
             files.append(DatabaseUserData.File(path: mysqlUsersPath, permissions: "0600", content: mysqlUsers(access.users)))
             files += access.replication.map { MySQLReplication.files($0, MySQLReplication.dialect(series: recipe.series)) } ?? []
-        case .clickhouse, .mongodb, .arenadata:
+        case .clickhouse:
+            files += [
+                DatabaseUserData.File(path: clickhouseUsersPath, permissions: "0600", content: clickhouseUsers(access.users)),
+                DatabaseUserData.File(path: clickhouseDatabasesPath, permissions: "0600", content: clickhouseDatabases(access.users)),
+            ]
+        case .mongodb, .arenadata:
             break
         }
         return files
@@ -117,5 +124,26 @@ enum AccessFiles {
         let mask = bits == 32 ? UInt32.max : ~(UInt32.max >> UInt32(bits))
         func dotted(_ value: UInt32) -> String { (0..<4).map { String(value >> UInt32(24 - 8 * $0) & 255) }.joined(separator: ".") }
         return bits == 32 ? dotted(address) : "\(dotted(address & mask))/\(dotted(mask))"
+    }
+
+    /// ClickHouse's users, the `<users>` children of a users.d file that the recipe's `secure` step completes with the
+    /// VM's administrator: per client its password's SHA-256, the networks it may come from, and its own database
+    /// only (`allow_databases`; the `system` tables stay readable, as ClickHouse allows every user).
+    static func clickhouseUsers(_ users: [ServerAccess.User]) -> String {
+        var lines = ["<!-- Written by mcloud: one user per dependent service, with its password's SHA-256, on a database of its own. -->"]
+        for user in users {
+            lines.append("<\(user.name)>")
+            lines.append("    <password_sha256_hex>\(user.verifier)</password_sha256_hex>")
+            lines.append("    <networks>" + user.cidrs.map { "<ip>\($0)</ip>" }.joined() + "</networks>")
+            lines += ["    <profile>default</profile>", "    <quota>default</quota>"]
+            lines.append("    <allow_databases><database>\(user.database)</database></allow_databases>")
+            lines.append("</\(user.name)>")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The clients' databases, made by the VM's administrator once the users are in (a client may not create one).
+    static func clickhouseDatabases(_ users: [ServerAccess.User]) -> String {
+        users.map { "CREATE DATABASE IF NOT EXISTS \($0.database);" }.joined(separator: "\n") + "\n"
     }
 }

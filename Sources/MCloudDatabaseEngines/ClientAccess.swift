@@ -58,7 +58,9 @@ public struct ClientAccess: Sendable {
     /// The URI a driver takes as it is, one form per engine, each with verified TLS against the mounted CA:
     /// PostgreSQL's `sslmode=verify-full` without channel binding, which libpq cannot do with an Ed25519 certificate
     /// (docs/connectivity.md); Redis's `rediss`, whose client is given the CA as a file; MariaDB's and MySQL's
-    /// `ssl-mode=VERIFY_IDENTITY` with `ssl-ca`, the keys MySQL Shell, the X DevAPI connectors and sqlx read. Users and
+    /// `ssl-mode=VERIFY_IDENTITY` with `ssl-ca`, the keys MySQL Shell, the X DevAPI connectors and sqlx read;
+    /// ClickHouse's native protocol as clickhouse-go takes it, `secure=true` (its other keys are server settings, so
+    /// the CA goes to the driver's TLS configuration from `ca.crt`). Users and
     /// passwords are letters, digits and `_`, so nothing needs escaping. Engines whose VMs get no users have no URI.
     static func uri(_ edge: Edge, password: String) throws(SecretsError) -> String {
         let credentials = "\(edge.user):\(password)@\(edge.host):\(edge.port)"
@@ -69,7 +71,9 @@ public struct ClientAccess: Sendable {
             return "rediss://\(credentials)"
         case .mysql:
             return "mysql://\(credentials)/\(edge.database)?ssl-mode=VERIFY_IDENTITY&ssl-ca=\(edge.authorityPath)"
-        case .clickhouse, .mongodb, .arenadata:
+        case .clickhouse:
+            return "clickhouse://\(credentials)/\(edge.database)?secure=true"
+        case .mongodb, .arenadata:
             throw ServerAccess.noUsers(edge.engine)
         }
     }

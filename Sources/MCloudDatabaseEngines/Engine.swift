@@ -54,7 +54,8 @@ public enum Engine: String, CaseIterable, Sendable, Hashable {
         case .postgresql, .postgrespro: .scramSHA256
         case .redis: .redisSHA256
         case .mysql: .mysqlNative
-        case .clickhouse, .mongodb, .arenadata: nil
+        case .clickhouse: .sha256Hex
+        case .mongodb, .arenadata: nil
         }
     }
 

@@ -2,7 +2,7 @@ public import MCloudCore
 import MCloudDatabaseEngines
 
 /// A database whose clients mcloud wires but gives no credentials of their own yet: a VM of an engine whose recipes
-/// make no TLS or users (ClickHouse, MongoDB), or a managed database. `plan` says so on the database's cell, naming
+/// make no TLS or users (MongoDB), or a managed database. `plan` says so on the database's cell, naming
 /// the clients that reach it from another cloud, rather than leave the gap silent (docs/connectivity.md, "Checked at
 /// plan time").
 public struct CredentialGap: Sendable, Hashable {
@@ -20,7 +20,7 @@ public struct CredentialGap: Sendable, Hashable {
             case .databaseServer:
                 guard let engine = Engine(named: engineName), engine.passwordScheme == nil else { continue }
                 reason = "its clients connect without TLS and without users of their own: mcloud makes them on \(engine.title) VMs not yet "
-                    + "(it does on PostgreSQL, Postgres Pro, Redis and MariaDB/MySQL VMs)"
+                    + "(it does on PostgreSQL, Postgres Pro, Redis, MariaDB/MySQL and ClickHouse VMs)"
             case .managedEndpoint:
                 reason = "its clients get its address but no user, password or Secret: mcloud makes none on a managed database yet; give them credentials yourself"
             default:

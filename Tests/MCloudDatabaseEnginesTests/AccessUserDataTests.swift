@@ -74,6 +74,31 @@ struct AccessUserDataTests {
         #expect(engine.contains("port 0\ntls-port $PORT\n") && engine.contains("redis-cli -s /run/redis/redis-server.sock --user mcloud-admin"))
     }
 
+    /// ClickHouse, both configuration roots: per client its SHA-256, its networks and its own database; once secured
+    /// only the native protocol's TLS port listens, and `ready`, `dump` and `restore` go over it as the VM's own
+    /// administrator, from the loopback only.
+    @Test(arguments: EngineCatalog.recipes.filter { $0.engine == .clickhouse && ($0.proof == .bed || $0.series == "25.8") && $0.family == .debian12 })
+    func theClickHouseUserDataGivesEachClientItsHashAndNetworksOnItsOwnDatabase(_ recipe: Recipe) throws {
+        let vm = try Self.vm(recipe)
+        let files = try UserDataTests.files(DatabaseUserData.render(vm))
+        let users = try #require(files[AccessFiles.clickhouseUsersPath]?["content"]?.scalar?.value)
+        #expect(files[AccessFiles.clickhouseUsersPath]?["permissions"]?.scalar?.value == "0600")
+        let hash = try ClientCredential(root: Self.root, application: "retail-bank", cell: "payments-db@eu", service: "payments-api@eu").verifier(.sha256Hex)
+        #expect(users.split(separator: "\n").dropFirst().prefix(7).map(String.init) == [
+            "<payments_api_eu>", "    <password_sha256_hex>\(hash)</password_sha256_hex>",
+            "    <networks><ip>203.0.113.0/24</ip><ip>2001:db8::/64</ip></networks>", "    <profile>default</profile>", "    <quota>default</quota>",
+            "    <allow_databases><database>payments_api_eu</database></allow_databases>", "</payments_api_eu>",
+        ])
+        #expect(files[AccessFiles.clickhouseDatabasesPath]?["content"]?.scalar?.value == "CREATE DATABASE IF NOT EXISTS payments_api_eu;\nCREATE DATABASE IF NOT EXISTS ledger_eu;\n")
+        #expect(DatabaseUserData.settings(vm).contains("MCLOUD_ACCESS='1'\n"))
+        let engine = DatabaseUserData.engine(recipe)
+        let root = recipe.source == .distribution ? "yandex" : "clickhouse"
+        for line in ["<\(root)>", "<tcp_port remove=\"remove\"/>", "<http_port remove=\"remove\"/>", "<tcp_port_secure>$PORT</tcp_port_secure>", "echo '<\(root)><users>'"] {
+            #expect(engine.contains(line), "\(line)")
+        }
+        #expect(engine.contains("clickhouse-client --config-file /etc/mcloud/clickhouse-client.xml --host 127.0.0.1 --port \"$PORT\""))
+    }
+
     /// MariaDB and MySQL: per client and source network an account with the native verifier and `REQUIRE SSL`, rights
     /// on its own database only; TLS with the server's certificate and plain text refused for every TCP client.
     @Test(arguments: EngineCatalog.recipes.filter { $0.engine == .mysql && ($0.proof == .bed || $0.series == "8.4") })
@@ -149,9 +174,10 @@ struct AccessUserDataTests {
 
     @Test func aServerWithoutClientsOrOnAnEngineWithoutUsersGetsNoAccessStep() throws {
         #expect(!DatabaseUserData.settings(UserDataTests.vm(Self.postgres)).contains("MCLOUD_ACCESS"))
-        let clickhouse = try #require(EngineCatalog.recipes.first { $0.engine == .clickhouse })
-        #expect(throws: SecretsError.self) { try Self.vm(clickhouse) }
-        #expect(!ServerAccess.needsRoot(engine: "clickhouse", access: Self.access))
+        let mongodb = try #require(EngineCatalog.recipes.first { $0.engine == .mongodb })
+        #expect(throws: SecretsError.self) { try Self.vm(mongodb) }
+        #expect(!ServerAccess.needsRoot(engine: "mongodb", access: Self.access))
+        #expect(ServerAccess.needsRoot(engine: "clickhouse", access: Self.access))
         #expect(ServerAccess.needsRoot(engine: "mariadb", access: Self.access))
         #expect(ServerAccess.needsRoot(engine: "postgresql", access: Self.access))
         #expect(!ServerAccess.needsRoot(engine: "postgresql", access: DatabaseAccess(cell: "a@eu", names: [], clients: [])))
@@ -176,6 +202,6 @@ struct AccessUserDataTests {
         let folder = try UserDataTests.folder()
         try Data("# test\n\(try AgeIdentity(secretKey: [UInt8](repeating: 7, count: 32)).encoded)\n".utf8).write(to: URL(fileURLWithPath: "\(folder)/age.key"))
         #expect(ServerAccess.problems(engine: "postgresql", access: Self.access, environment: ["MCLOUD_AGE_KEY_FILE": "\(folder)/age.key"]).isEmpty)
-        #expect(ServerAccess.problems(engine: "clickhouse", access: Self.access, environment: [:]).isEmpty)
+        #expect(ServerAccess.problems(engine: "mongodb", access: Self.access, environment: [:]).isEmpty)
     }
 }

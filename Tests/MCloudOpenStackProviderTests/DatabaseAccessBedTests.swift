@@ -88,6 +88,70 @@ import Testing
         }
     }
 
+    /// ClickHouse 18.16 from Debian's packages: only the native protocol's TLS port listens, the client verifies the
+    /// server's certificate, and each client's user reaches its own database with its own password only, before and
+    /// after a restore. The client is Debian's clickhouse-client 18.16 on the host, given the CA; it checks the chain
+    /// but not the name (it hands its TLS library the address it resolved, which no certificate of a name holds), so
+    /// `openssl s_client` checks the name, as a driver that verifies host names does.
+    @Test func aBootedClickHouseAcceptsOnlyVerifiedTLSWithTheDerivedPasswordOnItsOwnDatabase() async throws {
+        try await Self.boot("clickhouse", verifier: "<password_sha256_hex>") { server in
+            let configuration = "\(server.folder)/clickhouse-client.xml"
+            try Data("""
+                <config><openSSL><client>
+                <loadDefaultCAFile>false</loadDefaultCAFile><caConfig>\(server.authority)</caConfig>
+                <verificationMode>strict</verificationMode>
+                <invalidCertificateHandler><name>RejectCertificateHandler</name></invalidCertificateHandler>
+                </client></openSSL></config>
+                """.utf8).write(to: URL(fileURLWithPath: configuration))
+            func clickhouse(_ user: String, _ password: String, database: String? = "payments_api_eu", secure: Bool = true, _ query: String) async throws -> Command {
+                let tls = secure ? ["--config-file", configuration, "--secure"] : []
+                return try await Command.run(
+                    "/usr/bin/clickhouse-client",
+                    tls + ["--host", "localhost", "--port", String(server.port), "--user", user, "--password", password, "--connect_timeout", "10"]
+                        + (database.map { ["--database", $0] } ?? []) + ["--query", query]
+                )
+            }
+            let password = try #require(server.passwords["payments-api@eu"])
+            let made = try await clickhouse("payments_api_eu", password, "CREATE TABLE IF NOT EXISTS t (v String) ENGINE = MergeTree ORDER BY v")
+            #expect(made.succeeded, "\(made.output)")
+            let written = try await clickhouse("payments_api_eu", password, "INSERT INTO t VALUES ('x')")
+            #expect(written.succeeded, "\(written.output)")
+            let read = try await clickhouse("payments_api_eu", password, "SELECT count() FROM t")
+            #expect(read.succeeded && read.stdout == "1\n", "\(read.output)")
+            func verify(_ name: String) async throws -> Command {
+                try await Command.run(
+                    "/usr/bin/openssl",
+                    ["s_client", "-connect", "127.0.0.1:\(server.port)", "-CAfile", server.authority, "-verify_hostname", name, "-verify_return_error", "-brief"],
+                    input: Data()
+                )
+            }
+            let named = try await verify(Self.host)
+            #expect(named.succeeded && named.output.contains("Verification: OK"), "\(named.output)")
+            let unnamed = try await verify("db.example.net")
+            #expect(!unnamed.succeeded, "a name the certificate does not hold must fail verification: \(unnamed.output)")
+            let untrusted = try await Command.run("/usr/bin/clickhouse-client", ["--secure", "--host", "localhost", "--port", String(server.port), "--query", "SELECT 1"])
+            #expect(!untrusted.succeeded && untrusted.output.contains("certificate verify failed"), "without the CA: \(untrusted.output)")
+            let plain = try await clickhouse("payments_api_eu", password, secure: false, "SELECT 1")
+            #expect(!plain.succeeded && plain.stdout.isEmpty, "\(plain.output)")
+            let listening = try await server.container.shell(server.instance, "ss -Hltnp | grep clickhouse | awk '{print $4}' | sort")
+            #expect(listening == "0.0.0.0:9001\n", "ClickHouse listens on its TLS port only: \(listening)")
+            let wrong = try await clickhouse("payments_api_eu", password + "x", "SELECT 1")
+            #expect(!wrong.succeeded && wrong.output.contains("Wrong password for user payments_api_eu"), "\(wrong.output)")
+            // 18.16 ends the handshake of a user asking for a database it may not use without a word: ask in the query.
+            let other = try await clickhouse("ledger_eu", try #require(server.passwords["ledger@eu"]), database: nil, "SELECT count() FROM payments_api_eu.t")
+            #expect(!other.succeeded && other.output.contains("Access denied to database payments_api_eu"), "\(other.output)")
+            let created = try await clickhouse("payments_api_eu", password, "CREATE DATABASE another")
+            #expect(!created.succeeded && created.output.contains("Access denied to database another"), "\(created.output)")
+            // The VM's own administrator dumps and restores over TLS; the users live in the configuration, so they stay.
+            _ = try await server.container.shell(server.instance, "OUT=/tmp/access.tar.gz mcloud-engine dump")
+            let dropped = try await clickhouse("payments_api_eu", password, "DROP TABLE t")
+            #expect(dropped.succeeded, "\(dropped.output)")
+            _ = try await server.container.shell(server.instance, "IN=/tmp/access.tar.gz mcloud-engine restore")
+            let restored = try await clickhouse("payments_api_eu", password, "SELECT count() FROM t")
+            #expect(restored.succeeded && restored.stdout == "1\n", "\(restored.output)")
+        }
+    }
+
     /// Boots the Debian 12 sample of `engine` with `clients` from the provider's user data, which must hold `verifier`
     /// and no client's password, with the container bed's `bootOptions` beside its own, runs `connect` against it,
     /// and removes the server, its volume and bucket however that ends (printing cloud-init's output when it fails).

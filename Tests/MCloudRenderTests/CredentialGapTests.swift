@@ -3,17 +3,16 @@ import MCloudCore
 import Testing
 
 /// The connections mcloud wires but gives no credentials of their own yet are said on the database's cell, never
-/// silent: telemed's ClickHouse VM (reached from another cloud in plain text) and the retail bank's Trove databases.
+/// silent: telemed's managed PostgreSQL and the retail bank's Trove databases; telemed's ClickHouse VM makes users.
 @Suite struct CredentialGapTests {
     static func gaps(_ example: String) throws -> [String] {
         let (model, plan) = try RenderFixtures.example(example)
         return CredentialGap.gaps(Wiring(model: model, placement: Placement(plan)).connections).map { "\($0.cell): \($0.message)" }
     }
 
-    @Test func aClickHouseVMsAndAManagedDatabasesClientsAreToldWhatTheyLack() throws {
+    @Test func aManagedDatabasesClientsAreToldWhatTheyLackAndAClickHouseVMsAreNot() throws {
         let gaps = try Self.gaps("telemed")
         #expect(gaps == [
-            "analytics: its clients connect without TLS and without users of their own: mcloud makes them on ClickHouse VMs not yet (it does on PostgreSQL, Postgres Pro, Redis and MariaDB/MySQL VMs); analytics-ingest@sel-msk reaches it from another cloud",
             "ehr-db@ru: its clients get its address but no user, password or Secret: mcloud makes none on a managed database yet; give them credentials yourself",
         ])
     }
@@ -26,4 +25,22 @@ import Testing
         #expect(gaps.allSatisfy { $0.contains(": its clients get its address but no user, password or Secret") }, "\(gaps)")
         #expect(!gaps.contains { $0.hasPrefix("sessions-redis@eu:") || $0.hasPrefix("fx-cache:") }, "a Redis VM's clients get their own users: \(gaps)")
     }
+
+    /// A VM's engine decides: one whose recipes make users leaves no gap, one whose recipes make none is named, with
+    /// the dependent that reaches it from another cloud.
+    @Test(arguments: [
+        ("clickhouse", nil),
+        ("postgresql", nil),
+        ("mongodb", "events-db: its clients connect without TLS and without users of their own: mcloud makes them on MongoDB VMs not yet (it does on PostgreSQL, Postgres Pro, Redis, MariaDB/MySQL and ClickHouse VMs); ingest@b reaches it from another cloud"),
+    ] as [(String, String?)])
+    func aDatabaseVMIsAGapOnlyOnAnEngineWhoseRecipesMakeNoUsers(_ engine: String, _ expected: String?) {
+        let database = Cell(workload: "events-db", kind: .database, audience: nil)
+        let connection = Connection(
+            dependent: .init(cell: Cell(workload: "ingest", kind: .service, audience: nil), cloud: "b", namespace: "events"),
+            target: .database(database, engine: engine, port: nil), route: .databaseServer(cloud: "a", server: "events.events-db.0"),
+            name: "events-db", crossesClouds: true, egressCIDRs: ["198.51.100.0/24"]
+        )
+        #expect(CredentialGap.gaps([connection]).map { "\($0.cell): \($0.message)" } == (expected.map { [$0] } ?? []))
+    }
 }
+
