@@ -26,7 +26,7 @@ let package = Package(
         // Manifests in, a placement out; the planner is pure.
         .target(name: "MCloudManifest", dependencies: ["MCloudCore", "MCloudYAML", "MCloudDatabaseEngines"]),
         .target(
-            name: "MCloudPlanner", dependencies: ["MCloudCore", "MCloudDatabaseEngines"],
+            name: "MCloudPlanner", dependencies: ["MCloudCore", "MCloudDatabaseEngines"], exclude: ["Search/README.md"],
             // Optimized in debug builds too: the tests plan the bench instances, which unoptimized take minutes of CPU
             // that hold the test runner's cooperative threads (two on two cores) and starve the bed tests' requests.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
