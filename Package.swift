@@ -73,7 +73,7 @@ let package = Package(
         ),
 
         // What the integration tests share: test bed env files and the python helpers they start.
-        .target(name: "MCloudTestSupport", dependencies: ["MCloudCompression"], path: "Tests/MCloudTestSupport"),
+        .target(name: "MCloudTestSupport", dependencies: ["MCloudCompression", "MCloudCore", "MCloudProvider"], path: "Tests/MCloudTestSupport"),
         // Holds the module graph to docs/architecture.md: reads Package.swift, the import lines and the drawing.
         .testTarget(name: "ArchitectureTests"),
         // The scripts a newcomer runs first: install-deps.sh, toolchain.sh, the optional comparison's message.

@@ -28,23 +28,13 @@ extension AWSResourceProvider {
         case .failure(let missing): throw .configuration("\(read.address): \(missing.message)")
         }
         if let problem = server.replicationProblem(recipe) { throw .configuration("\(read.address): \(problem)") }
-        var vm = server.vm(recipe: recipe, address: read.address.rawValue, server: read.name, disks: disks, secrets: backupKeys, restoreSecrets: restoreKeys)
         let authority = try BackupUpload.certificateAuthority(environment: settings.environment)
+        let vm: DatabaseVM
         do throws(SecretsError) {
-            vm.access = try server.serverAccess(environment: settings.environment, application: read.application, server: read.name, primaryAddress: primaryAddress)
-            vm.archive = try server.archive(
-                environment: settings.environment, application: read.application, server: read.name, recipe: recipe, bucket: vm.backup?.bucket,
-                certificateAuthority: authority
+            vm = try server.vmWithSecrets(
+                recipe: recipe, address: read.address.rawValue, server: read.name, application: read.application, disks: disks, secrets: backupKeys,
+                restoreSecrets: restoreKeys, primaryAddress: primaryAddress, environment: settings.environment, certificateAuthority: authority
             )
-            let restoreArchive = try server.restoreArchive(
-                environment: settings.environment, application: read.application, recipe: recipe, bucket: vm.recoveryPoint?.bucket, certificateAuthority: authority
-            )
-            vm.recoveryPoint?.archive = restoreArchive
-            vm.dumpRecipient = try server.dumpRecipient(
-                environment: settings.environment, application: read.application, server: read.name, recipe: recipe, bucket: vm.backup?.bucket
-            )
-            let restoreIdentity = try server.restoreIdentity(environment: settings.environment, application: read.application, bucket: vm.recoveryPoint?.bucket)
-            vm.recoveryPoint?.identity = restoreIdentity
         } catch {
             throw .configuration("\(read.address): \(error.description)")
         }

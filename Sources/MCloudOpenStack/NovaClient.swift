@@ -6,6 +6,9 @@ public import MCloudHTTP
 /// its owner in the same request that makes it, and `"networks": "none"` (2.37) boots without a port.
 public actor NovaClient {
     public static let microversion = Microversion(2, 52)
+    /// The most user data Nova takes: characters of its base64 (the API's schema; the bed's Nova refused more with
+    /// "Invalid input for field/attribute user_data").
+    public static let userDataLimit = 65_535
 
     public nonisolated let session: OpenStackSession
     private let poller: Poller

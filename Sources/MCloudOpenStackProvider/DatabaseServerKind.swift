@@ -60,6 +60,7 @@ struct DatabaseServerKind: Sendable {
         ServerAccess.problems(engine: body.string("engine") ?? "", access: body.databaseAccess, replication: body.replication, environment: environment)
             + PostgreSQLArchive.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: environment)
             + DumpEncryption.problems(engine: body.string("engine") ?? "", backup: body.backup, environment: environment)
+            + (userDataProblem(body, environment: environment).map { [$0] } ?? [])
     }
 
     static func replacementReasons(desired: ResourceBody, current: ResourceBody) -> [String] {
@@ -105,11 +106,7 @@ struct DatabaseServerKind: Sendable {
     }
 
     private func request(_ body: ResourceBody, _ clients: OpenStackConnection.Clients) async throws(OpenStackError) -> ServerRequest {
-        let spec = DatabaseServerSpec(
-            engine: body.string("engine") ?? "", version: body.string("version") ?? "", port: body.int("port"), image: body.image,
-            defaultFamily: VMImage.standard(for: .openstack).family, backup: body.backup, restore: body.restore, access: body.databaseAccess,
-            replication: body.replication
-        )
+        let spec = Self.spec(body)
         let recipe: Recipe
         switch spec.recipe() {
         case .success(let found): recipe = found
@@ -126,35 +123,10 @@ struct DatabaseServerKind: Sendable {
         }
         let secrets = if let location = spec.backup?.location { try await keys(location) } else { [(name: String, value: String)]() }
         let restoreSecrets = if let point = spec.restore { try await keys(point.location) } else { [(name: String, value: String)]() }
-        let primaryAddress = try await Self.primaryAddress(body, clients)
-        let access: ServerAccess?
-        do throws(SecretsError) {
-            access = try spec.serverAccess(environment: environment, application: body.application, server: body.name, primaryAddress: primaryAddress)
-        } catch {
-            throw .configuration(error.description, at: nil, file: nil)
-        }
-        var vm = spec.vm(
-            recipe: recipe, address: body.address.rawValue, server: body.name, disks: try await Self.disks(body, clients), secrets: secrets,
-            restoreSecrets: restoreSecrets, access: access
+        let userData = try Self.userData(
+            spec, body, recipe: recipe, secrets: secrets, restoreSecrets: restoreSecrets, disks: try await Self.disks(body, clients),
+            primaryAddress: try await Self.primaryAddress(body, clients), environment: environment
         )
-        let archives = try Self.archives(spec, vm, environment: environment, application: body.application, server: body.name)
-        vm.archive = archives.own
-        vm.recoveryPoint?.archive = archives.restore
-        do throws(SecretsError) {
-            vm.dumpRecipient = try spec.dumpRecipient(environment: environment, application: body.application, server: body.name, recipe: recipe, bucket: vm.backup?.bucket)
-            let identity = try spec.restoreIdentity(environment: environment, application: body.application, bucket: vm.recoveryPoint?.bucket)
-            vm.recoveryPoint?.identity = identity
-        } catch {
-            throw .configuration(error.description, at: nil, file: nil)
-        }
-        // Gzipped, as cloud-init takes it: in text the user data of a primary with a standby and an archive
-        // outgrows the 65,535 bytes of base64 Nova accepts (docs/databases.md, "User data").
-        let userData: [UInt8]
-        do throws(CompressionError) {
-            userData = try Gzip.compress(Array(DatabaseUserData.render(vm).utf8))
-        } catch {
-            throw .configuration("the user data of \(body.name): \(error.description)", at: nil, file: nil)
-        }
         let networks = try await connection.serverNetworks()
         return ServerRequest(
             name: body.name, imageID: try await connection.imageID(spec.image ?? .standard(for: .openstack)), flavorID: flavor.id,
@@ -166,21 +138,56 @@ struct DatabaseServerKind: Sendable {
         )
     }
 
-    /// A PostgreSQL primary's encrypted archive in its DR bucket (`DatabaseServerSpec.archive`), and the one its
-    /// recovery point restores from; nil for dumps.
-    static func archives(
-        _ spec: DatabaseServerSpec, _ vm: DatabaseVM, environment: [String: String], application: String, server: String
-    ) throws(OpenStackError) -> (own: PostgreSQLArchive.Repository?, restore: PostgreSQLArchive.Repository?) {
+    /// The user data of the server `body` describes, gzipped as cloud-init takes it: in text the user data of a
+    /// primary with a standby and an archive outgrows the 65,535 characters of base64 Nova accepts (docs/databases.md,
+    /// "User data").
+    static func userData(
+        _ spec: DatabaseServerSpec, _ body: ResourceBody, recipe: Recipe, secrets: [(name: String, value: String)],
+        restoreSecrets: [(name: String, value: String)], disks: [String], primaryAddress: String?, environment: [String: String]
+    ) throws(OpenStackError) -> [UInt8] {
         let authority: String?
         do throws(AWSError) { authority = try BackupUpload.certificateAuthority(environment: environment) } catch { throw .configuration(error.description, at: nil, file: nil) }
+        let vm: DatabaseVM
         do throws(SecretsError) {
-            return (
-                try spec.archive(environment: environment, application: application, server: server, recipe: vm.recipe, bucket: vm.backup?.bucket, certificateAuthority: authority),
-                try spec.restoreArchive(environment: environment, application: application, recipe: vm.recipe, bucket: vm.recoveryPoint?.bucket, certificateAuthority: authority)
+            vm = try spec.vmWithSecrets(
+                recipe: recipe, address: body.address.rawValue, server: body.name, application: body.application, disks: disks, secrets: secrets,
+                restoreSecrets: restoreSecrets, primaryAddress: primaryAddress, environment: environment, certificateAuthority: authority
             )
         } catch {
             throw .configuration(error.description, at: nil, file: nil)
         }
+        do throws(CompressionError) {
+            return try Gzip.compress(Array(DatabaseUserData.render(vm).utf8))
+        } catch {
+            throw .configuration("the user data of \(body.name): \(error.description)", at: nil, file: nil)
+        }
+    }
+
+    /// Why the server's user data would not fit Nova, measured at plan time with keys, disks and an address as long as
+    /// the real ones (which exist only once apply makes them); nil when it fits, or when what it needs is missing
+    /// (the other plan-time checks say so).
+    static func userDataProblem(_ body: ResourceBody, environment: [String: String]) -> String? {
+        let spec = spec(body)
+        guard case .success(let recipe) = spec.recipe(), spec.replicationProblem(recipe) == nil else { return nil }
+        let keys = [("AWS_ACCESS_KEY_ID", String(repeating: "A", count: 20)), ("AWS_SECRET_ACCESS_KEY", String(repeating: "s", count: 40))]
+            .map { (name: $0.0, value: $0.1) }
+        let sized = { (location: BucketLocation?) in location == nil ? [] : keys }
+        guard let bytes = try? userData(
+            spec, body, recipe: recipe, secrets: sized(spec.backup?.location), restoreSecrets: sized(spec.restore?.location),
+            disks: ["/dev/disk/by-id/virtio-" + String(repeating: "0", count: 20), "/dev/vdb"],
+            primaryAddress: spec.replication.map { _ in "255.255.255.255" }, environment: environment
+        ) else { return nil }
+        let encoded = (bytes.count + 2) / 3 * 4
+        guard encoded > NovaClient.userDataLimit else { return nil }
+        return "its user data is \(bytes.count) bytes gzipped, \(encoded) characters of base64, over the \(NovaClient.userDataLimit) Nova accepts: fewer services that use it, or a cloud whose VMs take more (docs/databases.md, \"User data\")"
+    }
+
+    static func spec(_ body: ResourceBody) -> DatabaseServerSpec {
+        DatabaseServerSpec(
+            engine: body.string("engine") ?? "", version: body.string("version") ?? "", port: body.int("port"), image: body.image,
+            defaultFamily: VMImage.standard(for: .openstack).family, backup: body.backup, restore: body.restore, access: body.databaseAccess,
+            replication: body.replication
+        )
     }
 
     /// Where a standby reaches its primary, which was made before it (the standby names it): the primary's fixed

@@ -1,5 +1,4 @@
 import Foundation
-import MCloudCore
 import MCloudProvider
 import MCloudTestSupport
 import Testing
@@ -9,18 +8,6 @@ import Testing
 /// EC2 takes 16,384 bytes of user data: a database VM whose gzipped user data would be longer is a plan-time problem
 /// naming its size, so apply never stops at RunInstances; one that fits is none.
 struct AWSUserDataLimitTests {
-    static func server(clients count: Int) -> DesiredResource {
-        let clients = (0..<count).map { index in
-            DatabaseAccess.Client(service: "service-\(index)@eu", user: "service_\(index)", database: "service_\(index)", cidrs: ["10.\(index % 250).0.0/16"])
-        }
-        let access = ResourceBody.DatabaseServerField.access(DatabaseAccess(cell: "ledger@eu", names: ["ledger.bank-eu.svc"], clients: clients))
-        var body: JSONValue = .object([("kind", .string("DatabaseServer")), ("metadata", .object([("name", .string("bank.ledger.0"))]))])
-        body = ResourceBody.setting(["metadata", "labels", ResourceLabels.partOf], to: .string("bank"), in: body)
-        body = ResourceBody(body).settingSpec(["engine"], .string("postgresql")).settingSpec(["version"], .string("15")).settingSpec(["role"], .string("primary"))
-            .settingSpec([access.key], access.value).document
-        return DesiredResource(address: "aws.aws-irl.DatabaseServer.bank.ledger.0", provider: "aws", cloud: "aws-irl", type: .databaseServer, body: body, dependencies: [])
-    }
-
     @Test(arguments: [(2, false), (150, true)])
     func aServerWhoseGzippedUserDataOutgrowsEC2IsAPlanProblem(clients: Int, refused: Bool) async throws {
         let key = NSTemporaryDirectory() + "aws-user-data-\(UUID().uuidString).key"
@@ -29,7 +16,7 @@ struct AWSUserDataLimitTests {
         let provider = AWSResourceProvider(cloud: "aws-irl", settings: .init(environment: ["MCLOUD_AGE_KEY_FILE": key])) { () throws(ProviderError) -> AWSClient in
             throw ProviderError(.unavailable, "unused")
         }
-        let problems = provider.problems(desired: Self.server(clients: clients))
+        let problems = provider.problems(desired: DatabaseServerFixture.primary(clients: clients, address: "aws.aws-irl.DatabaseServer.bank.ledger.0", provider: "aws", cloud: "aws-irl"))
         if refused {
             #expect(problems.count == 1 && problems[0].hasPrefix("its user data is ") && problems[0].contains(" bytes gzipped, over the 16384 EC2 accepts"), "\(problems)")
         } else {
