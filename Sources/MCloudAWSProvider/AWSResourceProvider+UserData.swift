@@ -50,11 +50,9 @@ extension AWSResourceProvider {
     /// (the other plan-time checks say so).
     func userDataProblem(_ read: ResourceBody) -> String? {
         let server = Self.serverSpec(read)
-        let keys = [("AWS_ACCESS_KEY_ID", String(repeating: "A", count: 20)), ("AWS_SECRET_ACCESS_KEY", String(repeating: "s", count: 40))]
-            .map { (name: $0.0, value: $0.1) }
-        let sized = { (location: BucketLocation?) in location == nil ? [] : keys }
         guard let bytes = try? userData(
-            server, read, backupKeys: sized(server.backup?.location), restoreKeys: sized(server.restore?.location), disks: ["/dev/nvme1n1"],
+            server, read, backupKeys: DatabaseServerSpec.standInKeys(for: server.backup?.location),
+            restoreKeys: DatabaseServerSpec.standInKeys(for: server.restore?.location), disks: ["/dev/nvme1n1"],
             primaryAddress: server.replication.map { _ in "255.255.255.255" }
         ) else { return nil }
         guard bytes.count > EC2Client.userDataLimit else { return nil }

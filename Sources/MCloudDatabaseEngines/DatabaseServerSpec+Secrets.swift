@@ -1,3 +1,4 @@
+public import MCloudCore
 public import MCloudSecrets
 
 extension DatabaseServerSpec {
@@ -23,5 +24,12 @@ extension DatabaseServerSpec {
         vm.dumpRecipient = try dumpRecipient(environment: environment, application: application, server: server, recipe: recipe, bucket: vm.backup?.bucket)
         vm.recoveryPoint?.identity = try restoreIdentity(environment: environment, application: application, bucket: restoreBucket)
         return vm
+    }
+
+    /// Keys as long as the real ones a bucket at `location` gives (an AWS access key and secret), for rendering the user
+    /// data at plan time, before apply mints or resolves them; none without a bucket.
+    public static func standInKeys(for location: BucketLocation?) -> [(name: String, value: String)] {
+        guard location != nil else { return [] }
+        return [(name: "AWS_ACCESS_KEY_ID", value: String(repeating: "A", count: 20)), (name: "AWS_SECRET_ACCESS_KEY", value: String(repeating: "s", count: 40))]
     }
 }

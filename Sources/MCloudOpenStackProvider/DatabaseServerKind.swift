@@ -169,11 +169,9 @@ struct DatabaseServerKind: Sendable {
     static func userDataProblem(_ body: ResourceBody, environment: [String: String]) -> String? {
         let spec = spec(body)
         guard case .success(let recipe) = spec.recipe(), spec.replicationProblem(recipe) == nil else { return nil }
-        let keys = [("AWS_ACCESS_KEY_ID", String(repeating: "A", count: 20)), ("AWS_SECRET_ACCESS_KEY", String(repeating: "s", count: 40))]
-            .map { (name: $0.0, value: $0.1) }
-        let sized = { (location: BucketLocation?) in location == nil ? [] : keys }
         guard let bytes = try? userData(
-            spec, body, recipe: recipe, secrets: sized(spec.backup?.location), restoreSecrets: sized(spec.restore?.location),
+            spec, body, recipe: recipe, secrets: DatabaseServerSpec.standInKeys(for: spec.backup?.location),
+            restoreSecrets: DatabaseServerSpec.standInKeys(for: spec.restore?.location),
             disks: ["/dev/disk/by-id/virtio-" + String(repeating: "0", count: 20), "/dev/vdb"],
             primaryAddress: spec.replication.map { _ in "255.255.255.255" }, environment: environment
         ) else { return nil }
