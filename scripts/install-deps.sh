@@ -8,9 +8,11 @@
 #           draws `mcloud graph --format svg|html`, and age, whose age-keygen makes the operator's identity that
 #           database VMs' TLS and passwords are derived from (examples.sh makes a throwaway one)
 #   test    what the test suite runs beside the test beds: python3 (the tests' fixture servers), openssl (the
-#           tests' certificates), chromium (the report test opens the HTML report headless), age and
+#           tests' certificates) and ca-certificates (the system store a VM's CAs are compared with), chromium (the
+#           report test opens the HTML report headless), age and
 #           python3-cryptography with python3-yaml (the secrets tests' age interop and independent SOPS reader),
-#           prometheus (its promtool checks `status --prometheus`'s metrics and docs/alerts/mcloud-rules.yml)
+#           prometheus (its promtool checks `status --prometheus`'s metrics and docs/alerts/mcloud-rules.yml),
+#           clickhouse-client (the ClickHouse access bed test's client)
 #   python  python3-venv, for the venvs of the optional scripts (check-placements.sh, validate-rendered.sh)
 #
 # scripts/examples.sh installs build; scripts/test.sh build and test; every test bed installs its own packages when
@@ -23,7 +25,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/packages.sh"
 packages_of() {
   case "$1" in
     build) echo libyaml-dev libcurl4-openssl-dev libssl-dev libpq-dev zlib1g-dev pkg-config graphviz age ;;
-    test) echo python3 openssl chromium age python3-cryptography python3-yaml prometheus clickhouse-client ;;
+    test) echo python3 openssl ca-certificates chromium age python3-cryptography python3-yaml prometheus clickhouse-client ;;
     python) echo python3 python3-venv ;;
     *) echo "$ME: error: unknown group '$1' (build, test, python)" >&2; return 1 ;;
   esac

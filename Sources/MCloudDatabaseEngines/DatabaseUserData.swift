@@ -2,7 +2,8 @@ import MCloudSecrets
 
 /// The one renderer of a database VM's cloud-init user data, for every provider: a `#cloud-config` whose
 /// `write_files` put the settings (`/etc/mcloud/database.conf`), the bucket's keys (root-only
-/// `/etc/mcloud/backup.env`), a vendor repository's source and pin, and five scripts in place, and whose `runcmd`
+/// `/etc/mcloud/backup.env`), a vendor repository's source and pin, and five scripts in place, whose `ca_certs` adds a
+/// private DR endpoint's CA to the system store, and whose `runcmd`
 /// enables the metadata guard and runs `mcloud-db-setup` once:
 /// - `mcloud-engine prepare|configure|secure|follow|replicas|demote|promote|ready|dump|restore`: the recipe's steps,
 ///   each in a shell of its own (`demote` and `promote` are a switchover's, docs/databases.md, "Switchover");
@@ -77,6 +78,10 @@ public enum DatabaseUserData {
         for file in files(vm) {
             lines += ["  - path: \(CloudConfigText.scalar(file.path))", "    owner: root:root", "    permissions: \(CloudConfigText.doubleQuoted(file.permissions))"]
             lines += CloudConfigText.entry("content", file.content, indent: 4)
+        }
+        let authorities = PostgreSQLArchive.authorities(vm)
+        if !authorities.isEmpty {
+            lines += ["ca_certs:", "  trusted:"] + authorities.map { "    - \(CloudConfigText.doubleQuoted($0))" }
         }
         // The guard first: cloud-init has read the user data by now, and nothing but root needs the metadata service again.
         lines += ["runcmd:", "  - [systemctl, enable, --now, \(metadataGuardUnitName)]", "  - [\(setupScript)]", ""]

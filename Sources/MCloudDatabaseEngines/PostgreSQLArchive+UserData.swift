@@ -1,18 +1,27 @@
 extension PostgreSQLArchive {
     /// The files a VM with an archive or an archive recovery point gets: the staged configurations (root-only until
-    /// `mcloud-archive` installs them for postgres), the endpoints' CAs, and the script.
+    /// `mcloud-archive` installs them for postgres) and the script.
     static func files(_ vm: DatabaseVM) -> [DatabaseUserData.File] {
         var files: [DatabaseUserData.File] = []
         if let own = vm.archive {
-            files.append(.init(path: stagedConfigurationPath, permissions: "0600", content: configuration(own, dataDirectory: vm.recipe.dataDirectory, port: vm.port, certificateAuthorityPath: certificateAuthorityPath)))
-            if let authority = own.certificateAuthority { files.append(.init(path: certificateAuthorityPath, permissions: "0644", content: authority)) }
+            files.append(.init(path: stagedConfigurationPath, permissions: "0600", content: configuration(own, dataDirectory: vm.recipe.dataDirectory, port: vm.port)))
         }
         if let source = vm.recoveryPoint?.archive {
-            files.append(.init(path: stagedRestorePath, permissions: "0600", content: configuration(source, dataDirectory: vm.recipe.dataDirectory, port: vm.port, certificateAuthorityPath: restoreCertificateAuthorityPath)))
-            if let authority = source.certificateAuthority { files.append(.init(path: restoreCertificateAuthorityPath, permissions: "0644", content: authority)) }
+            files.append(.init(path: stagedRestorePath, permissions: "0600", content: configuration(source, dataDirectory: vm.recipe.dataDirectory, port: vm.port)))
         }
         if !files.isEmpty { files.append(.init(path: script, permissions: "0755", content: archiveScript)) }
         return files
+    }
+
+    /// The CAs of the endpoints' certificates the VM's system store lacks (`Repository.certificateAuthority`), its
+    /// own bucket's and the recovery point's, once each: cloud-init's `ca_certs` adds them to that store, which
+    /// pgBackRest and awscli then read, so the public CAs stay trusted beside them.
+    static func authorities(_ vm: DatabaseVM) -> [String] {
+        var authorities: [String] = []
+        for authority in [vm.archive?.certificateAuthority, vm.recoveryPoint?.archive?.certificateAuthority].compactMap({ $0 }) where !authorities.contains(authority) {
+            authorities.append(authority)
+        }
+        return authorities
     }
 
     /// The settings `mcloud-archive` reads beside the server's: where the cluster is, and the restore's target.
@@ -24,12 +33,6 @@ extension PostgreSQLArchive {
             pairs.append(("MCLOUD_RESTORE_ARCHIVE", source.path))
             if let time = point.targetTime { pairs.append(("MCLOUD_RESTORE_TARGET", target(time))) }
             if point.drill { pairs.append(("MCLOUD_RESTORE_DRILL", "1")) }
-        }
-        // awscli's CA for the status and report objects: the server's own bucket's, else the recovery point's.
-        if vm.archive?.certificateAuthority != nil {
-            pairs.append(("AWS_CA_BUNDLE", certificateAuthorityPath))
-        } else if vm.recoveryPoint?.archive?.certificateAuthority != nil {
-            pairs.append(("AWS_CA_BUNDLE", restoreCertificateAuthorityPath))
         }
         return pairs
     }

@@ -17,9 +17,6 @@ public enum PostgreSQLArchive {
     /// cloud-init writes files as root before the postgres user exists: they wait here, root-only, until installed.
     static let stagedConfigurationPath = "/etc/mcloud/archive/pgbackrest.conf"
     static let stagedRestorePath = "/etc/mcloud/archive/restore.conf"
-    /// The CA that signs the bucket endpoint's certificate, when it is not a public one.
-    public static let certificateAuthorityPath = "/etc/mcloud/archive/ca.crt"
-    static let restoreCertificateAuthorityPath = "/etc/mcloud/archive/restore-ca.crt"
     public static let script = "/usr/local/sbin/mcloud-archive"
     /// Seconds PostgreSQL waits before it closes a segment that has writes: the RPO's bound, with the push time.
     public static let archiveTimeout = 30
@@ -28,7 +25,7 @@ public enum PostgreSQLArchive {
     /// and the cipher pass. Its description hides the pass and the keys.
     public struct Repository: Sendable, CustomStringConvertible {
         public var bucket: DatabaseVM.Bucket
-        /// PEM of the CA that signs the endpoint's certificate; nil for a public one.
+        /// PEM of the CAs that sign the endpoint's certificate and the VM's system store lacks; nil for a public one.
         public var certificateAuthority: String?
         /// The server whose archive this is: the first part of the path and the cell of the pass's purpose.
         public var server: String
@@ -111,14 +108,13 @@ public enum PostgreSQLArchive {
 
     /// pgbackrest.conf for `repository`, the cluster in `dataDirectory` on `port`. Every value is one line: the
     /// keys, names and the pass hold no line break (`BackupUpload.checked`, `GeneratedPassword`).
-    public static func configuration(_ repository: Repository, dataDirectory: String, port: Int, certificateAuthorityPath: String) -> String {
+    public static func configuration(_ repository: Repository, dataDirectory: String, port: Int) -> String {
         let (host, endpointPort, pathStyle) = endpoint(repository.bucket)
         let secret = Dictionary(repository.bucket.secrets.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         var global = [
             "repo1-type=s3", "repo1-s3-bucket=\(repository.bucket.name)", "repo1-s3-endpoint=\(host)", "repo1-storage-port=\(endpointPort)",
             "repo1-s3-uri-style=\(pathStyle ? "path" : "host")", "repo1-s3-region=\(repository.bucket.region)",
         ]
-        if repository.certificateAuthority != nil { global.append("repo1-storage-ca-file=\(certificateAuthorityPath)") }
         if let key = secret["AWS_ACCESS_KEY_ID"], let value = secret["AWS_SECRET_ACCESS_KEY"] {
             global += ["repo1-s3-key=\(key)", "repo1-s3-key-secret=\(value)"]
             if let token = secret["AWS_SESSION_TOKEN"] { global.append("repo1-s3-token=\(token)") }

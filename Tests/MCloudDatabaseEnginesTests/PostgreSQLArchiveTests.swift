@@ -29,7 +29,7 @@ struct PostgreSQLArchiveTests {
     }
 
     @Test func theConfigurationForAnEndpointWithItsOwnCAIsTheGolden() {
-        let text = PostgreSQLArchive.configuration(Self.repository(), dataDirectory: "/var/lib/postgresql/15/main", port: 5433, certificateAuthorityPath: "/etc/mcloud/archive/ca.crt")
+        let text = PostgreSQLArchive.configuration(Self.repository(), dataDirectory: "/var/lib/postgresql/15/main", port: 5433)
         #expect(text == """
             # Written by mcloud: pgBackRest's repository in the DR bucket (docs/dr.md). Holds the cipher pass: root:postgres 0640.
             [global]
@@ -39,7 +39,6 @@ struct PostgreSQLArchiveTests {
             repo1-storage-port=24599
             repo1-s3-uri-style=path
             repo1-s3-region=us-east-1
-            repo1-storage-ca-file=/etc/mcloud/archive/ca.crt
             repo1-s3-key=AKIDLEG
             repo1-s3-key-secret=leg/secret
             repo1-path=/bank.ledger.0/g1
@@ -73,9 +72,8 @@ struct PostgreSQLArchiveTests {
         EndpointCase(endpoint: "https://s3.example.net:8443/", lines: ["repo1-s3-endpoint=s3.example.net", "repo1-storage-port=8443", "repo1-s3-uri-style=path"]),
     ])
     func theEndpointIsSplitIntoHostPortAndStyle(_ test: EndpointCase) {
-        let text = PostgreSQLArchive.configuration(Self.repository(endpoint: test.endpoint, authority: nil), dataDirectory: "/d", port: 5432, certificateAuthorityPath: "/ca")
+        let text = PostgreSQLArchive.configuration(Self.repository(endpoint: test.endpoint, authority: nil), dataDirectory: "/d", port: 5432)
         for line in test.lines { #expect(text.contains(line + "\n"), "\(line)") }
-        #expect(!text.contains("repo1-storage-ca-file"), "a public CA needs no file")
     }
 
     @Test(arguments: [("https://localhost:24599", true), ("HTTPS://s3.example.net", true), ("http://127.0.0.1:24566", false)])
@@ -108,10 +106,10 @@ struct PostgreSQLArchiveTests {
         #expect(holding.map(\.path) == ["/etc/mcloud/archive/pgbackrest.conf"] && holding.allSatisfy { $0.permissions == "0600" })
         #expect(!String(describing: try #require(vm.archive)).contains(Self.pass))
         let settings = DatabaseUserData.settings(vm)
-        for line in ["MCLOUD_ARCHIVE='bank.ledger.0/g1'", "MCLOUD_DATA='/var/lib/postgresql/15/main'", "AWS_CA_BUNDLE='/etc/mcloud/archive/ca.crt'", "MCLOUD_PACKAGES='postgresql-15 awscli pgbackrest jq'"] {
+        for line in ["MCLOUD_ARCHIVE='bank.ledger.0/g1'", "MCLOUD_DATA='/var/lib/postgresql/15/main'", "MCLOUD_PACKAGES='postgresql-15 awscli pgbackrest jq'"] {
             #expect(settings.contains(line + "\n"), "\(line)")
         }
-        #expect(files.contains { $0.path == PostgreSQLArchive.certificateAuthorityPath && $0.permissions == "0644" })
+        #expect(!settings.contains("AWS_CA_BUNDLE"))
         // The archive replaces the dump: the backup job hands over before it dumps anything.
         let handOver = try #require(DatabaseUserData.backup.range(of: "exec mcloud-archive backup"))
         let dump = try #require(DatabaseUserData.backup.range(of: "mcloud-engine dump"))
@@ -123,6 +121,20 @@ struct PostgreSQLArchiveTests {
         vm.archive = nil
         #expect(!DatabaseUserData.files(vm).contains { $0.path.contains("archive") })
         #expect(!DatabaseUserData.settings(vm).contains("MCLOUD_ARCHIVE") && !DatabaseUserData.settings(vm).contains("pgbackrest"))
+    }
+
+    /// The endpoint's private CA joins the VM's system store through cloud-init's `ca_certs` (pgBackRest and awscli
+    /// read that store), once even when the recovery point's bucket has the same; a public endpoint adds none.
+    @Test func aPrivateEndpointsCAJoinsTheSystemStoreOnce() throws {
+        var vm = try Self.vm()
+        vm.recoveryPoint = DatabaseVM.RecoveryPoint(bucket: Self.bucket(), object: "bank.ledger.0/g1", archive: Self.repository())
+        let document = DatabaseUserData.render(vm)
+        let trusted = "ca_certs:\n  trusted:\n    - \"-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----\\n\"\nruncmd:"
+        #expect(document.contains(trusted), "\(document.suffix(400))")
+        #expect(!PostgreSQLArchive.configuration(Self.repository(), dataDirectory: "/d", port: 5432).contains("ca-file"))
+        vm.archive = Self.repository(authority: nil)
+        vm.recoveryPoint = nil
+        #expect(!DatabaseUserData.render(vm).contains("ca_certs"))
     }
 
     struct RestoreCase: Sendable, CustomStringConvertible {
@@ -145,7 +157,7 @@ struct PostgreSQLArchiveTests {
         let settings = DatabaseUserData.settings(vm)
         for line in test.present { #expect(settings.contains(line + "\n"), "\(line)") }
         for name in test.absent { #expect(!settings.contains(name)) }
-        #expect(settings.contains("AWS_CA_BUNDLE='/etc/mcloud/archive/restore-ca.crt'\n"))
+        #expect(PostgreSQLArchive.authorities(vm) == [try #require(Self.repository().certificateAuthority)])
         let holding = DatabaseUserData.files(vm).filter { $0.content.contains(Self.pass) }
         #expect(holding.map(\.path) == ["/etc/mcloud/archive/restore.conf"] && holding.allSatisfy { $0.permissions == "0600" })
         #expect(PostgreSQLArchive.archiveScript.contains(#"if [ -n "${MCLOUD_RESTORE_DRILL:-}" ]; then options+=(--archive-mode=off); fi"#))

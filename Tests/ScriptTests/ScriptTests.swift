@@ -65,7 +65,7 @@ import Testing
     /// installs nothing of its own, so CI cannot have a package the README's commands lack.
     @Test(arguments: [
         ("build", ["libyaml-dev", "libcurl4-openssl-dev", "libssl-dev", "libpq-dev", "zlib1g-dev", "pkg-config", "graphviz", "age"]),
-        ("test", ["python3", "openssl", "chromium", "age", "python3-cryptography", "python3-yaml", "prometheus", "clickhouse-client"]),
+        ("test", ["python3", "openssl", "ca-certificates", "chromium", "age", "python3-cryptography", "python3-yaml", "prometheus", "clickhouse-client"]),
         ("python", ["python3", "python3-venv"]),
     ])
     func eachInstallGroupNamesItsPackages(_ group: String, _ packages: [String]) async throws {
