@@ -11,7 +11,8 @@ import MCloudTestSupport
 /// and the restore's throughput in MB of the engine's data per second. PostgreSQL archives as a primary with a DR leg
 /// does (pgBackRest through moto's TLS front, restored from the newest point at the second instance's boot), and its
 /// archive lag is measured: from a commit to its WAL segment in the bucket. Other engines dump (age-encrypted) and
-/// restore the dump. One engine at a time unless `--parallel`.
+/// restore the dump; MariaDB also ships its binary log (`BinaryLogArchive`), whose lag is measured from a commit to
+/// the shipped log that holds it. One engine at a time unless `--parallel`.
 enum DatabaseVMBenchmark {
     struct Result {
         var sample: EngineSample
@@ -21,8 +22,11 @@ enum DatabaseVMBenchmark {
         var bytes: Int
         /// The engine's bytes for the rows on the primary.
         var dataBytes: Int
-        /// PostgreSQL's commit-to-archived seconds, one per sample commit; empty for engines that dump.
+        /// Commit-to-archived seconds, one per sample commit: PostgreSQL's WAL, MariaDB's binary log; empty for engines
+        /// that only dump.
         var archiveLags: [Double]
+        /// Whether the backup was a dump, of which `bytes` is the size (PostgreSQL's goes into its archive).
+        var dumps: Bool
         var same: Bool
     }
 
@@ -80,7 +84,7 @@ enum DatabaseVMBenchmark {
                     result.sample.description, format(result.ready), format(result.backup), format(result.restore), format(megabytes),
                     result.restore > 0 ? format(megabytes / result.restore) : "-",
                     lags.isEmpty ? "- (dumps)" : "\(format(lags[lags.count / 2]))/\(format(lags[lags.count - 1]))",
-                    result.archiveLags.isEmpty ? String(result.bytes) : "- (archive)", result.same ? "same" : "DIFFER",
+                    result.dumps ? String(result.bytes) : "- (archive)", result.same ? "same" : "DIFFER",
                 ])
             }
             print("Database VMs on the container bed (Debian 12, packages from the bed's mirror), \(rows) rows each, \(parallel ? "all at once" : "one at a time"):")
@@ -139,10 +143,10 @@ enum DatabaseVMBenchmark {
             let written = try await bed.shell(first, sample.checksum)
             let dataBytes = Int(try await bed.shell(first, sample.size).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             var lags: [Double] = []
-            if archives {
+            if archives || recipe.logArchive != nil {
                 for pause in lagSamples {
                     try await Task.sleep(for: .seconds(pause))
-                    lags.append(try await archiveLag(bed, first, port: sample.port))
+                    lags.append(archives ? try await archiveLag(bed, first, port: sample.port) : try await logLag(bed, first, s3: s3, bucket: bucket, server: server))
                 }
             }
             let backupStarted = clock()
@@ -177,7 +181,7 @@ enum DatabaseVMBenchmark {
             await bed.destroy(first)
             await bed.destroy(second)
             try await s3.deleteBucket(bucket)
-            return Result(sample: sample, ready: ready, backup: backup, restore: restore, bytes: size, dataBytes: dataBytes, archiveLags: lags, same: same)
+            return Result(sample: sample, ready: ready, backup: backup, restore: restore, bytes: size, dataBytes: dataBytes, archiveLags: lags, dumps: !archives, same: same)
         } catch {
             await bed.destroy(first)
             await bed.destroy(second)
@@ -203,5 +207,25 @@ enum DatabaseVMBenchmark {
             try await Task.sleep(for: .seconds(1))
         }
         throw ContainerBed.Failure(description: "\(name) archived no segment past \(segment) in 180 s")
+    }
+
+    /// Seconds from a MariaDB commit to the moment the bucket's binary log status names a shipped log at or past the
+    /// one that holds it: what a failover's replay would have of it. Log names of one server sort in the order they are
+    /// written (a six-digit sequence).
+    static func logLag(_ bed: ContainerBed, _ name: String, s3: S3Client, bucket: String, server: String) async throws -> Double {
+        let commit = try await bed.shell(name, #"mariadb -N -e "CREATE DATABASE IF NOT EXISTS bench; CREATE TABLE IF NOT EXISTS bench.ticks (at DATETIME(6) NOT NULL); INSERT INTO bench.ticks VALUES (NOW(6)); SELECT UNIX_TIMESTAMP(MAX(at)) FROM bench.ticks; SHOW MASTER STATUS""#)
+        let lines = commit.split(separator: "\n").map(String.init)
+        guard lines.count == 2, let committedAt = Double(lines[0]), let log = lines[1].split(separator: "\t").first.map(String.init) else {
+            throw ContainerBed.Failure(description: "no commit time and binary log from \(name): \(commit)")
+        }
+        for _ in 0..<180 {
+            if let object = try? await s3.getObject(bucket: bucket, key: BinaryLogArchive.statusKey(server: server)),
+               let newest = BinaryLogArchive.Status(json: String(decoding: object, as: UTF8.self))?.newest,
+               let shipped = newest.split(separator: "/").last.map(String.init), shipped.count == log.count, shipped >= log {
+                return Date().timeIntervalSince1970 - committedAt
+            }
+            try await Task.sleep(for: .seconds(1))
+        }
+        throw ContainerBed.Failure(description: "\(name) shipped no binary log past \(log) in 180 s")
     }
 }
