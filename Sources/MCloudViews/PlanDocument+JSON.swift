@@ -11,7 +11,14 @@ extension PlanDocument {
     /// The operation of a placement-only plan, beside the engine's apply and destroy.
     static let placementOperation = "placement"
 
-    public var json: JSONValue {
+    /// The whole document, every cell's every considered cloud and reason included: what `plan --out` saves and
+    /// `plan --json --explain` prints.
+    public var json: JSONValue { json(explained: true) }
+
+    /// The document; without `explained`, each cell's `considered` keeps the chosen clouds, the runner-up and the
+    /// rejected clouds counted by reason, and there are no `explanations`: a document proportional to the decision,
+    /// not to cells times clouds (`plan --json`; docs/cli.md).
+    public func json(explained: Bool) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("format_version", .string(Self.formatVersion)),
             ("operation", .string(deployment?.operation.rawValue ?? Self.placementOperation)),
@@ -19,7 +26,9 @@ extension PlanDocument {
         ]
         if let placementOnlyNote { fields.append(("note", .string(placementOnlyNote))) }
         if let placement {
-            fields += [("placement", placement.placementJSON), ("explanations", placement.explanationsJSON), ("considered", placement.consideredJSON)]
+            fields.append(("placement", placement.placementJSON))
+            if explained { fields.append(("explanations", placement.explanationsJSON)) }
+            fields.append(("considered", explained ? placement.consideredJSON : placement.consideredSummaryJSON))
             if !placement.connections.isEmpty { fields.append(("connections", .array(placement.connections.map(\.json)))) }
         }
         if let cost { fields.append(("cost", cost.json)) }
@@ -130,17 +139,43 @@ extension PlacementReport {
         })
     }
 
+    /// `considered` in brief: for every cell, the clouds chosen, the residency rules that apply, the runner-up and what
+    /// moving there adds, and `rejected`, the number of clouds each filter turned away (a cloud counts once for each
+    /// filter among its reasons; `cost` for clouds that passed but cost more), by filter name.
+    public var consideredSummaryJSON: JSONValue {
+        let rejections = Dictionary(explanations.map { ($0.cell, $0.rejected) }, uniquingKeysWith: { first, _ in first })
+        return .object(considered.map { cell in
+            var counts: [String: Int] = [:]
+            for rejection in rejections[cell.cell] ?? [] {
+                for filter in Set(rejection.reasons.map(Self.filter)) { counts[filter, default: 0] += 1 }
+            }
+            let rejected = JSONValue.object(counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+            return (cell.cell, .object(Self.consideredHead(cell) + [("rejected", rejected)]))
+        })
+    }
+
+    /// A reason's filter: the word before its colon (`Reason.description`, `residency: ...`).
+    static func filter(_ reason: String) -> String {
+        reason.firstIndex(of: ":").map { String(reason[..<$0]) } ?? reason
+    }
+
+    /// The chosen clouds, the residency rules and the runner-up of one cell, as both forms of `considered` begin.
+    static func consideredHead(_ cell: ConsideredClouds) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [
+            ("chosen", .array(cell.candidates.filter { $0.verdict == .chosen }.map { .string($0.cloud) })), ("residency", .string(cell.residency)),
+        ]
+        if let runnerUp = cell.runnerUp {
+            fields.append(("runnerUp", .object([("cloud", .string(runnerUp.cloud)), ("delta", cell.runnerUpDelta.map { .rounded($0) } ?? .null)])))
+        }
+        return fields
+    }
+
     /// `considered`: for every cell, the clouds chosen, the residency rules that apply, the runner-up and what moving
     /// there adds, then every cloud that passed its filters, cheapest first, with its verdict, cost, jurisdiction and
     /// capacity.
     public var consideredJSON: JSONValue {
         .object(considered.map { cell in
-            var fields: [(String, JSONValue)] = [
-                ("chosen", .array(cell.candidates.filter { $0.verdict == .chosen }.map { .string($0.cloud) })), ("residency", .string(cell.residency)),
-            ]
-            if let runnerUp = cell.runnerUp {
-                fields.append(("runnerUp", .object([("cloud", .string(runnerUp.cloud)), ("delta", cell.runnerUpDelta.map { .rounded($0) } ?? .null)])))
-            }
+            var fields = Self.consideredHead(cell)
             fields.append(("clouds", .array(cell.candidates.map { candidate in
                 var entry: [(String, JSONValue)] = [("cloud", .string(candidate.cloud)), ("verdict", .string(candidate.verdict.rawValue))]
                 entry.append(("monthly", candidate.monthly.map { .rounded($0) } ?? .null))

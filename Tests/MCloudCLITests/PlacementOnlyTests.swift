@@ -49,7 +49,7 @@ import Testing
         #expect(document["operation"]?.stringValue == "placement")
         #expect(document["resource_changes"] == nil && document["state"] == nil)
         #expect(document["placement"]?["cells"]?.objectPairs.count == 4 * (size.services + size.databases))
-        #expect(document["explanations"]?.objectPairs.count == 4 * (size.services + size.databases))
+        #expect(document["explanations"] == nil, "every reason comes with --explain")
         #expect(document["considered"]?.objectPairs.count == 4 * (size.services + size.databases))
         #expect((document["placement"]?["cost"]?["lowerBound"]?.doubleValue ?? 0) > 0)
 
@@ -61,6 +61,44 @@ import Testing
         #expect(try Self.json(asked)["placement"] == document["placement"])
     }
 
+    /// At 200 clouds `plan --json` grows with the cells, not with cells times clouds: per cell the placement, the
+    /// runner-up and the rejected clouds counted by filter, which agree with the reasons `--explain` adds; and
+    /// `explain CELL` still names every one of the 200 clouds.
+    @Test func theJSONOfA200CloudInstanceStaysWithinAFixedSizePerCellAndExplainNamesEveryCloud() async throws {
+        let directory = try Self.generated(SyntheticInstance.Size(clouds: 200, services: 10, databases: 3))
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let inputs = ["-f", "\(directory)/Manifests", "--providers", "\(directory)/Providers"]
+        let brief = await mcloudRun(["plan", "--placement-only", "--json"] + inputs)
+        #expect(brief.exitCode == 0, "\(brief.stderr)")
+        let document = try Self.json(brief)
+        let cells = (document["placement"]?["cells"]?.objectPairs ?? []).map(\.0)
+        #expect(cells.count == 4 * 13)
+        #expect(brief.stdout.utf8.count <= Self.bytesPerCell * cells.count, "\(brief.stdout.utf8.count / max(1, cells.count)) bytes a cell")
+        #expect(document["explanations"] == nil)
+        let full = try Self.json(await mcloudRun(["plan", "--placement-only", "--json", "--explain"] + inputs))
+        for (cell, summary) in document["considered"]?.objectPairs ?? [] {
+            var counts: [String: Int] = [:]
+            for (_, reasons) in full["explanations"]?[cell]?.objectPairs ?? [] {
+                let filters = Set((reasons.arrayItems ?? []).compactMap { $0.stringValue?.split(separator: ":").first.map(String.init) })
+                for filter in filters { counts[filter, default: 0] += 1 }
+            }
+            #expect(summary["rejected"] == .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }), "\(cell)")
+            #expect(summary["runnerUp"] == full["considered"]?[cell]?["runnerUp"] && summary["chosen"] == full["considered"]?[cell]?["chosen"], "\(cell)")
+        }
+        let cell = try #require(cells.first)
+        let considered = (full["considered"]?[cell]?["clouds"]?.arrayItems ?? []).compactMap { $0["cloud"]?.stringValue }
+        let clouds = Set(considered + (full["explanations"]?[cell]?.objectPairs ?? []).map(\.0))
+        #expect(clouds.count == 200)
+        let explained = await mcloudRun(["explain", cell] + inputs)
+        #expect(explained.exitCode == 0)
+        let words = Set(explained.stdout.split(whereSeparator: { $0.isWhitespace || $0 == ":" || $0 == "," }).map(String.init))
+        #expect(clouds.subtracting(words).isEmpty, "not in explain \(cell): \(clouds.subtracting(words).sorted().prefix(5))")
+    }
+
+    /// The most a cell adds to `plan --json` (its placement, why, warnings, runner-up and counts): 730 bytes on the
+    /// generated 200-cloud instance, where `--explain` adds 64 KB a cell.
+    static let bytesPerCell = 1_500
+
     /// The placement does not depend on endpoints: planned from the catalog, from the same catalog as price lists,
     /// and with --placement-only, every example gets the same `placement` (and explanations and considered clouds).
     @Test(arguments: ["retail-bank", "shop", "telemed"])
@@ -68,13 +106,13 @@ import Testing
         let priceLists = try Self.catalogWithoutEndpoints()
         defer { try? FileManager.default.removeItem(atPath: priceLists) }
         let manifests = "\(repositoryRoot)/Manifests/\(application)"
-        let deployment = try Self.json(await mcloudRun(["plan", "--json", "-f", manifests, "--providers", Self.providers, "--state", PlanCommandTests.noState]))
+        let deployment = try Self.json(await mcloudRun(["plan", "--json", "--explain", "-f", manifests, "--providers", Self.providers, "--state", PlanCommandTests.noState]))
         // A deployment plan also warns on cells about what it would make (docs/security.md, H2 and M6), and every plan
         // on edges across a border: warnings, not placement.
         let planned = Self.withoutCellWarnings(deployment)
-        let asked = Self.withoutCellWarnings(try Self.json(await mcloudRun(["plan", "--json", "--placement-only", "-f", manifests, "--providers", Self.providers])))
+        let asked = Self.withoutCellWarnings(try Self.json(await mcloudRun(["plan", "--json", "--explain", "--placement-only", "-f", manifests, "--providers", Self.providers])))
         let withoutEndpoints = Self.withoutCellWarnings(
-            try Self.json(await mcloudRun(["plan", "--json", "-f", manifests, "--providers", priceLists, "--state", PlanCommandTests.noState]))
+            try Self.json(await mcloudRun(["plan", "--json", "--explain", "-f", manifests, "--providers", priceLists, "--state", PlanCommandTests.noState]))
         )
         #expect(planned["operation"]?.stringValue == "apply")
         #expect(asked["operation"]?.stringValue == "placement" && withoutEndpoints["operation"]?.stringValue == "placement")

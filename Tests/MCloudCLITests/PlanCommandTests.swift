@@ -7,16 +7,24 @@ import Testing
     /// A state that does not exist: the plans of a new deployment, whatever a developer applied from the checkout.
     static let noState = "file://\(NSTemporaryDirectory())mcloud-no-state-\(UUID().uuidString)/state.json"
 
-    /// The human plan and the JSON plan of every bundled example; both come from one document.
+    /// The human plan and the JSON plan of every bundled example; both come from one document. `--explain` adds every
+    /// considered cloud and every reason to the JSON (its own golden) and changes nothing else.
     @Test(arguments: ["retail-bank", "shop", "telemed"])
     func bundledExamplesPlanToTheirGoldenOutput(_ application: String) async throws {
-        let human = await mcloudRun(["plan", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers, "--state", Self.noState])
+        let arguments = ["plan", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers, "--state", Self.noState]
+        let human = await mcloudRun(arguments)
         #expect(human.exitCode == 0)
         #expect(human.stderr == "")
         try Golden.check(human.stdout, named: "plan-\(application).txt")
-        let json = await mcloudRun(["plan", "--json", "-f", "\(repositoryRoot)/Manifests/\(application)", "--providers", Self.providers, "--state", Self.noState])
+        let json = await mcloudRun(arguments + ["--json"])
         #expect(json.exitCode == 0)
         try Golden.check(json.stdout, named: "plan-\(application).json")
+        let brief = try JSONParser.parse(Array(json.stdout.utf8))
+        let whole = try JSONParser.parse(Array(await mcloudRun(arguments + ["--json", "--explain"]).stdout.utf8))
+        let reasons = JSONValue.object([("explanations", whole["explanations"] ?? .null), ("considered", whole["considered"] ?? .null)])
+        try Golden.check(reasons.serialized() + "\n", named: "plan-\(application)-reasons.json")
+        let kept = whole.objectPairs.filter { $0.0 != "explanations" && $0.0 != "considered" }
+        #expect(JSONValue.object(kept) == JSONValue.object(brief.objectPairs.filter { $0.0 != "considered" }))
     }
 
     @Test func explainShowsOneCellWithItsRunnerUp() async throws {
@@ -28,7 +36,7 @@ import Testing
     /// Every verdict in five clouds (Fixtures/considered): chosen, runner-up, full, no backup leg; byte for byte, and
     /// the same on every run.
     @Test func consideredCloudsOfASmallInstanceMatchTheirGolden() async throws {
-        let arguments = ["plan", "--placement-only", "--json", "-f", "\(fixtures)/considered/Manifests", "--providers", "\(fixtures)/considered/Providers"]
+        let arguments = ["plan", "--placement-only", "--json", "--explain", "-f", "\(fixtures)/considered/Manifests", "--providers", "\(fixtures)/considered/Providers"]
         let run = await mcloudRun(arguments)
         #expect(run.exitCode == 0)
         let considered = try #require(try JSONParser.parse(Array(run.stdout.utf8))["considered"])
@@ -140,9 +148,4 @@ import Testing
         #expect(run.stderr == "warning: without ru-vm, ledger-db: its DR leg cannot be restored: the primary on ru-managed would be the cloud's managed postgresql (hosting: any); a failover would refuse it\n")
     }
 
-    @Test func jsonAndExplainTogetherAreAUsageError() async {
-        let run = await mcloudRun(["plan", "--json", "--explain"])
-        #expect(run.exitCode == 1)
-        #expect(run.stderr.hasPrefix("error: --explain adds to the human view; --json already holds every reason\n"))
-    }
 }

@@ -16,10 +16,16 @@ struct PlanCommand: Command {
             PlanRunner.target,
             PlanRunner.recovered,
             CommandSpec.Option(names: ["--out"], valueName: "FILE", help: "Save the plan for 'mcloud apply FILE', which then does exactly this."),
-            CommandSpec.Option(names: ["--json"], valueName: nil, help: "Print the plan as JSON (docs/cli.md's format) on stdout."),
+            CommandSpec.Option(
+                names: ["--json"], valueName: nil,
+                help: "Print the plan as JSON (docs/cli.md's format) on stdout: per cell the placement, the runner-up and the rejected clouds counted by reason."
+            ),
             CommandSpec.Option(names: ["--detailed-exitcode"], valueName: nil, help: "Exit 0 without changes, 2 with changes, 1 on error."),
             CommandSpec.Option(names: ["--no-refresh"], valueName: nil, help: "Take the state as the truth; read nothing from the clouds."),
-            CommandSpec.Option(names: ["--explain"], valueName: nil, help: "Also print every rejected cloud's reasons for every cell."),
+            CommandSpec.Option(
+                names: ["--explain"], valueName: nil,
+                help: "Also print every rejected cloud's reasons for every cell (with --json: every considered cloud and every reason)."
+            ),
             CommandSpec.Option(
                 names: ["--placement-only"], valueName: nil,
                 help: "Only the placement, cost, bound and reasons: no state, no cloud, no credentials, no endpoints needed."
@@ -53,7 +59,6 @@ struct PlanCommand: Command {
         explain = arguments.flag("--explain")
         placementOnly = arguments.flag("--placement-only")
         if !refresh, !recovered.isEmpty { throw UsageError(message: "--recovered reads the recovered cloud again, which --no-refresh would not") }
-        if json, explain { throw UsageError(message: "--explain adds to the human view; --json already holds every reason") }
         if placementOnly {
             let planning = [
                 (StateOptions.option.canonicalName, arguments.value(StateOptions.option.canonicalName) != nil), ("--target", !targets.isEmpty),
@@ -103,11 +108,11 @@ struct PlanCommand: Command {
 
     /// Prints the plan (human or JSON) and saves it with --out.
     private func output(_ document: PlanDocument, _ context: CommandContext) throws(CommandFailure) {
-        // Encoded once, and only when it is printed or saved: with thousands of resources the JSON is the larger part
-        // of a plan without refresh.
-        let encoded = json || out != nil ? document.json : nil
-        if json, let encoded {
-            context.stdout.write(encoded.serialized() + "\n")
+        // Encoded only when it is printed or saved, and once when both are whole: with thousands of resources the JSON
+        // is the larger part of a plan without refresh. A saved plan is whole, as `report --plan` draws every cloud.
+        let encoded = out != nil || (json && explain) ? document.json : nil
+        if json {
+            context.stdout.write((explain ? encoded ?? document.json : document.json(explained: false)).serialized() + "\n")
         } else {
             context.stdout.write(PlanView.render(document, explain: explain, color: context.usesColor))
         }
