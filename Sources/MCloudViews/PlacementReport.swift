@@ -60,15 +60,40 @@ public struct PlacementReport: Sendable, Hashable {
         public var gap: Double
     }
 
-    /// Every cloud one cell does not use, with every reason.
+    /// Every cloud one cell does not use, with every reason (when the plan kept them), and those clouds counted by
+    /// filter.
     public struct Explanation: Sendable, Hashable {
         public struct Rejection: Sendable, Hashable {
             public var cloud: String
             public var reasons: [String]
         }
 
+        /// The clouds one filter turned away (`cost` for those that passed but cost more).
+        public struct Count: Sendable, Hashable {
+            public var filter: String
+            public var clouds: Int
+        }
+
         public var cell: String
         public var rejected: [Rejection]
+        /// By filter name; each cloud once under every filter among its reasons.
+        public var counts: [Count]
+
+        /// `counts` nil: counted from the reasons, whose filter is the word before the colon (`Reason.description`).
+        public init(cell: String, rejected: [Rejection], counts: [Count]? = nil) {
+            self.cell = cell
+            self.rejected = rejected
+            self.counts = counts ?? Self.counts(rejected)
+        }
+
+        static func counts(_ rejected: [Rejection]) -> [Count] {
+            var counts: [String: Int] = [:]
+            for rejection in rejected {
+                let filters = Set(rejection.reasons.map { reason in reason.firstIndex(of: ":").map { String(reason[..<$0]) } ?? reason })
+                for filter in filters { counts[filter, default: 0] += 1 }
+            }
+            return counts.sorted { $0.key < $1.key }.map { Count(filter: $0.key, clouds: $0.value) }
+        }
     }
 
     /// Sorted by name.
@@ -121,7 +146,10 @@ extension PlacementReport {
                 lowerBound: Self.rounded(cost.lowerBound), gap: Self.rounded(cost.gap)
             ),
             explanations: plan.explanations.map { explanation in
-                Explanation(cell: explanation.cell, rejected: explanation.rejected.map { .init(cloud: $0.cloud, reasons: $0.reasons.map(\.description)) })
+                Explanation(
+                    cell: explanation.cell, rejected: explanation.rejected.map { .init(cloud: $0.cloud, reasons: $0.reasons.map(\.description)) },
+                    counts: explanation.counts.map { Explanation.Count(filter: $0.filter.rawValue, clouds: $0.clouds) }.sorted { $0.filter < $1.filter }
+                )
             },
             considered: plan.considered.map { cell in
                 var rounded = cell

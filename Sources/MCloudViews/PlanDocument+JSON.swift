@@ -143,20 +143,11 @@ extension PlacementReport {
     /// moving there adds, and `rejected`, the number of clouds each filter turned away (a cloud counts once for each
     /// filter among its reasons; `cost` for clouds that passed but cost more), by filter name.
     public var consideredSummaryJSON: JSONValue {
-        let rejections = Dictionary(explanations.map { ($0.cell, $0.rejected) }, uniquingKeysWith: { first, _ in first })
+        let counts = Dictionary(explanations.map { ($0.cell, $0.counts) }, uniquingKeysWith: { first, _ in first })
         return .object(considered.map { cell in
-            var counts: [String: Int] = [:]
-            for rejection in rejections[cell.cell] ?? [] {
-                for filter in Set(rejection.reasons.map(Self.filter)) { counts[filter, default: 0] += 1 }
-            }
-            let rejected = JSONValue.object(counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) })
+            let rejected = JSONValue.object((counts[cell.cell] ?? []).map { ($0.filter, .int($0.clouds)) })
             return (cell.cell, .object(Self.consideredHead(cell) + [("rejected", rejected)]))
         })
-    }
-
-    /// A reason's filter: the word before its colon (`Reason.description`, `residency: ...`).
-    static func filter(_ reason: String) -> String {
-        reason.firstIndex(of: ":").map { String(reason[..<$0]) } ?? reason
     }
 
     /// The chosen clouds, the residency rules and the runner-up of one cell, as both forms of `considered` begin.

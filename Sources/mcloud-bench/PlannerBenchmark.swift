@@ -23,7 +23,7 @@ enum PlannerBenchmark {
         var output: String?
         var checker: (python: String, script: String)?
         // The search alone: explanations are text for people, built after it and timed by `mcloud plan` itself.
-        var options = Planner.Options(explanations: false)
+        var options = Planner.Options(explanations: .none)
         var index = 0
         while index < arguments.count {
             if arguments[index] == "--out", index + 1 < arguments.count {

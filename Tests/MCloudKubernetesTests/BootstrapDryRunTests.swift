@@ -58,7 +58,7 @@ import Testing
                 model.clouds[index].endpoints.fluxKubeConfigKey = "value.yaml"
             }
         }
-        let plan = try Planner.plan(model, options: Planner.Options(explanations: false)).get()
+        let plan = try Planner.plan(model, options: Planner.Options(explanations: .none)).get()
         let rendering = Rendering(model: model, placement: Placement(plan))
         let bootstrap = Bootstrap(model: model, rendering: rendering, source: source)
         return (rendering.tree(with: bootstrap), bootstrap)

@@ -12,7 +12,7 @@ import Testing
 
     @Test func aRenderedClusterFolderAppliesAndASecondApplyChangesNothing() async throws {
         let model = try #require(ManifestLoader.load(paths: ["\(Self.root)/Manifests/retail-bank"], providers: "\(Self.root)/Providers").model)
-        let plan = try Planner.plan(model, options: Planner.Options(explanations: false)).get()
+        let plan = try Planner.plan(model, options: Planner.Options(explanations: .none)).get()
         let tree = Rendering(model: model, placement: Placement(plan)).tree
         let cluster = try #require(tree.files.first { $0.path.hasPrefix("clusters/") }?.path.split(separator: "/").dropFirst().first)
         var objects: [JSONValue] = []

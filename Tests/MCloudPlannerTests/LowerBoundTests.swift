@@ -27,7 +27,7 @@ import Testing
         let directory = "\(Self.root)/Tests/MCloudPlannerTests/Fixtures/bench/\(instance)"
         let model = try #require(ManifestLoader.load(paths: [directory + "/Manifests"], providers: directory + "/Providers").model)
         let reference = try JSONDecoder().decode(Reference.self, from: Data(contentsOf: URL(fileURLWithPath: directory + "/reference.json")))
-        guard case .success(let plan) = Planner.plan(model, options: Planner.Options(explanations: false)) else {
+        guard case .success(let plan) = Planner.plan(model, options: Planner.Options(explanations: .none)) else {
             Issue.record("\(instance) has no placement")
             return
         }
@@ -44,7 +44,7 @@ import Testing
     func everyCombinationOfPrimariesBoundedOnItsOwnProvesTheSmallestInstancesWithinOnePercent(_ instance: String) throws {
         let directory = "\(Self.root)/Tests/MCloudPlannerTests/Fixtures/bench/\(instance)"
         let model = try #require(ManifestLoader.load(paths: [directory + "/Manifests"], providers: directory + "/Providers").model)
-        guard case .success(let plan) = Planner.plan(model, options: Planner.Options(explanations: false)) else {
+        guard case .success(let plan) = Planner.plan(model, options: Planner.Options(explanations: .none)) else {
             Issue.record("\(instance) has no placement")
             return
         }
@@ -195,7 +195,7 @@ struct TinyInstance {
         let set = ManifestLoader.load([ManifestLoader.Source(file: "tiny.yaml", bytes: Array(documents.joined(separator: "\n---\n").utf8))])
         let model = try #require(set.model, "\(set.diagnostics)")
         let optimum = optimum()
-        switch Planner.plan(model, options: Planner.Options(explanations: false)) {
+        switch Planner.plan(model, options: Planner.Options(explanations: .none)) {
         case .success(let plan):
             let best = try #require(optimum, "seed \(seed): the planner placed an instance enumeration finds infeasible")
             let slack = 1e-7 * max(1, best)

@@ -35,7 +35,7 @@ import Testing
         var kinds: Set<String> = []
         for example in ["retail-bank", "shop", "telemed"] {
             let model = try #require(ManifestLoader.load(paths: ["\(Self.root)/Manifests/\(example)"], providers: "\(Self.root)/Providers").model)
-            let plan = try Planner.plan(model, options: Planner.Options(explanations: false)).get()
+            let plan = try Planner.plan(model, options: Planner.Options(explanations: .none)).get()
             kinds.formUnion(DesiredResources.from(Rendering(model: model, placement: Placement(plan))).map(\.type.rawValue))
         }
         // A Kubernetes Service is named by the workload kind Service.
@@ -45,7 +45,7 @@ import Testing
     /// A resource belongs to a workload by its cell label and what it is; resources of no cell belong to none.
     @Test func eachRenderedResourceBelongsToItsWorkloadKind() throws {
         let model = try #require(ManifestLoader.load(paths: ["\(Self.root)/Manifests/retail-bank"], providers: "\(Self.root)/Providers").model)
-        let plan = try Planner.plan(model, options: Planner.Options(explanations: false)).get()
+        let plan = try Planner.plan(model, options: Planner.Options(explanations: .none)).get()
         for resource in DesiredResources.from(Rendering(model: model, placement: Placement(plan))) {
             let change = ResourceChange(
                 address: resource.address, provider: resource.provider, cloud: resource.cloud, type: resource.type, action: .delete, reason: "",
@@ -68,7 +68,7 @@ import Testing
     /// A service cell holding a governed class is checked like a database: moved abroad, the rule names it.
     @Test func requireResidencyCatchesAServiceCellHoldingTheClassPlacedAbroad() throws {
         let model = try #require(ManifestLoader.load(paths: ["\(Self.root)/Manifests/retail-bank"], providers: "\(Self.root)/Providers").model)
-        let plan = try Planner.plan(model, options: Planner.Options(explanations: false)).get()
+        let plan = try Planner.plan(model, options: Planner.Options(explanations: .none)).get()
         var document = PlanDocument(placementOnly: PlacementReport(plan), application: model.application.name, note: "")
         var placement = try #require(document.placement)
         let web = try #require(placement.cells.firstIndex { $0.name == "web@ru" })

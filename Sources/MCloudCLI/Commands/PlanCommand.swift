@@ -1,6 +1,7 @@
 import MCloudViews
 import MCloudCore
 import MCloudEngine
+import MCloudPlanner
 import MCloudProvider
 
 /// `mcloud plan`: where every cell runs, what it costs and why, and exactly what apply would change.
@@ -86,12 +87,12 @@ struct PlanCommand: Command {
     func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
         if !whatIf.isEmpty { return try WhatIfRunner.run(whatIf, manifests: manifests, context) }
         if placementOnly {
-            let (model, plan) = try PlacementLoader.plan(manifests, explain: explain, context)
+            let (model, plan) = try PlacementLoader.plan(manifests, explain: explain, reasons: reasons, context)
             try output(PlacementOnly.document(PlacementReport(plan), model: model, note: PlacementOnly.requested), context)
             return .success
         }
         let stored = try StateOptions.read(try state.backend())
-        let inputs = try DeploymentInputs.load(manifests, lost: Set(stored?.lost ?? []), explain: explain, context)
+        let inputs = try DeploymentInputs.load(manifests, lost: Set(stored?.lost ?? []), explain: explain, reasons: reasons, context)
         // A what-if on a catalog of price lists: nothing to refresh and nowhere to connect, so the placement is the
         // answer. Not when the caller asked for what only a deployment plan has.
         let bare = inputs.cloudsWithoutEndpoints
@@ -105,6 +106,10 @@ struct PlanCommand: Command {
         try output(made.document, context)
         return detailedExitCode && made.deployment.hasChanges ? .changes : .success
     }
+
+    /// Every reason and considered cloud only where they are shown or saved: --explain, and a saved plan, which is
+    /// whole; at hundreds of clouds they take more time and memory than the search (docs/cli.md).
+    private var reasons: Planner.Explanations { explain || out != nil ? .every : .counted }
 
     /// Prints the plan (human or JSON) and saves it with --out.
     private func output(_ document: PlanDocument, _ context: CommandContext) throws(CommandFailure) {

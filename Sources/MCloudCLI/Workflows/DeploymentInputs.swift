@@ -23,8 +23,10 @@ struct DeploymentInputs {
     /// Reads and places the manifests without the `lost` clouds; warnings on stderr, errors thrown (with `explain`, a
     /// failed placement with every rejected cloud's reasons): among them a database VM that would get no backup
     /// identity (`DatabaseVMReview`) and an edge that cannot be wired (`Wiring`), refused before anything is read or made.
-    static func load(_ manifests: ManifestOptions, lost: Set<String> = [], explain: Bool = false, _ context: CommandContext) throws(CommandFailure) -> DeploymentInputs {
-        let (model, plan) = try PlacementLoader.plan(manifests, lost: lost, explain: explain, context)
+    static func load(
+        _ manifests: ManifestOptions, lost: Set<String> = [], explain: Bool = false, reasons: Planner.Explanations = .every, _ context: CommandContext
+    ) throws(CommandFailure) -> DeploymentInputs {
+        let (model, plan) = try PlacementLoader.plan(manifests, lost: lost, explain: explain, reasons: reasons, context)
         let placement = Placement(plan)
         let review = DatabaseVMReview(model: model, placement: placement)
         let wiring = Wiring(model: model, placement: placement)

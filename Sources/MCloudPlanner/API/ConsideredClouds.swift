@@ -76,8 +76,9 @@ public struct ConsideredClouds: Sendable, Hashable {
 }
 
 extension PlanBuilder {
-    /// The considered clouds of service cell `index`: every cloud that passes its filters.
-    func consideredService(_ index: Int, _ cache: ReasonCache) -> ConsideredClouds {
+    /// The considered clouds of service cell `index`: every cloud that passes its filters; without `every`, with no
+    /// capacity text (the plan keeps only the chosen clouds and the runner-up, and prints neither's capacity).
+    func consideredService(_ index: Int, _ cache: ReasonCache, every: Bool) -> ConsideredClouds {
         let cell = problem.services[index]
         let placed = Dictionary(state.replicas[index].map { ($0.cloud, $0.count) }, uniquingKeysWith: +)
         let highest = placed.keys.map { replicaCost(index, in: $0) }.max() ?? 0
@@ -86,15 +87,20 @@ extension PlanBuilder {
         var candidates: [ConsideredClouds.Candidate] = []
         for cloud in cell.allowed {
             let perReplica = replicaCost(index, in: cloud)
-            let monthly = Double(cell.replicas) * cell.replicaCost[cloud] + allAway.filter { $0.cloud != cloud }.map(\.cost).reduce(0, +)
+            // Summed in order, as the edges' egress is everywhere, without an array per cloud.
+            var away = 0.0
+            for edge in allAway where edge.cloud != cloud { away += edge.cost }
+            let monthly = Double(cell.replicas) * cell.replicaCost[cloud] + away
             let free = problem.clouds[cloud].capacity - state.usage[cloud]
             let verdict: ConsideredClouds.Verdict, capacity: String
             if let count = placed[cloud] {
-                (verdict, capacity) = (.chosen, "holds \(count) replica\(count == 1 ? "" : "s"); \(cache.freeText(cloud)) free")
+                (verdict, capacity) = (.chosen, every ? "holds \(count) replica\(count == 1 ? "" : "s"); \(cache.freeText(cloud)) free" : "")
             } else if free.copies(of: cell.perReplica, limit: 1) == 0 {
-                (verdict, capacity) = (.full, "needs \(Feasibility.describe(cell.perReplica)) per replica, \(cache.freeText(cloud)) free")
+                (verdict, capacity) = (.full, every ? "needs \(Feasibility.describe(cell.perReplica)) per replica, \(cache.freeText(cloud)) free" : "")
             } else {
-                (verdict, capacity) = (.dearer, "room for \(free.copies(of: cell.perReplica, limit: cell.replicas)) of \(cell.replicas) replicas; \(cache.freeText(cloud)) free")
+                (verdict, capacity) = (
+                    .dearer, every ? "room for \(free.copies(of: cell.perReplica, limit: cell.replicas)) of \(cell.replicas) replicas; \(cache.freeText(cloud)) free" : ""
+                )
             }
             candidates.append(.init(
                 cloud: name(cloud), verdict: verdict, monthly: monthly, perReplica: perReplica, replicas: placed[cloud] ?? 0,
@@ -108,8 +114,9 @@ extension PlanBuilder {
         )
     }
 
-    /// The considered clouds of database cell `index`: every cloud that passes its primary's filters.
-    func consideredDatabase(_ index: Int, _ cache: ReasonCache) -> ConsideredClouds {
+    /// The considered clouds of database cell `index`: every cloud that passes its primary's filters; without
+    /// `every`, as a service's.
+    func consideredDatabase(_ index: Int, _ cache: ReasonCache, every: Bool) -> ConsideredClouds {
         let cell = problem.databases[index]
         let primary = state.primary[index]
         let current = primaryCost(index, in: primary)
@@ -120,11 +127,11 @@ extension PlanBuilder {
             let free = problem.clouds[cloud].capacity - state.usage[cloud]
             let verdict: ConsideredClouds.Verdict, capacity: String
             if cloud == primary {
-                (verdict, capacity) = (.chosen, "holds it; \(cache.freeText(cloud)) free")
+                (verdict, capacity) = (.chosen, every ? "holds it; \(cache.freeText(cloud)) free" : "")
             } else if !cell.demand.fits(within: free) {
-                (verdict, capacity) = (.full, "needs \(Feasibility.describe(cell.demand)) with its standbys, \(cache.freeText(cloud)) free")
+                (verdict, capacity) = (.full, every ? "needs \(Feasibility.describe(cell.demand)) with its standbys, \(cache.freeText(cloud)) free" : "")
             } else {
-                (verdict, capacity) = (cell.needsBackup && backup == nil ? .noBackup : .dearer, "room; \(cache.freeText(cloud)) free")
+                (verdict, capacity) = (cell.needsBackup && backup == nil ? .noBackup : .dearer, every ? "room; \(cache.freeText(cloud)) free" : "")
             }
             candidates.append(.init(
                 cloud: name(cloud), verdict: verdict, monthly: verdict == .noBackup ? nil : primaryCost(index, in: cloud),

@@ -47,8 +47,12 @@ public struct PlacementPlan: Sendable {
         public var kind: Cell.Kind
         /// One sentence on why the cell went where it did.
         public var why: String
-        /// Every cloud the cell does not use, by name, with every reason.
+        /// Every cloud the cell does not use, by name, with every reason; empty unless every reason was asked for
+        /// (`Planner.Explanations.every`).
         public var rejected: [(cloud: String, reasons: [Reason])]
+        /// How many of the clouds the cell does not use each filter turned away, in the filters' order: a cloud counts
+        /// once under each filter among its reasons (`cost` for those that passed but cost more).
+        public var counts: [(filter: Reason.Filter, clouds: Int)]
     }
 
     /// Something the plan does that no rule forbids but a reader should know: a `dependsOn` edge across a border.

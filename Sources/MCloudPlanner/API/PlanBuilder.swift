@@ -2,7 +2,7 @@ import MCloudCore
 import MCloudDatabaseEngines
 
 /// Turns the optimiser's final state into the plan: names instead of indices, costs broken down, and an
-/// explanation for every cell.
+/// explanation for every cell, with every reason or counted (`Planner.Explanations`).
 struct PlanBuilder {
     let problem: PlanningProblem
     let optimizer: Optimizer
@@ -14,7 +14,7 @@ struct PlanBuilder {
 
     func name(_ cloud: Int) -> String { problem.clouds[cloud].cloud.name }
 
-    func plan(explanations explain: Bool) -> PlacementPlan {
+    func plan(explanations: Planner.Explanations) -> PlacementPlan {
         let services = problem.services.indices.map { index in
             PlacementPlan.ServicePlacement(
                 cell: problem.services[index].cell.name,
@@ -32,21 +32,22 @@ struct PlanBuilder {
         }
         let cdns = problem.cdns.indices.map { PlacementPlan.CDNPlacement(name: problem.cdns[$0].cdn.name, cloud: name(state.cdn[$0])) }
         var explained: [(considered: ConsideredClouds, explanation: PlacementPlan.Explanation)] = []
-        if explain {
+        if explanations != .none {
             let cache = ReasonCache(problem: problem, state: state)
             let builder = self
+            let every = explanations == .every
             // A cell's explanation reads the placement and nothing another cell's writes, so cells are explained at
             // once, in ranges kept in order: the same plan as one at a time, on every core, since one at a time they
             // took a fifth of the largest inputs' time target.
             explained = Parallel.map(problem.services.count) { range in
                 range.map { index in
-                    let considered = builder.consideredService(index, cache)
-                    return (considered, builder.explainService(index, considered, cache))
+                    let considered = builder.consideredService(index, cache, every: every)
+                    return (Self.kept(considered, every: every), builder.explainService(index, considered, cache, every: every))
                 }
             } + Parallel.map(problem.databases.count) { range in
                 range.map { index in
-                    let considered = builder.consideredDatabase(index, cache)
-                    return (considered, builder.explainDatabase(index, considered, cache))
+                    let considered = builder.consideredDatabase(index, cache, every: every)
+                    return (Self.kept(considered, every: every), builder.explainDatabase(index, considered, cache, every: every))
                 }
             }
         }
@@ -119,7 +120,30 @@ struct PlanBuilder {
         return cost
     }
 
-    private func explainService(_ index: Int, _ considered: ConsideredClouds, _ cache: ReasonCache) -> PlacementPlan.Explanation {
+    /// What the plan keeps of a cell's considered clouds: all of them, or the chosen ones and the runner-up.
+    private static func kept(_ considered: ConsideredClouds, every: Bool) -> ConsideredClouds {
+        guard !every else { return considered }
+        var kept = considered
+        kept.candidates = considered.candidates.filter { $0.verdict == .chosen || $0.verdict == .runnerUp }
+        return kept
+    }
+
+    /// The unused clouds counted by filter, each once under every filter among its reasons: a bit per filter, as a
+    /// cell has hundreds of clouds and a set per cloud was most of the work.
+    private static func counts(_ rejected: [[Reason]]) -> [(filter: Reason.Filter, clouds: Int)] {
+        let filters = Reason.Filter.allCases
+        var counts = [Int](repeating: 0, count: filters.count)
+        for reasons in rejected {
+            var seen = 0
+            for reason in reasons { seen |= 1 << (filters.firstIndex(of: reason.filter) ?? 0) }
+            for bit in filters.indices where seen & (1 << bit) != 0 { counts[bit] += 1 }
+        }
+        return filters.indices.filter { counts[$0] > 0 }.map { (filter: filters[$0], clouds: counts[$0]) }
+    }
+
+    /// A service cell's explanation. Without `every`, the reasons the cell itself makes (cost, capacity) are counted
+    /// but not written out, and none is kept.
+    private func explainService(_ index: Int, _ considered: ConsideredClouds, _ cache: ReasonCache, every: Bool) -> PlacementPlan.Explanation {
         let cell = problem.services[index]
         let used = Set(state.replicas[index].map(\.cloud))
         let highest = used.map { replicaCost(index, in: $0) }.max() ?? 0
@@ -132,12 +156,14 @@ struct PlanBuilder {
                 let candidate = considered.candidates[at]
                 if candidate.verdict == .full {
                     reasons.append(Reason(.capacity, candidate.capacity))
-                } else {
+                } else if every {
                     let cost = candidate.perReplica ?? 0
                     let comparison = cost > highest + 1e-9
                         ? "more than the clouds chosen (at most \(Money.format(highest, currency)))"
                         : "as much as the clouds chosen; ties go to the earlier name"
                     reasons.append(Reason(.cost, "a replica costs \(Money.format(cost, currency)) a month here, \(comparison)"))
+                } else {
+                    reasons.append(Reason(.cost, ""))
                 }
             }
             rejected.append((name(cloud), reasons))
@@ -152,7 +178,9 @@ struct PlanBuilder {
         let passing = "\(cell.allowed.count) of \(problem.clouds.count) clouds pass" + (rules.isEmpty ? " capability" : " \(rules.joined(separator: " and "))")
         let spread = "minClouds \(cell.minClouds), at most \(cell.maxPerCloud) of \(cell.replicas) per cloud"
         let why = "\(placement): the cheapest replicas with room; \(passing); \(spread)"
-        return PlacementPlan.Explanation(cell: cell.cell.name, kind: .service, why: why, rejected: rejected)
+        return PlacementPlan.Explanation(
+            cell: cell.cell.name, kind: .service, why: why, rejected: every ? rejected : [], counts: Self.counts(rejected.map(\.reasons))
+        )
     }
 
     /// What the database's primary would cost in `cloud`, with its backup leg and the egress of the services as placed.
@@ -167,7 +195,8 @@ struct PlanBuilder {
         return cost
     }
 
-    private func explainDatabase(_ index: Int, _ considered: ConsideredClouds, _ cache: ReasonCache) -> PlacementPlan.Explanation {
+    /// A database cell's explanation; without `every`, as a service's.
+    private func explainDatabase(_ index: Int, _ considered: ConsideredClouds, _ cache: ReasonCache, every: Bool) -> PlacementPlan.Explanation {
         let cell = problem.databases[index]
         let primary = state.primary[index]
         let backup = cell.bestBackup[primary]
@@ -189,7 +218,9 @@ struct PlanBuilder {
                     if let reason = Filters.drReason(recovery, primary: problem.clouds[primary].cloud, backup: info.cloud) {
                         reasons.append(reason)
                     } else if let backup {
-                        reasons.append(Reason(.cost, "as the backup leg it costs \(Money.format(cell.backupCost[cloud], currency)) a month, \(name(backup)) \(Money.format(cell.backupCost[backup], currency))"))
+                        reasons.append(Reason(
+                            .cost, every ? "as the backup leg it costs \(Money.format(cell.backupCost[cloud], currency)) a month, \(name(backup)) \(Money.format(cell.backupCost[backup], currency))" : ""
+                        ))
                     }
                 }
             }
@@ -198,7 +229,7 @@ struct PlanBuilder {
             case .noBackup?: reasons.append(Reason(.dr, "no other cloud could take the backup leg from here"))
             case .dearer?, .runnerUp?:
                 let extra = (candidate?.monthly ?? current) - current
-                reasons.append(Reason(.cost, "as the primary it would cost \(Money.format(extra, currency)) a month more than \(name(primary))"))
+                reasons.append(Reason(.cost, every ? "as the primary it would cost \(Money.format(extra, currency)) a month more than \(name(primary))" : ""))
             case .chosen?, nil: break
             }
             rejected.append((name(cloud), reasons))
@@ -213,7 +244,9 @@ struct PlanBuilder {
         if let backup {
             why += "; backup leg \(name(backup)): the cheapest object storage" + (recovery?.differentVendor == true ? " of another vendor" : " in another cloud")
         }
-        return PlacementPlan.Explanation(cell: cell.cell.name, kind: .database, why: why, rejected: rejected)
+        return PlacementPlan.Explanation(
+            cell: cell.cell.name, kind: .database, why: why, rejected: every ? rejected : [], counts: Self.counts(rejected.map(\.reasons))
+        )
     }
 }
 

@@ -7,20 +7,34 @@ public enum Planner {
         public var budget: Int?
         /// Evaluations of the dual function for the lower bound; nil sizes them to the problem.
         public var boundEvaluations: Int?
-        /// Every cell's reasons for every unused cloud; a benchmark of the search alone can leave them out.
-        public var explanations: Bool
+        /// How much of each cell's reasoning the plan carries; a benchmark of the search alone can leave it out.
+        public var explanations: Explanations
         /// Clouds to place as if they were gone, by name: a what-if, or the placement a failover moves to.
         public var lost: Set<String>
         /// Cells (and CDNs) left out of the placement, by name: what a what-if could not place, so the rest still shows.
         public var leftOut: Set<String>
 
-        public init(budget: Int? = nil, boundEvaluations: Int? = nil, explanations: Bool = true, lost: Set<String> = [], leftOut: Set<String> = []) {
+        public init(
+            budget: Int? = nil, boundEvaluations: Int? = nil, explanations: Explanations = .every, lost: Set<String> = [], leftOut: Set<String> = []
+        ) {
             self.budget = budget
             self.boundEvaluations = boundEvaluations
             self.explanations = explanations
             self.lost = lost
             self.leftOut = leftOut
         }
+    }
+
+    /// What the plan says of each cell beside its placement.
+    public enum Explanations: Sendable {
+        /// Nothing: the search alone.
+        case none
+        /// Why it went there, the clouds chosen, the runner-up and the unused clouds counted by filter
+        /// (`PlacementPlan.Explanation.counts`): what `plan --json` prints, without the text of every reason and the
+        /// capacity of every considered cloud, which at hundreds of clouds take more time and memory than the search.
+        case counted
+        /// Also every unused cloud with every reason, and every considered cloud with its cost and capacity.
+        case every
     }
 
     /// The placement, or the cells that cannot be placed, each with the hints that were checked to place it.

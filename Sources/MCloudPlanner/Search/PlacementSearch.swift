@@ -154,7 +154,7 @@ struct PlacementSearch {
     }
 
     /// The best placement as a plan, with its bound and, when asked, every cell's reasons.
-    mutating func plan(explanations: Bool) -> PlacementPlan {
+    mutating func plan(explanations: Planner.Explanations) -> PlacementPlan {
         let lowerBound = provenBound()
         optimizer.adopt(best)
         optimizer.recountUsage()
