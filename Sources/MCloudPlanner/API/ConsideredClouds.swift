@@ -87,7 +87,7 @@ extension PlanBuilder {
         var candidates: [ConsideredClouds.Candidate] = []
         for cloud in cell.allowed {
             let perReplica = replicaCost(index, in: cloud)
-            // Summed in order, as the edges' egress is everywhere, without an array per cloud.
+            // The egress of the edges whose database is elsewhere, summed in order with no array per cloud.
             var away = 0.0
             for edge in allAway where edge.cloud != cloud { away += edge.cost }
             let monthly = Double(cell.replicas) * cell.replicaCost[cloud] + away
