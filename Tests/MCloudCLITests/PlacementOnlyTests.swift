@@ -79,7 +79,7 @@ import Testing
         for (cell, summary) in document["considered"]?.objectPairs ?? [] {
             var counts: [String: Int] = [:]
             for (_, reasons) in full["explanations"]?[cell]?.objectPairs ?? [] {
-                let filters = Set((reasons.arrayItems ?? []).compactMap { $0.stringValue?.split(separator: ":").first.map(String.init) })
+                let filters = Set(reasons.arrayItems.compactMap { $0.stringValue?.split(separator: ":").first.map(String.init) })
                 for filter in filters { counts[filter, default: 0] += 1 }
             }
             #expect(summary["rejected"] == .object(counts.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }), "\(cell)")
