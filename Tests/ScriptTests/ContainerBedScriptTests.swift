@@ -4,8 +4,8 @@ import Testing
 
 /// How the container bed tells a running instance from a stopped one (scripts/testbed/container.sh): by the
 /// systemd-nspawn it recorded, only while that process runs this instance's root, and its PID 1. A recycled PID is
-/// never taken for the container, and "not running" says what each part of the reading saw. Fails, never skips,
-/// without the bed.
+/// never taken for the container, and "not running" says what each part of the reading saw; and an instance's data
+/// disk is detached when it is destroyed, even after its file was removed. Fails, never skips, without the bed.
 struct ContainerBedScriptTests {
     @Test func aRecycledPIDIsNotTakenForTheContainerAndNotRunningSaysWhatWasRead() async throws {
         let bed = try ContainerBed.load()
@@ -35,5 +35,28 @@ struct ContainerBedScriptTests {
         if stranger.isRunning { kill(stranger.processIdentifier, SIGKILL) }
         await bed.destroy(name)
         if let failure { throw failure }
+    }
+
+    /// Regression: a test that removed its disk file before destroying the instance left the loop device attached
+    /// for good (losetup names the file "FILE (deleted)", which the teardown did not take for the instance's).
+    @Test func aDiskFileRemovedBeforeTheInstanceIsDestroyedLeavesNoLoopDevice() async throws {
+        let bed = try ContainerBed.load()
+        let name = "loop-check-\(UUID().uuidString.prefix(6).lowercased())"
+        let disk = NSTemporaryDirectory() + "\(name).img"
+        #expect(FileManager.default.createFile(atPath: disk, contents: nil))
+        try FileHandle(forWritingAtPath: disk).map { handle in
+            try handle.truncate(atOffset: 64 << 20)
+            try handle.close()
+        }
+        func attached() async throws -> String {
+            try await Command.run("/usr/sbin/losetup", ["-nO", "NAME,BACK-FILE"]).stdout.split(separator: "\n").filter { $0.contains(disk) }.joined(separator: "\n")
+        }
+        try await bed.boot(name, userData: "#cloud-config\n{}\n", options: ["--disk-file", disk])
+        #expect(try await !attached().isEmpty, "the disk was never attached")
+        try FileManager.default.removeItem(atPath: disk)
+        #expect(try await attached().contains("(deleted)"))
+        await bed.destroy(name)
+        let left = try await attached()
+        #expect(left.isEmpty, "left attached: \(left)")
     }
 }

@@ -603,7 +603,7 @@ publish() {
 # SIGKILL), ends what is left in its cgroup (forwarders, exec'd commands), unmounts its root, detaches its disk.
 # Safe on a half-made or already stopped instance; keeps the instance's files.
 teardown() {
-  local name=$1 dir machine pid i loop network public
+  local name=$1 dir machine pid i network public
   dir=$(inst_dir "$name")
   machine=$(machine_name "$name")
   if pid=$(nspawn_pid "$name"); then
@@ -625,14 +625,21 @@ teardown() {
     rm -f "$dir/network"
   fi
   if mountpoint -q "$dir/root"; then umount "$dir/root" || die "cannot unmount $dir/root"; fi
-  if [ -f "$dir/loop" ]; then
-    loop=$(cat "$dir/loop")
-    if [ "$(losetup -nO BACK-FILE "$loop" 2>/dev/null | sed 's/ *$//')" = "$(cat "$dir/disk-file")" ]; then
-      losetup -d "$loop" || die "cannot detach $loop"
-    fi
-    rm -f "$dir/loop"
-  fi
+  if [ -f "$dir/disk-file" ]; then detach_disk "$(cat "$dir/disk-file")"; fi
+  rm -f "$dir/loop"
   rm -f "$dir/nspawn.pid" "$dir"/forward/*
+}
+
+# Detaches every loop device on the disk file FILE: the one the boot recorded, one a boot killed before recording it,
+# and one whose file a test removed before destroying the instance (losetup then says "FILE (deleted)"), which a
+# comparison with the file's name alone left attached for good.
+detach_disk() {
+  local loop back
+  while read -r loop back; do
+    back=${back%"${back##*[! ]}"}
+    [ "${back% (deleted)}" = "$1" ] || continue
+    losetup -d "$loop" || die "cannot detach $loop"
+  done < <(losetup -nO NAME,BACK-FILE)
 }
 
 # Undoes a boot that failed half-way (the EXIT trap of cmd_boot).
