@@ -34,7 +34,9 @@ import Testing
         } throws: { error in
             "\(error)".contains("did not finish within 1 s and was stopped")
         }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Stopped, not waited for: far from the plugin's 300 s, with room for a loaded machine (11 s were seen with
+        // the whole suite on 2 cores, where a bound of 10 s failed).
+        #expect(ContinuousClock.now - started < .seconds(40))
     }
 
     @Test(.timeLimit(.minutes(1)))
