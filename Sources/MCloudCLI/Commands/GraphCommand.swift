@@ -1,6 +1,7 @@
 import Foundation
 import MCloudViews
 import MCloudCore
+import MCloudPlanner
 
 /// `mcloud graph`: the resources of the placement and what each needs, for Graphviz or a browser.
 struct GraphCommand: Command {
@@ -32,7 +33,7 @@ struct GraphCommand: Command {
     }
 
     func run(_ context: CommandContext) async throws(CommandFailure) -> ExitCode {
-        let inputs = try DeploymentInputs.load(manifests, context)
+        let inputs = try DeploymentInputs.load(manifests, reasons: .none, context)
         let dot = ResourceGraph.dot(application: inputs.model.application.name, resources: inputs.desired)
         guard format != .dot else {
             context.stdout.write(dot)

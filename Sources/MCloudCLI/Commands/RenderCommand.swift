@@ -97,7 +97,7 @@ struct RenderCommand: Command {
                 "render writes bootstrap/ for Argo CD and Flux, which read the tree from its Git repository: pass --repo URL (later renders of \(directory) remember it)"
             )
         }
-        let (model, plan) = try PlacementLoader.plan(manifests, context)
+        let (model, plan) = try PlacementLoader.plan(manifests, reasons: .none, context)
         let rendering = try recorded(Rendering(model: model, placement: Placement(plan)))
         let tree: RenderedTree
         do throws(SecretsError) {

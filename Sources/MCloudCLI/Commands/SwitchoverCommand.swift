@@ -1,6 +1,7 @@
 import MCloudCore
 import MCloudDatabaseEngines
 import MCloudEngine
+import MCloudPlanner
 import MCloudProvider
 import MCloudSecrets
 import MCloudViews
@@ -47,7 +48,7 @@ struct SwitchoverCommand: Command {
             guard let recorded = try StateOptions.read(backend) else { throw CommandFailure("the state records nothing: apply first, or pass the state with --state") }
             let workflow = SwitchoverWorkflow(cell: cell, to: to, timeout: timeout, context: context)
             let setup = try workflow.prepare(recorded)
-            let inputs = try DeploymentInputs.load(manifests, lost: Set(recorded.lost), context)
+            let inputs = try DeploymentInputs.load(manifests, lost: Set(recorded.lost), reasons: .none, context)
             let lister: any BackupLister
             let serverProvider: any ResourceProvider
             do throws(ProviderError) {

@@ -2,6 +2,7 @@ import Foundation
 import MCloudCore
 import MCloudEngine
 import MCloudManifest
+import MCloudPlanner
 import MCloudPolicy
 import MCloudProvider
 import MCloudState
@@ -33,7 +34,8 @@ enum PlanRunner {
     ) async throws(CommandFailure) -> Made {
         switch operation {
         case .apply:
-            let inputs = try DeploymentInputs.load(manifests, lost: Set(state?.lost ?? []), context)
+            // The plan apply prints shows each cell's why, not every unused cloud's reasons.
+            let inputs = try DeploymentInputs.load(manifests, lost: Set(state?.lost ?? []), reasons: .counted, context)
             return try await apply(inputs, state: state, refresh: refresh, targets: targets, recovering: recovering, context)
         case .destroy:
             // Destroy places nothing: it needs the application's name and the clouds' endpoints, even when the

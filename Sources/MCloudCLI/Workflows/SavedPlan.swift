@@ -1,5 +1,6 @@
 import MCloudCore
 import MCloudEngine
+import MCloudPlanner
 import MCloudProvider
 import MCloudViews
 
@@ -47,7 +48,7 @@ struct SavedPlan {
         guard DeploymentInputs.digest(manifests) == plan.inputDigest else {
             throw CommandFailure("\(file) holds redacted secret values, and the manifests are not the ones it was planned from; run 'mcloud plan --out \(file)' again")
         }
-        let inputs = try DeploymentInputs.load(manifests, lost: Set(plan.lost), context)
+        let inputs = try DeploymentInputs.load(manifests, lost: Set(plan.lost), reasons: .none, context)
         let bodies = Dictionary(inputs.desired.map { ($0.address, $0) }, uniquingKeysWith: { first, _ in first })
         var restored = plan
         restored.changes = plan.changes.map { change in
