@@ -5,7 +5,7 @@ public import MCloudHTTP
 /// system's store, which it trusts when the variable is unset.
 public enum AWSTransport {
     public static func curl(environment: [String: String], timeouts: HTTPTimeouts) throws(AWSError) -> CurlTransport {
-        let authority = try BackupUpload.certificateAuthority(environment: environment)
+        let authority = try BackupUpload.caBundle(environment: environment)
         return CurlTransport(tls: TLSConfiguration(certificateAuthorityPEM: authority.map { Array($0.utf8) }), timeouts: timeouts)
     }
 }

@@ -1,11 +1,12 @@
 import Foundation
+import MCloudHTTP
 import MCloudTestSupport
 import Testing
 @testable import MCloudAWS
 
 /// What a database VM is given of the operator's `AWS_CA_BUNDLE`: only the certificates its system store lacks, as
 /// the VM has the same public CAs, so a whole system bundle (over 200 KB, more than the user data holds) adds nothing
-/// and a private CA appended to one is kept alone.
+/// and a private CA appended to one is kept alone; mcloud's own requests keep the whole file.
 struct VMCertificateAuthorityTests {
     static let systemStore = "/etc/ssl/certs/ca-certificates.crt"
 
@@ -37,6 +38,9 @@ struct VMCertificateAuthorityTests {
             environment["AWS_CA_BUNDLE"] = "\(folder)/bundle.pem"
         }
         let given = try BackupUpload.certificateAuthority(environment: environment, systemStore: Self.systemStore)
+        // mcloud's own requests trust the whole file, public CAs included, in place of the system's store.
+        let own = try AWSTransport.curl(environment: environment, timeouts: HTTPTimeouts()).tls.certificateAuthorityPEM
+        #expect(own == contents.map { Array($0.utf8) })
         switch bundle {
         case .unset, .systemStore: #expect(given == nil)
         case .privateCA, .systemStorePlusPrivateCA: #expect(given == privateCA)
