@@ -7,13 +7,16 @@ public import MCloudSecrets
 extension ClientAccess.Edge {
     public static let annotation = "mcloud.io/connection"
 
-    /// Compact JSON with its keys in a fixed order, so the same edge is the same text.
+    /// Compact JSON with its keys in a fixed order, so the same edge is the same text; `tls` only when unverified,
+    /// so the edges of database VMs read as they did before it.
     public var annotationValue: String {
-        JSONValue.object([
+        var fields: [(String, JSONValue)] = [
             ("application", .string(application)), ("cell", .string(cell)), ("service", .string(service)), ("engine", .string(engine.rawValue)),
             ("host", .string(host)), ("port", .int(port)), ("user", .string(user)), ("database", .string(database)),
             ("authorityPath", .string(authorityPath)), ("generation", .int(Int(generation))),
-        ]).serialized(pretty: false)
+        ]
+        if tls != .verified { fields.append(("tls", .string(tls.rawValue))) }
+        return JSONValue.object(fields).serialized(pretty: false)
     }
 
     /// The edge `annotationValue` wrote; an error naming the field at fault for anything else.
@@ -40,15 +43,22 @@ extension ClientAccess.Edge {
         guard let engine = Engine(named: engineName) else {
             throw .invalidInput(reason: "the \(Self.annotation) annotation names the engine \(engineName), which mcloud does not know")
         }
+        let tlsName = document["tls"]?.stringValue ?? ClientAccess.TLS.verified.rawValue
+        guard let tls = ClientAccess.TLS(rawValue: tlsName) else {
+            throw .invalidInput(reason: "the \(Self.annotation) annotation's tls is \(tlsName), neither verified nor unverified")
+        }
         self.init(
             application: try field("application"), cell: try field("cell"), service: try field("service"), engine: engine, host: try field("host"),
             port: try number("port", in: 1...65535), user: try field("user"), database: try field("database"), authorityPath: try field("authorityPath"),
-            generation: UInt32(try number("generation", in: 1...Int(UInt32.max)))
+            generation: UInt32(try number("generation", in: 1...Int(UInt32.max))), tls: tls
         )
     }
 }
 
 extension ClientAccess {
-    /// The keys of `stringData`, sorted: what a desired connection Secret lists without its values.
-    public static let dataKeys = [authorityKey, "database", "host", "password", "port", "uri", "user"]
+    /// The keys of `stringData`, sorted: what a desired connection Secret lists without its values. No CA for an
+    /// edge whose server the application's CA did not sign.
+    public static func dataKeys(_ edge: Edge) -> [String] {
+        (edge.tls == .verified ? [authorityKey] : []) + ["database", "host", "password", "port", "uri", "user"]
+    }
 }

@@ -5,6 +5,15 @@ public import MCloudSecrets
 /// server holds. It becomes the data of the service's Secret: `host`, `port`, `user`, `password`, `database`,
 /// `ca.crt` and a ready `uri`.
 public struct ClientAccess: Sendable {
+    /// How the client's TLS is checked.
+    public enum TLS: String, Sendable, Hashable {
+        /// Against the application's CA, which signed the server's certificate: a database VM's.
+        case verified
+        /// Encrypted, but the server's certificate is its own, signed by no CA mcloud holds: a managed database whose
+        /// cloud lets nobody give it one (`ManagedAccess`). The Secret then holds no CA.
+        case unverified
+    }
+
     /// Which edge, and the names the client uses: nothing secret, as rendering writes it.
     public struct Edge: Sendable, Hashable {
         public var application: String
@@ -21,11 +30,13 @@ public struct ClientAccess: Sendable {
         /// Where the pods find the CA's file, which a PostgreSQL URI names as `sslrootcert`.
         public var authorityPath: String
         public var generation: UInt32
+        public var tls: TLS
 
         public init(
             application: String, cell: String, service: String, engine: Engine, host: String, port: Int, user: String, database: String,
-            authorityPath: String, generation: UInt32 = 1
+            authorityPath: String, generation: UInt32 = 1, tls: TLS = .verified
         ) {
+            self.tls = tls
             self.application = application
             self.cell = cell
             self.service = service
@@ -44,7 +55,8 @@ public struct ClientAccess: Sendable {
 
     public let edge: Edge
     public let password: GeneratedPassword
-    public let authorityPEM: String
+    /// Nil for a server whose certificate the application's CA did not sign (`TLS.unverified`).
+    public let authorityPEM: String?
     /// The URI a driver takes as it is (`uri(_:password:)`).
     public let uri: String
 
@@ -52,7 +64,7 @@ public struct ClientAccess: Sendable {
         self.edge = edge
         password = try ClientCredential(root: root, application: edge.application, cell: edge.cell, service: edge.service, generation: edge.generation).password
         uri = try Self.uri(edge, password: password.value)
-        authorityPEM = try ApplicationCA.certificatePEM(root: root, application: edge.application, generation: edge.generation)
+        authorityPEM = edge.tls == .verified ? try ApplicationCA.certificatePEM(root: root, application: edge.application, generation: edge.generation) : nil
     }
 
     /// The URI a driver takes as it is, one form per engine, each with verified TLS against the mounted CA:
@@ -62,8 +74,13 @@ public struct ClientAccess: Sendable {
     /// ClickHouse's native protocol as clickhouse-go takes it, `secure=true` (its other keys are server settings, so
     /// the CA goes to the driver's TLS configuration from `ca.crt`). Users and
     /// passwords are letters, digits and `_`, so nothing needs escaping. Engines whose VMs get no users have no URI.
+    /// A `TLS.unverified` edge (Trove's MySQL) asks for encryption without checking the server: `ssl-mode=REQUIRED`.
     static func uri(_ edge: Edge, password: String) throws(SecretsError) -> String {
         let credentials = "\(edge.user):\(password)@\(edge.host):\(edge.port)"
+        if edge.tls == .unverified {
+            guard edge.engine == .mysql else { throw ServerAccess.noUsers(edge.engine) }
+            return "mysql://\(credentials)/\(edge.database)?ssl-mode=REQUIRED"
+        }
         switch edge.engine {
         case .postgresql, .postgrespro:
             return "postgresql://\(credentials)/\(edge.database)?sslmode=verify-full&sslrootcert=\(edge.authorityPath)&channel_binding=disable"
@@ -78,11 +95,10 @@ public struct ClientAccess: Sendable {
         }
     }
 
-    /// The Secret's data.
+    /// The Secret's data: `dataKeys(edge)`.
     public var stringData: [String: String] {
-        [
-            "host": edge.host, "port": String(edge.port), "user": edge.user, "password": password.value, "database": edge.database,
-            Self.authorityKey: authorityPEM, "uri": uri,
-        ]
+        var data = ["host": edge.host, "port": String(edge.port), "user": edge.user, "password": password.value, "database": edge.database, "uri": uri]
+        if let authorityPEM { data[Self.authorityKey] = authorityPEM }
+        return data
     }
 }

@@ -16,6 +16,10 @@ public struct DatabaseInstance: Sendable, Hashable {
     public var addresses: [String] = []
     /// Its name in the cloud's DNS, when Trove has Designate to give it one.
     public var hostname: String? = nil
+    /// The addresses Trove admits to it (`access.allowed_cidrs`); empty admits every address.
+    public var allowedCIDRs: [String] = []
+    /// Whether its port has a public address (`access.is_public`).
+    public var isPublic: Bool = false
 
     static func decode(_ item: JSONValue) -> DatabaseInstance? {
         guard let id = item["id"]?.stringValue else { return nil }
@@ -24,7 +28,9 @@ public struct DatabaseInstance: Sendable, Hashable {
             operatingStatus: item["operating_status"]?.stringValue, fault: item["fault"]?["message"]?.stringValue,
             flavorID: item["flavor"]?["id"]?.stringValue, volumeGiB: item["volume"]?["size"]?.intValue,
             datastore: item["datastore"]?["type"]?.stringValue, datastoreVersion: item["datastore"]?["version"]?.stringValue,
-            addresses: addresses(item), hostname: item["hostname"]?.stringValue
+            addresses: addresses(item), hostname: item["hostname"]?.stringValue,
+            allowedCIDRs: (item["access"]?["allowed_cidrs"]?.arrayItems ?? []).compactMap(\.stringValue),
+            isPublic: item["access"]?["is_public"] == .bool(true)
         )
     }
 
@@ -73,7 +79,7 @@ public struct DatabaseRequest: Sendable, Hashable {
 /// Trove (database v1.0). Every URL comes from the catalog: Trove's own links say https even on plain HTTP.
 public struct TroveClient: Sendable {
     public let session: OpenStackSession
-    let poller: Poller
+    public let poller: Poller
 
     public init(session: OpenStackSession, poller: Poller = .openStack()) {
         self.session = session

@@ -9,11 +9,14 @@ import MCloudProvider
 /// says what it is: `mcloud.<application>.<cloud>.<metadata.name>`. Reads back engine, version, flavor size and
 /// volume size; the rest (standbys, zones, port, DNS name, security group) comes from the state. Reports the
 /// instance's addresses (`status.addresses`), which apply puts in the EndpointSlices and egress policies that name it.
+/// A `mysql` instance's `spec.access` gets its users, databases and admitted addresses (`TroveAccess`), read back
+/// from Trove's user list and the instance's `allowed_cidrs`.
 struct ManagedDatabaseKind: Sendable {
     static let kind = ResourceKind.managedDatabase
     let cloud: String
     let connection: OpenStackConnection
     let resolver: HostResolver
+    let access: TroveAccess
 
     /// Trove's addresses for the instance, else what its host name resolves to.
     func reachableAddresses(_ instance: DatabaseInstance) async -> [String] {
@@ -50,6 +53,11 @@ struct ManagedDatabaseKind: Sendable {
             }
             if let volume = instance.volumeGiB { body = body.settingSpec(["size", "storageGiB"], .int(volume)) }
             body = body.reportingAddresses(await reachableAddresses(instance))
+            if let wanted = body.databaseAccess, instance.status == "ACTIVE" {
+                let trove = try await connection.clients().trove
+                let found = TroveAccess.observed(wanted, users: try await trove.users(instance.id), allowedCIDRs: instance.allowedCIDRs)
+                body = body.settingSpec([ResourceBody.DatabaseServerField.access(wanted).key], found.map { ResourceBody.DatabaseServerField.access($0).value })
+            }
             observed.append(ObservedResource(
                 address: address, providerID: instance.id, attributes: body.document, isBeingDeleted: ["SHUTDOWN", "DELETED"].contains(instance.status)
             ))
@@ -102,6 +110,9 @@ struct ManagedDatabaseKind: Sendable {
             ))
         }
         if instance.status != "ACTIVE" { instance = try await trove.waitUntilActive(instance.id) }
+        if body.databaseAccess != nil {
+            try await access.apply(instance, application: body.application, wanted: body.databaseAccess, recorded: nil, trove: trove)
+        }
         return ObservedResource(address: body.address, providerID: instance.id, attributes: body.reportingAddresses(await reachableAddresses(instance)).document)
     }
 
@@ -119,6 +130,10 @@ struct ManagedDatabaseKind: Sendable {
         if instance.flavorID != flavor.id { try await trove.resize(instance.id, flavorID: flavor.id) }
         if let wanted = body.int("size", "storageGiB"), wanted > instance.volumeGiB ?? wanted {
             try await trove.resize(instance.id, volumeGiB: wanted)
+        }
+        let recordedAccess = ResourceBody(recorded.attributes).databaseAccess
+        if body.databaseAccess != nil || recordedAccess != nil {
+            try await access.apply(instance, application: body.application, wanted: body.databaseAccess, recorded: recordedAccess, trove: trove)
         }
         return ObservedResource(address: body.address, providerID: instance.id, attributes: body.reportingAddresses(await reachableAddresses(instance)).document)
     }

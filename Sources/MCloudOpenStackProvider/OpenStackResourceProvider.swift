@@ -39,7 +39,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
     private var volumes: VolumeKind { VolumeKind(cloud: cloud, connection: connection, encryptedVolumeType: encryptedVolumeType) }
     private var servers: DatabaseServerKind { DatabaseServerKind(cloud: cloud, connection: connection, environment: environment) }
     private var groups: SecurityGroupKind { SecurityGroupKind(cloud: cloud, connection: connection) }
-    private var databases: ManagedDatabaseKind { ManagedDatabaseKind(cloud: cloud, connection: connection, resolver: resolver) }
+    private var databases: ManagedDatabaseKind { ManagedDatabaseKind(cloud: cloud, connection: connection, resolver: resolver, access: TroveAccess(environment: environment)) }
     private var schedules: BackupScheduleKind { BackupScheduleKind(cloud: cloud, connection: connection, databases: databases) }
     var buckets: BackupBucketKind { BackupBucketKind(cloud: cloud, storage: storage, clock: poller.clock) }
 
@@ -109,6 +109,7 @@ public struct OpenStackResourceProvider: ResourceProvider {
         switch desired.type {
         case SecurityGroupKind.kind: SecurityGroupKind.problems(ResourceBody(desired.body))
         case DatabaseServerKind.kind: DatabaseServerKind.problems(ResourceBody(desired.body), environment: environment)
+        case ManagedDatabaseKind.kind: TroveAccess.problems(ResourceBody(desired.body), environment: environment)
         default: []
         }
     }

@@ -36,7 +36,7 @@ public struct ConnectionSecret: Sendable, Hashable {
             annotations: [ClientAccess.Edge.annotation: .string(edge.annotationValue)],
             content: [
                 ("type", "Opaque"),
-                ("data", .map(ClientAccess.dataKeys.map { ($0, .string(SecretRedaction.markerText)) })),
+                ("data", .map(ClientAccess.dataKeys(edge).map { ($0, .string(SecretRedaction.markerText)) })),
             ]
         )
     }

@@ -63,6 +63,11 @@ struct DatabaseInfrastructure {
         var spec = engine + [("size", size), ("standbys", .int(database.standbys))]
         if !zones.isEmpty { spec.append(("zones", .list(zones.map(ObjectNode.string)))) }
         spec += [("securityGroup", .string(securityGroupAddress)), ("dnsName", .string(DatabaseEndpoint.host(cell)))]
+        // Where the cloud makes users through its API, its clients as a server's; no names: no certificate of
+        // mcloud's is made for it.
+        if ManagedAccess.makesUsers(api: cloud.api, engine: Engine(named: database.engine)), let access, !access.clients.isEmpty {
+            spec.append(field(ResourceBody.DatabaseServerField.access(DatabaseAccess(cell: access.cell, names: [], clients: access.clients))))
+        }
         return resource(.managedDatabase, base, spec)
     }
 

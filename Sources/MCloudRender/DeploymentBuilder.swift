@@ -32,9 +32,11 @@ enum DeploymentBuilder {
             ]]),
             ("containers", [container(context.cell.service, endpoints: endpoints?.name, secrets: secrets)]),
         ]
-        if !secrets.isEmpty {
-            // Only the CA's key is projected: the password reaches the pods as a variable, never as a file.
-            pod.append(("volumes", .list(secrets.map { secret in
+        let authorities = secrets.filter { $0.edge.tls == .verified }
+        if !authorities.isEmpty {
+            // Only the CA's key is projected: the password reaches the pods as a variable, never as a file. A
+            // connection whose server no CA of mcloud's signed has no CA to mount.
+            pod.append(("volumes", .list(authorities.map { secret in
                 [
                     "name": .string(volumeName(secret)),
                     "secret": ["secretName": .string(secret.name), "items": [["key": .string(ClientAccess.authorityKey), "path": .string(ClientAccess.authorityKey)]]],
@@ -80,8 +82,9 @@ enum DeploymentBuilder {
             fields.append(("envFrom", [["configMapRef": ["name": .string(endpoints)]]]))
         }
         fields.append(("resources", resources(service.resources)))
-        if !secrets.isEmpty {
-            fields.append(("volumeMounts", .list(secrets.map { ["name": .string(volumeName($0)), "mountPath": .string($0.mountPath), "readOnly": true] })))
+        let authorities = secrets.filter { $0.edge.tls == .verified }
+        if !authorities.isEmpty {
+            fields.append(("volumeMounts", .list(authorities.map { ["name": .string(volumeName($0)), "mountPath": .string($0.mountPath), "readOnly": true] })))
         }
         if let probe = service.readinessProbe { fields.append(("readinessProbe", httpGet(probe))) }
         if let probe = service.livenessProbe { fields.append(("livenessProbe", httpGet(probe))) }

@@ -36,8 +36,31 @@ import Testing
         }
     }
 
-    @Test func theDataKeysAreTheKeysOfTheDerivedData() throws {
-        let access = try ClientAccess(root: SecretRoot(identity: AgeIdentity(secretKey: [UInt8](repeating: 3, count: 32))), edge: Self.edge)
-        #expect(ClientAccess.dataKeys == access.stringData.keys.sorted())
+    /// Trove's MySQL: its clients encrypt without a CA of mcloud's to check the server against.
+    static let unverified = ClientAccess.Edge(
+        application: "shop", cell: "orders-db@eu", service: "orders@eu", engine: .mysql, host: "orders-db.shop-eu.svc", port: 3306,
+        user: "orders_eu", database: "orders_eu", authorityPath: "/etc/mcloud/tls/orders-db/ca.crt", tls: .unverified
+    )
+
+    @Test func anUnverifiedEdgeSaysSoInItsAnnotationAndAVerifiedOneAsBeforeIt() throws {
+        #expect(try ClientAccess.Edge(annotationValue: Self.unverified.annotationValue) == Self.unverified)
+        #expect(Self.unverified.annotationValue.hasSuffix(#","tls":"unverified"}"#))
+        #expect(!Self.edge.annotationValue.contains(#""tls":"#))
+        let text = Self.edge.annotationValue.replacingOccurrences(of: "}", with: #","tls":"maybe"}"#)
+        #expect(throws: SecretsError.invalidInput(reason: "the mcloud.io/connection annotation's tls is maybe, neither verified nor unverified")) {
+            try ClientAccess.Edge(annotationValue: text)
+        }
+    }
+
+    @Test(arguments: [edge, unverified])
+    func theDataKeysAreTheKeysOfTheDerivedData(_ edge: ClientAccess.Edge) throws {
+        let access = try ClientAccess(root: SecretRoot(identity: AgeIdentity(secretKey: [UInt8](repeating: 3, count: 32))), edge: edge)
+        #expect(ClientAccess.dataKeys(edge) == access.stringData.keys.sorted())
+    }
+
+    @Test func anUnverifiedMySQLEdgeAsksForEncryptionWithoutACA() throws {
+        let access = try ClientAccess(root: SecretRoot(identity: AgeIdentity(secretKey: [UInt8](repeating: 3, count: 32))), edge: Self.unverified)
+        #expect(access.uri == "mysql://orders_eu:\(access.password.value)@orders-db.shop-eu.svc:3306/orders_eu?ssl-mode=REQUIRED")
+        #expect(access.authorityPEM == nil && access.stringData[ClientAccess.authorityKey] == nil)
     }
 }

@@ -114,7 +114,7 @@ import Testing
                 ("name", .string("payments-db-payments-api")), ("namespace", .string(namespace)), ("labels", labels),
                 ("annotations", .object([(ClientAccess.Edge.annotation, .string(edge.annotationValue))])),
             ])),
-            ("type", .string("Opaque")), ("data", .object(ClientAccess.dataKeys.map { ($0, SecretRedaction.marker) })),
+            ("type", .string("Opaque")), ("data", .object(ClientAccess.dataKeys(edge).map { ($0, SecretRedaction.marker) })),
         ])
         return [
             DesiredResource(address: namespaceAddress, provider: .kubernetes, cloud: "lab-b", type: .namespace, body: namespaceBody, dependencies: []),

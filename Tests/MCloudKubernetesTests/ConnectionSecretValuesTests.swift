@@ -36,7 +36,7 @@ import Testing
         let access = try ClientAccess(root: SecretRoot(identity: try #require(Self.identity)), edge: Self.edge)
         #expect(filled["data"]?["password"]?.stringValue == Data(access.password.value.utf8).base64EncodedString())
         #expect(filled["data"]?["uri"]?.stringValue == Data(access.uri.utf8).base64EncodedString())
-        #expect(filled["data"]?.objectPairs.map(\.0) == ClientAccess.dataKeys)
+        #expect(filled["data"]?.objectPairs.map(\.0) == ClientAccess.dataKeys(Self.edge))
     }
 
     /// (identity given, annotation, value in the cluster, what is reported, warnings)

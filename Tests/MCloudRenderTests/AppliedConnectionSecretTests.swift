@@ -24,7 +24,7 @@ import Testing
         for (resource, connection) in zip(secrets, rendering.secrets) {
             let annotation = try #require(resource.body.value(at: ["metadata", "annotations", ClientAccess.Edge.annotation])?.stringValue)
             #expect(try ClientAccess.Edge(annotationValue: annotation) == connection.edge)
-            #expect(resource.body["data"] == .object(ClientAccess.dataKeys.map { ($0, SecretRedaction.marker) }))
+            #expect(resource.body["data"] == .object(ClientAccess.dataKeys(connection.edge).map { ($0, SecretRedaction.marker) }))
             #expect(resource.body.value(at: ["metadata", "labels", ResourceLabels.managedBy])?.stringValue == ResourceLabels.manager)
             #expect(resource.body.value(at: ["metadata", "labels", ResourceLabels.partOf])?.stringValue == "retail-bank")
         }

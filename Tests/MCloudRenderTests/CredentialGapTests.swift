@@ -7,13 +7,15 @@ import Testing
 @Suite struct CredentialGapTests {
     static func gaps(_ example: String) throws -> [String] {
         let (model, plan) = try RenderFixtures.example(example)
-        return CredentialGap.gaps(Wiring(model: model, placement: Placement(plan)).connections).map { "\($0.cell): \($0.message)" }
+        let apis = model.clouds.reduce(into: [String: Cloud.API]()) { $0[$1.name] = $1.api }
+        return CredentialGap.gaps(Wiring(model: model, placement: Placement(plan)).connections, apis: apis).map { "\($0.cell): \($0.message)" }
     }
 
     @Test func aManagedDatabasesClientsAreToldWhatTheyLackAndAClickHouseVMsAreNot() throws {
         let gaps = try Self.gaps("telemed")
         #expect(gaps == [
-            "ehr-db@ru: its clients get its address but no user, password or Secret: mcloud makes none on a managed database yet; give them credentials yourself",
+            "ehr-db@ru: its clients get its address but no user, password or Secret: Trove's user API serves only its mysql datastore; "
+                + "give them credentials yourself, or run it on VMs (hosting: vm), where mcloud makes them",
         ])
     }
 
@@ -40,7 +42,23 @@ import Testing
             target: .database(database, engine: engine, port: nil), route: .databaseServer(cloud: "a", server: "events.events-db.0"),
             name: "events-db", crossesClouds: true, egressCIDRs: ["198.51.100.0/24"]
         )
-        #expect(CredentialGap.gaps([connection]).map { "\($0.cell): \($0.message)" } == (expected.map { [$0] } ?? []))
+        #expect(CredentialGap.gaps([connection], apis: ["a": .openstack, "b": .aws]).map { "\($0.cell): \($0.message)" } == (expected.map { [$0] } ?? []))
+    }
+
+    /// A managed database: what its clients lack depends on the cloud and engine. Trove's MySQL gets users but no
+    /// verified TLS; Trove's other datastores and RDS get none.
+    @Test(arguments: [
+        (Cloud.API.openstack, "mysql", "orders-db: its clients get users of their own through Trove's API, but they cannot verify the server: Trove lets nobody give its MySQL a certificate, so it serves the one it made itself and they connect with ssl-mode=REQUIRED (encrypted, unverified); checkout@b reaches it from another cloud"),
+        (.openstack, "postgresql", "orders-db: its clients get its address but no user, password or Secret: Trove's user API serves only its mysql datastore; give them credentials yourself, or run it on VMs (hosting: vm), where mcloud makes them; checkout@b reaches it from another cloud"),
+        (.aws, "mysql", "orders-db: its clients get its address but no user, password or Secret: mcloud makes none on a managed database of this cloud yet; give them credentials yourself, or run it on VMs (hosting: vm), where mcloud makes them; checkout@b reaches it from another cloud"),
+    ])
+    func aManagedDatabasesGapDependsOnItsCloudAndEngine(_ api: Cloud.API, _ engine: String, _ expected: String) {
+        let connection = Connection(
+            dependent: .init(cell: Cell(workload: "checkout", kind: .service, audience: nil), cloud: "b", namespace: "shop"),
+            target: .database(Cell(workload: "orders-db", kind: .database, audience: nil), engine: engine, port: 3306),
+            route: .managedEndpoint(cloud: "a", database: "shop.orders-db"), name: "orders-db", crossesClouds: true, egressCIDRs: ["198.51.100.0/24"]
+        )
+        #expect(CredentialGap.gaps([connection], apis: ["a": api, "b": .aws]).map { "\($0.cell): \($0.message)" } == [expected])
     }
 }
 

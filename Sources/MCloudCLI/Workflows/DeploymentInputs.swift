@@ -43,7 +43,7 @@ struct DeploymentInputs {
         let rendering = Rendering(model: model, placement: placement)
         return DeploymentInputs(
             model: model, placementPlan: plan, desired: DesiredResources.from(rendering), inputDigest: digest(manifests),
-            cellWarnings: Dictionary(grouping: review.warnings.map { ($0.cell, $0.message) } + CredentialGap.gaps(wiring.connections).map { ($0.cell, $0.message) }, by: \.0)
+            cellWarnings: Dictionary(grouping: review.warnings.map { ($0.cell, $0.message) } + CredentialGap.gaps(wiring.connections, apis: model.clouds.reduce(into: [:]) { $0[$1.name] = $1.api }).map { ($0.cell, $0.message) }, by: \.0)
                 .mapValues { $0.map(\.1) },
             connections: wiring.connections
         )
