@@ -5,8 +5,9 @@ import MCloudSecrets
 /// `/etc/mcloud/backup.env`), a vendor repository's source and pin, and five scripts in place, whose `ca_certs` adds a
 /// private DR endpoint's CA to the system store, and whose `runcmd`
 /// enables the metadata guard and runs `mcloud-db-setup` once:
-/// - `mcloud-engine prepare|configure|secure|follow|replicas|demote|promote|ready|dump|restore`: the recipe's steps,
-///   each in a shell of its own (`demote` and `promote` are a switchover's, docs/databases.md, "Switchover");
+/// - `mcloud-engine prepare|configure|secure|follow|replicas|demote|promote|repoint|ready|dump|restore`: the recipe's
+///   steps, each in a shell of its own (`demote`, `promote` and `repoint` are a switchover's, docs/databases.md,
+///   "Switchover");
 /// - `mcloud-db-setup`: waits for the data disk under the names the provider gave, formats it if blank (label
 ///   `mcloud-data`), mounts it where the recipe says, installs the engine, configures it for the port, waits until
 ///   it answers, with clients (`ServerAccess`) turns TLS on and makes their users from `/etc/mcloud/access` and
@@ -124,7 +125,7 @@ public enum DatabaseUserData {
     static func stagedSourcesPath(_ repository: VendorRepository) -> String { "/etc/mcloud/apt/\(repository.name).sources" }
 
     /// The steps `mcloud-engine` runs, as its usage says them.
-    static let steps = ["prepare", "configure", "secure", "follow", "replicas", "demote", "promote", "ready", "dump", "restore", "close-log", "log-position", "replay-log"]
+    static let steps = ["prepare", "configure", "secure", "follow", "replicas", "demote", "promote", "repoint", "ready", "dump", "restore", "close-log", "log-position", "replay-log"]
 
     /// Single-quoted for sh: nothing inside is expanded.
     public static func quoted(_ value: String) -> String {
@@ -189,11 +190,11 @@ public enum DatabaseUserData {
             # Written by mcloud: the engine catalog's steps for \(recipe.engine.title) \(recipe.series) on \(recipe.family.rawValue).
             # mcloud-engine \(steps.joined(separator: "|")); dump writes $OUT, restore reads $IN.
             set -euo pipefail
-            # demote follows the primary its caller names (MCLOUD_PRIMARY_*), not the one the settings name.
+            # demote and repoint follow the primary their caller names (MCLOUD_PRIMARY_*), not the one the settings name.
             caller=$(export -p | grep -E '^declare -x MCLOUD_PRIMARY_(HOST|PORT|ADDRESS)=' || true)
             # shellcheck source=/dev/null
             . \(settingsPath)
-            if [ "${1:-}" = demote ]; then
+            if [ "${1:-}" = demote ] || [ "${1:-}" = repoint ]; then
               unset MCLOUD_PRIMARY_HOST MCLOUD_PRIMARY_PORT MCLOUD_PRIMARY_ADDRESS
               eval "$caller"
             fi
@@ -203,6 +204,7 @@ public enum DatabaseUserData {
             + step("follow", recipe.replication?.follow ?? [#"echo "mcloud: standbys of \#(recipe) do not replicate" >&2"#, "exit 1"])
             + step("replicas", recipe.replication?.report ?? [])
             + switchover("demote", recipe.replication?.demote) + switchover("promote", recipe.replication?.promote)
+            + switchover("repoint", recipe.replication?.repoint)
             + step("ready", [#"(exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null"#, recipe.ready])
             + step("dump", [#": "${OUT:?the file to write}""#, recipe.dump]) + step("restore", [#": "${IN:?the dump to load}""#, recipe.restore])
             + step("close-log", recipe.logArchive?.close ?? noLog("close-log")) + step("log-position", recipe.logArchive?.position ?? noLog("log-position"))

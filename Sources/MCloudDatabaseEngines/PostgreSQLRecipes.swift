@@ -60,7 +60,8 @@ enum PostgreSQLRecipes {
             dumpExtension: "sql.gz", proof: proof,
             replication: Recipe.Replication(
                 mode: .synchronous, follow: PostgreSQLReplication.follow(major: major, service: "postgresql@\(major)-main"), report: [PostgreSQLReplication.report],
-                demote: PostgreSQLReplication.demote(major: major, service: "postgresql@\(major)-main"), promote: [PostgreSQLReplication.promote]
+                demote: PostgreSQLReplication.demote(major: major, service: "postgresql@\(major)-main"), promote: [PostgreSQLReplication.promote],
+                repoint: [PostgreSQLReplication.repoint]
             )
         )
     }

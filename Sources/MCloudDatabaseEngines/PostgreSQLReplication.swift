@@ -113,15 +113,7 @@ enum PostgreSQLReplication {
     static func demote(major: String, service: String) -> [String] {
         let data = "/var/lib/postgresql/\(major)/main"
         return [
-            #"""
-            : "${MCLOUD_MEMBER_NAME:?the name of this server as a standby, standby_0}" "${MCLOUD_PRIMARY_HOST:?the server name of the new primary}"
-            : "${MCLOUD_PRIMARY_PORT:?the port of the new primary}"
-            refuse() { echo "mcloud-engine demote: $1; nothing changed" >&2; exit 1; }
-            [[ $MCLOUD_MEMBER_NAME =~ ^[a-z0-9_]+$ ]] || refuse "MCLOUD_MEMBER_NAME \"$MCLOUD_MEMBER_NAME\" is not an engine-safe name"
-            [[ $MCLOUD_PRIMARY_HOST =~ ^[A-Za-z0-9._-]+$ ]] || refuse "MCLOUD_PRIMARY_HOST \"$MCLOUD_PRIMARY_HOST\" is not a host name"
-            [[ $MCLOUD_PRIMARY_PORT =~ ^[0-9]{1,5}$ ]] || refuse "MCLOUD_PRIMARY_PORT \"$MCLOUD_PRIMARY_PORT\" is not a port"
-            [[ ${MCLOUD_PRIMARY_ADDRESS:-0} =~ ^[0-9A-Fa-f.:]+$ ]] || refuse "MCLOUD_PRIMARY_ADDRESS \"$MCLOUD_PRIMARY_ADDRESS\" is not an address"
-            [ -s \#(installedPasswordFile) ] || refuse "no replication login in \#(installedPasswordFile) to follow another primary with"
+            upstreamChecks("demote") + "\n" + #"""
             recovery=$(runuser -u postgres -- psql -X -Atq -v ON_ERROR_STOP=1 -p "$PORT" -d postgres -c 'SELECT pg_is_in_recovery()')
             [ "$recovery" = f ] || refuse "this server is not a primary (pg_is_in_recovery() is $recovery)"
             """#,
@@ -145,6 +137,22 @@ enum PostgreSQLReplication {
             """#,
             "systemctl start \(service)",
         ]
+    }
+
+    /// What `demote` and `repoint` check first, changing nothing: their inputs are written into the server's settings,
+    /// so each must be what rendering names; and the replication login must be there to follow another primary with.
+    /// Defines `refuse`, which names the step.
+    static func upstreamChecks(_ step: String) -> String {
+        #"""
+        : "${MCLOUD_MEMBER_NAME:?the name of this server as a standby, standby_0}" "${MCLOUD_PRIMARY_HOST:?the server name of the new primary}"
+        : "${MCLOUD_PRIMARY_PORT:?the port of the new primary}"
+        refuse() { echo "mcloud-engine \#(step): $1; nothing changed" >&2; exit 1; }
+        [[ $MCLOUD_MEMBER_NAME =~ ^[a-z0-9_]+$ ]] || refuse "MCLOUD_MEMBER_NAME \"$MCLOUD_MEMBER_NAME\" is not an engine-safe name"
+        [[ $MCLOUD_PRIMARY_HOST =~ ^[A-Za-z0-9._-]+$ ]] || refuse "MCLOUD_PRIMARY_HOST \"$MCLOUD_PRIMARY_HOST\" is not a host name"
+        [[ $MCLOUD_PRIMARY_PORT =~ ^[0-9]{1,5}$ ]] || refuse "MCLOUD_PRIMARY_PORT \"$MCLOUD_PRIMARY_PORT\" is not a port"
+        [[ ${MCLOUD_PRIMARY_ADDRESS:-0} =~ ^[0-9A-Fa-f.:]+$ ]] || refuse "MCLOUD_PRIMARY_ADDRESS \"$MCLOUD_PRIMARY_ADDRESS\" is not an address"
+        [ -s \#(installedPasswordFile) ] || refuse "no replication login in \#(installedPasswordFile) to follow another primary with"
+        """#
     }
 
     /// `promote` (`Recipe.Replication.promote`). Refuses, changing nothing, inputs that are not an LSN and engine-safe
@@ -186,6 +194,33 @@ enum PostgreSQLReplication {
         sql 'ALTER SYSTEM RESET primary_slot_name'
         sql 'SELECT pg_reload_conf()' >/dev/null
         echo "mcloud-engine promote: the primary, past $MCLOUD_SWITCHOVER_LSN; a commit waits for one of ${names%, }"
+        """#
+
+    /// `repoint` (`Recipe.Replication.repoint`), on a standby of the cell other than the switchover's target, once the
+    /// target has promoted. Refuses, changing nothing, inputs that are not what rendering names and a server that is
+    /// not a standby. PostgreSQL 13 and later take a new `primary_conninfo` and `primary_slot_name` on a reload and
+    /// restart the WAL receiver with them, so the standby keeps serving reads; `recovery_target_timeline` is `latest`
+    /// by default, so it follows the new primary onto its timeline (it has replayed no further than the demoted
+    /// primary's shutdown checkpoint, which the target replayed past before promoting, and the target made its slot).
+    /// Done once the WAL receiver streams from the new primary, within 120 s, else exit 1 with what it reads.
+    static let repoint = #"""
+        \#(upstreamChecks("repoint"))
+        sql() { runuser -u postgres -- psql -X -Atq -v ON_ERROR_STOP=1 -p "$PORT" -d postgres -c "$1"; }
+        recovery=$(sql 'SELECT pg_is_in_recovery()')
+        [ "$recovery" = t ] || refuse "this server is not a standby (pg_is_in_recovery() is $recovery)"
+        \#(conninfo(name: "MCLOUD_MEMBER_NAME"))
+        sql "ALTER SYSTEM SET primary_conninfo = '$conninfo'"
+        sql "ALTER SYSTEM SET primary_slot_name = '$MCLOUD_MEMBER_NAME'"
+        sql 'SELECT pg_reload_conf()' >/dev/null
+        # sender_host is libpq's PQhost: the host name when hostaddr is given too.
+        upstream=$MCLOUD_PRIMARY_HOST
+        for _ in $(seq 120); do
+          receiver=$(sql 'SELECT status || '"' '"' || COALESCE(sender_host, '"''"') FROM pg_stat_wal_receiver')
+          [ "$receiver" != "streaming $upstream" ] || { echo "mcloud-engine repoint: streaming from $upstream"; exit 0; }
+          sleep 1
+        done
+        echo "mcloud-engine repoint: not streaming from $upstream in 120 s (the WAL receiver reads "${receiver:-none}")" >&2
+        exit 1
         """#
 
     /// The primary's view of each standby: `replay_lag` is null once a standby has replayed everything and the

@@ -4,7 +4,9 @@
 /// Ed25519 signature against the cell's public key (`/etc/mcloud/switchover.pub`) with OpenSSL, the cell, the
 /// deadline and the serial, and does its member's part once: the named primary runs `mcloud-engine demote` toward the
 /// target and writes the LSN it printed, the target waits for that and runs `mcloud-engine promote` and takes over the
-/// replication report (`ReplicationReport`); each writes its step (`SwitchoverOrder.stepKey`), which the command reads.
+/// replication report (`ReplicationReport`), and each other member the order names waits for the target's promotion
+/// and runs `mcloud-engine repoint` toward it; each writes its step (`SwitchoverOrder.stepKey`), which the command
+/// reads.
 public enum PostgreSQLSwitchover {
     public static let script = "/usr/local/sbin/mcloud-switchover"
     public static let publicKeyPath = "/etc/mcloud/switchover.pub"
@@ -128,6 +130,22 @@ public enum PostgreSQLSwitchover {
             report "$serial" promoted "$lsn"
           else
             report "$serial" failed "" "promote: $(tail -n 1 "$work/error")"
+          fi
+        elif field members | tr ' ' '\n' | grep -qx "$MCLOUD_MEMBER"; then
+          # Another standby: it follows the target once the target has promoted, within 300 s.
+          for _ in $(seq 150); do
+            s3 s3 cp --only-show-errors "$control/$serial.$target.json" "$work/target.json" 2>/dev/null && break
+            sleep 2
+          done
+          [ -s "$work/target.json" ] || report "$serial" failed "" "$target reported no promotion within 300 s; this member still follows $primary"
+          [ "$(jq -r .step "$work/target.json")" = promoted ] \
+            || report "$serial" failed "" "$target did not promote: $(jq -r '.error // .step' "$work/target.json"); this member still follows $primary"
+          address=$(field targetAddress)
+          if env MCLOUD_MEMBER_NAME="$MCLOUD_MEMBER" MCLOUD_PRIMARY_HOST="$(field targetHost)" MCLOUD_PRIMARY_PORT="$(field targetPort)" \
+            ${address:+MCLOUD_PRIMARY_ADDRESS="$address"} mcloud-engine repoint >/dev/null 2>"$work/error"; then
+            report "$serial" repointed
+          else
+            report "$serial" failed "" "repoint: $(tail -n 1 "$work/error")"
           fi
         fi
 

@@ -43,13 +43,19 @@ public struct Recipe: Sendable, Hashable {
         /// standby of it now), a commit waiting for one of them as on the first primary. Exits non-zero and changes
         /// nothing on a server that is not a standby. Empty when the engine cannot switch over, as `demote`.
         public var promote: [String]
+        /// The part of the cell's other standbys, `mcloud-engine repoint` once the target has promoted: follows the
+        /// new primary (`MCLOUD_PRIMARY_HOST`, `MCLOUD_PRIMARY_PORT`, optionally `MCLOUD_PRIMARY_ADDRESS`, as `demote`
+        /// reads them) as `MCLOUD_MEMBER_NAME`, and exits once it streams from it. Exits non-zero and changes nothing
+        /// on a server that is not a standby. Empty when the engine cannot switch over, as `demote`.
+        public var repoint: [String]
 
-        public init(mode: Mode, follow: [String], report: [String] = [], demote: [String] = [], promote: [String] = []) {
+        public init(mode: Mode, follow: [String], report: [String] = [], demote: [String] = [], promote: [String] = [], repoint: [String] = []) {
             self.mode = mode
             self.follow = follow
             self.report = report
             self.demote = demote
             self.promote = promote
+            self.repoint = repoint
         }
     }
 

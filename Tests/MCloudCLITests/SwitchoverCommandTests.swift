@@ -15,12 +15,12 @@ import Testing
     static let reportKey = "\(owner)/replication.json"
     static let orderKey = "\(owner)/control/switchover.json"
 
-    /// The ledger with one standby, archiving into its DR leg over TLS, applied; the primary's report fresh.
-    static func lab(state: String? = nil) async throws -> ClockLab {
+    /// The ledger with `standbys` standbys, archiving into its DR leg over TLS, applied; the primary's report fresh.
+    static func lab(state: String? = nil, standbys: Int = 1) async throws -> ClockLab {
         let lab = try ClockLab(state: state)
         let application = "\(lab.folder)/app/application.yaml"
         let text = try String(contentsOfFile: application, encoding: .utf8)
-        try text.replacingOccurrences(of: "  backup:\n", with: "  standbys: 1\n  backup:\n").write(toFile: application, atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(of: "  backup:\n", with: "  standbys: \(standbys)\n  backup:\n").write(toFile: application, atomically: true, encoding: .utf8)
         let catalog = "\(lab.folder)/providers/clouds.yaml"
         try String(contentsOfFile: catalog, encoding: .utf8).replacingOccurrences(of: "http://127.0.0.1:9", with: "https://127.0.0.1:9")
             .write(toFile: catalog, atomically: true, encoding: .utf8)
@@ -39,20 +39,25 @@ import Testing
     static let environment = ["MCLOUD_AGE_KEY_FILE": fixtures + "/age.key"]
 
     /// The members: each order whose signature is the cell's gets a demote and, unless `promotes` is false, a promote
-    /// step, as the agents write them; another signature gets refusals.
-    static func members(_ lab: ClockLab, promotes: Bool = true) throws {
+    /// step, as the agents write them, and each other member `others`' step (with `othersError`); another signature
+    /// gets refusals.
+    static func members(_ lab: ClockLab, promotes: Bool = true, others: String = "repointed", othersError: String? = nil) throws {
         let root = SecretRoot(identity: try AgeKeyFile.load(environment: environment))
         lab.clouds.agent = { key, clouds in
             guard key == orderKey, let text = clouds.files[key], let document = try? JSONParser.parse(Array(text.utf8)),
                   let serial = document["serial"]?.intValue, let primary = document["primary"]?.stringValue, let target = document["target"]?.stringValue,
                   let signature = clouds.files["\(owner)/control/switchover.sig"] else { return }
             let signed = (try? SwitchoverKey.signature(root: root, application: "e2e-ledger", cell: document["cell"]?.stringValue ?? "", of: Array(text.utf8))) == signature
-            let step = { (member: String, name: String) in
-                clouds.files["\(owner)/control/\(serial).\(member).json"] = #"{"member": "\#(member)", "step": "\#(name)", "lsn": "0/5000028", "at": "x", "error": null}"#
+            let step = { (member: String, name: String, error: String?) in
+                let error = error.map { "\"\($0)\"" } ?? "null"
+                clouds.files["\(owner)/control/\(serial).\(member).json"] = #"{"member": "\#(member)", "step": "\#(name)", "lsn": "0/5000028", "at": "x", "error": \#(error)}"#
             }
-            guard signed else { return step(primary, "refused") }
-            step(primary, "demoted")
-            if promotes { step(target, "promoted") }
+            guard signed else { return step(primary, "refused", nil) }
+            step(primary, "demoted", nil)
+            guard promotes else { return }
+            step(target, "promoted", nil)
+            let members = document["members"]?.arrayItems.compactMap(\.stringValue) ?? []
+            for member in members where member != primary && member != target { step(member, others, othersError) }
         }
     }
 
@@ -105,6 +110,26 @@ import Testing
         #expect(back.exitCode == 0, "\(back.stderr)")
         #expect(try await Self.primaries(lab).isEmpty)
         #expect(Self.slice(lab) == ["10.0.0.10"])
+    }
+
+    /// A cell of three: the order names every member, the target is the one `--to` names, and the other standby's step
+    /// is printed, a failed one as a warning that leaves the switchover standing.
+    @Test(arguments: [
+        ("repointed", nil, "standby_1 follows standby_2.\n", ""),
+        ("failed", "repoint: not streaming from e2e-ledger.ledger.2 in 120 s", "",
+         "warning: standby_1 did not follow standby_2 (failed: repoint: not streaming from e2e-ledger.ledger.2 in 120 s); it still streams from standby_0, which follows standby_2; run 'journalctl -u mcloud-switchover' on it\n"),
+    ] as [(String, String?, String, String)])
+    func aCellOfThreeSwitchesOverAndTheOtherStandbyFollowsOrIsNamed(_ step: String, _ error: String?, _ out: String, _ warning: String) async throws {
+        let lab = try await Self.lab(standbys: 2)
+        try Self.members(lab, others: step, othersError: error)
+        Self.report(lab, server: Self.owner, follower: "standby_2", lag: 0.3)
+        let run = await lab.run(["switchover", "ledger", "--to", "standby_2", "--auto-approve"], environment: Self.environment)
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        let order = try JSONParser.parse(Array(try #require(lab.clouds.files[Self.orderKey]).utf8))
+        #expect(order["target"]?.stringValue == "standby_2" && order["members"]?.arrayItems.compactMap(\.stringValue) == ["standby_0", "standby_1", "standby_2"], "\(order)")
+        #expect(run.stdout.contains("standby_0 demoted at LSN 0/5000028; standby_2 replayed past it and promoted.\n" + out), "\(run.stdout)")
+        #expect(warning.isEmpty ? !run.stderr.contains("warning:") : run.stderr.contains(warning), "\(run.stderr)")
+        #expect(try await Self.primaries(lab) == ["openstack.dc-a.DatabaseServer.e2e-ledger.ledger.0": "openstack.dc-a.DatabaseServer.e2e-ledger.ledger.2"])
     }
 
     /// The report as each case has it: `lag75`, `catchup`, `stale`, `foreign` (another member's), `none`, or fresh.

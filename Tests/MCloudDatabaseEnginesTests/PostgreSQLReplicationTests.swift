@@ -88,6 +88,8 @@ struct PostgreSQLReplicationTests {
             let members = ["MCLOUD_SWITCHOVER_LSN": lsn, "MCLOUD_MEMBERS": "standby_0"]
             let onPrimary = try await step([PostgreSQLReplication.promote], port: port, members)
             #expect(onPrimary.exitCode == 1 && onPrimary.stderr.contains("this server is not a standby (pg_is_in_recovery() is f); nothing changed"), "\(onPrimary.output)")
+            let repointPrimary = try await step([PostgreSQLReplication.repoint], port: port, newPrimary)
+            #expect(repointPrimary.exitCode == 1 && repointPrimary.stderr.contains("mcloud-engine repoint: this server is not a standby (pg_is_in_recovery() is f); nothing changed"), "\(repointPrimary.output)")
             #expect(try await psql(port, "SELECT pg_is_in_recovery(), current_setting('synchronous_standby_names')").stdout == "f|ANY 1 (standby_1)\n")
             #expect(try await poll(port, streaming, until: "standby_1|streaming|quorum|t|TLSv1.3\n") == "standby_1|streaming|quorum|t|TLSv1.3\n")
             // Inputs that would reach postgresql.auto.conf or SQL are refused before anything is looked at.
@@ -96,6 +98,8 @@ struct PostgreSQLReplicationTests {
                 (demote, newPrimary.merging(["MCLOUD_PRIMARY_HOST": "db' host=evil"]) { $1 }, #"MCLOUD_PRIMARY_HOST "db' host=evil" is not a host name"#),
                 ([PostgreSQLReplication.promote], members.merging(["MCLOUD_SWITCHOVER_LSN": "0/1'"]) { $1 }, #"MCLOUD_SWITCHOVER_LSN "0/1'" is not an LSN"#),
                 ([PostgreSQLReplication.promote], members.merging(["MCLOUD_MEMBERS": "standby_0 x;y"]) { $1 }, #"MCLOUD_MEMBERS: "x;y" is not an engine-safe name"#),
+                ([PostgreSQLReplication.repoint], newPrimary.merging(["MCLOUD_PRIMARY_PORT": "5432'"]) { $1 }, #"MCLOUD_PRIMARY_PORT "5432'" is not a port"#),
+                ([PostgreSQLReplication.repoint], newPrimary.merging(["MCLOUD_PRIMARY_ADDRESS": "10.0.0.1 x"]) { $1 }, #"MCLOUD_PRIMARY_ADDRESS "10.0.0.1 x" is not an address"#),
             ] {
                 let refused = try await step(lines, port: port, environment)
                 #expect(refused.exitCode == 1 && refused.stderr.contains(message + "; nothing changed"), "\(refused.output)")

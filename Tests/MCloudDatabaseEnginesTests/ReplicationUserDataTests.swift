@@ -215,8 +215,8 @@ struct ReplicationUserDataTests {
         #expect(!recipes.isEmpty)
         for recipe in recipes {
             let script = DatabaseUserData.engine(recipe)
-            #expect(script.contains(#"  prepare | configure | secure | follow | replicas | demote | promote | ready | dump | restore | close-log | log-position | replay-log) "$1" ;;"#))
-            for step in ["demote", "promote"] {
+            #expect(script.contains(#"  prepare | configure | secure | follow | replicas | demote | promote | repoint | ready | dump | restore | close-log | log-position | replay-log) "$1" ;;"#))
+            for step in ["demote", "promote", "repoint"] {
                 let body = try #require(script.range(of: "\n\(step)() {\n").flatMap { start in script[start.upperBound...].range(of: "\n}\n").map { script[start.upperBound..<$0.lowerBound] } })
                 if switches {
                     #expect(!body.contains("cannot switch over"), "\(recipe) \(step)")
@@ -226,7 +226,7 @@ struct ReplicationUserDataTests {
             }
             guard switches else { continue }
             let demote = PostgreSQLReplication.demote(major: recipe.series, service: recipe.service).joined(separator: "\n")
-            #expect(script.contains(demote) && script.contains(PostgreSQLReplication.promote), "\(recipe)")
+            #expect(script.contains(demote) && script.contains(PostgreSQLReplication.promote) && script.contains(PostgreSQLReplication.repoint), "\(recipe)")
             #expect(demote.contains("/usr/lib/postgresql/\(recipe.series)/bin/pg_controldata \(recipe.dataDirectory)"), "\(recipe)")
         }
     }

@@ -12,21 +12,16 @@ import Testing
 /// "Standbys"). PostgreSQL: the standby seeds itself from the primary over verified TLS as the replicator, rows
 /// written on the primary reach it, `pg_stat_replication` shows it streaming over TLS in the synchronous quorum, and
 /// with the standby stopped a commit has not returned after 6 s, while the next returns once it is back; a switchover
-/// under a write load loses no acknowledged row and the old primary follows the new one. Redis: a key
+/// under a write load loses no acknowledged row and the old primary follows the new one; in a cell of three the other
+/// standby follows the new primary too. Redis: a key
 /// written on the primary reaches the replica. The bed's servers have no port, so the provider finds no address for
 /// the primary: the standby reaches it by its server name, which the test points at a forwarder to the primary's
 /// published port, as a cloud's DNS or the provider's address would; the primary reaches the standby's port on its own
 /// loopback (a MariaDB primary reads its standbys' lag there) and, for a PostgreSQL switchover, by the standby's name
-/// the same way. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start). One pair at
+/// the same way. Fails, never skips, without the beds (openstack.sh up, moto.sh start, container.sh start). One cell at
 /// a time: ten containers booting at once beside the other bed suites left systemd in the newest ones with every boot
 /// job waiting and none running (seen twice on 2026-12-06, on the host and in a fresh root).
 @Suite(.serialized, .timeLimit(.minutes(30))) struct StandbyBedTests {
-    /// Where the standby's container reaches the primary: an address of its own loopback, forwarded to the host port
-    /// the primary's engine is published on.
-    static let primaryAddress = "10.254.0.1"
-    /// Where the primary's container reaches the standby, which a switchover makes its primary: the mirror image.
-    static let standbyAddress = "10.254.0.2"
-
     struct Pair {
         var primary: String
         var standby: String
@@ -47,6 +42,8 @@ import Testing
         var root: SecretRoot
         var application: String
         var cell: String
+        /// The standbys after the first (`standby_2`, ...): each container, server name and port.
+        var moreStandbys: [(instance: String, server: String, port: Int)] = []
 
         /// What the primary's report says once it has run (as its cron job does every minute).
         func report() async throws -> ReplicationStatus? {
@@ -338,6 +335,47 @@ import Testing
         }
     }
 
+    /// A switchover in a cell of three (docs/databases.md, "Switchover"): the signed order names every member; the
+    /// primary demotes, `standby_1` promotes, and `standby_2`, once `standby_1` has promoted, runs `mcloud-engine
+    /// repoint` and streams from it without a restart. Both others then stream from the new primary in its quorum, a
+    /// row written there reaches `standby_2`, and every row written before is on both.
+    @Test func aSwitchoverOfThreeMembersRepointsTheOtherStandbyToTheNewPrimary() async throws {
+        try await Self.boot("postgresql", standbys: 2, archives: true) { cell in
+            let third = try #require(cell.moreStandbys.first)
+            let psql = { (port: Int) in "runuser -u postgres -- psql -X -Atq -v ON_ERROR_STOP=1 -p \(port)" }
+            let streaming = { (port: Int) in "\(psql(port)) -c 'SELECT application_name, state, sync_state FROM pg_stat_replication ORDER BY 1'" }
+            #expect(try await Self.poll(cell.container, cell.primary, streaming(cell.port), until: "standby_1|streaming|quorum\nstandby_2|streaming|quorum\n"))
+            _ = try await cell.container.shell(cell.primary, "\(psql(cell.port)) -c 'CREATE TABLE moved (id int)' -c 'INSERT INTO moved SELECT generate_series(1, 50)'")
+            let now = Int(Date().timeIntervalSince1970)
+            let order = SwitchoverOrder(
+                application: cell.application, cell: cell.cell, serial: now, notAfter: now + 900, primary: "standby_0", target: "standby_1",
+                targetHost: cell.standbyServer, targetPort: cell.standbyPort, members: ["standby_0", "standby_1", "standby_2"]
+            )
+            try await cell.s3.putObject(bucket: cell.bucket, key: SwitchoverOrder.signatureKey(owner: cell.server), body: Array(try order.signature(root: cell.root).utf8))
+            try await cell.s3.putObject(bucket: cell.bucket, key: SwitchoverOrder.key(owner: cell.server), body: order.document, contentType: "application/json")
+            func step(_ member: String) async throws -> JSONValue? {
+                for _ in 0..<180 {
+                    if let bytes = try await cell.s3.objectIfExists(bucket: cell.bucket, key: SwitchoverOrder.stepKey(owner: cell.server, serial: order.serial, member: member)) {
+                        return try JSONParser.parse(bytes)
+                    }
+                    try await Task.sleep(for: .seconds(2))
+                }
+                return nil
+            }
+            #expect(try await step("standby_0")?["step"]?.stringValue == "demoted")
+            #expect(try await step("standby_1")?["step"]?.stringValue == "promoted")
+            let repointed = try await step("standby_2")
+            #expect(repointed?["step"]?.stringValue == "repointed", "\(String(describing: repointed))")
+            #expect(try await Self.poll(cell.container, cell.standby, streaming(cell.standbyPort), until: "standby_0|streaming|quorum\nstandby_2|streaming|quorum\n"))
+            let receiver = "\(psql(third.port)) -c 'SELECT status, sender_host FROM pg_stat_wal_receiver'"
+            #expect(try await cell.container.shell(third.instance, receiver) == "streaming|\(cell.standbyServer)\n")
+            _ = try await cell.container.shell(cell.standby, "\(psql(cell.standbyPort)) -c 'INSERT INTO moved VALUES (51)'")
+            #expect(try await Self.poll(cell.container, third.instance, "\(psql(third.port)) -c 'SELECT count(*) FROM moved'", until: "51\n"))
+            #expect(try await Self.poll(cell.container, cell.primary, "\(psql(cell.port)) -c 'SELECT count(*) FROM moved'", until: "51\n"))
+            #expect(try await cell.container.shell(third.instance, "\(psql(third.port)) -c 'SELECT pg_is_in_recovery()'") == "t\n")
+        }
+    }
+
     /// `command` in `instance` until it prints `expected`, for up to 60 s.
     static func poll(_ container: ContainerBed, _ instance: String, _ command: String, until expected: String) async throws -> Bool {
         for _ in 0..<60 {
@@ -347,13 +385,20 @@ import Testing
         return false
     }
 
-    /// Creates a primary and its standby of `engine` through the provider, the standby's port one above the sample's,
-    /// boots both, checks the secrets went where they belong, runs `check` and removes everything however it ends.
-    /// `beforeStandby` runs on the primary, once it is set up, before the standby boots. With `archives`, the DR
-    /// bucket is behind moto's TLS front, so a PostgreSQL primary archives there and its standby holds the archive's
-    /// keys, as the rendering gives them.
+    /// The address member `copy` is reached at from the others' containers, on their own loopback: `10.254.0.1` for
+    /// the primary, `10.254.0.2` for the first standby, and so on.
+    static func memberAddress(_ copy: Int) -> String { "10.254.0.\(copy + 1)" }
+
+    /// Creates a primary and `standbys` standbys of `engine` through the provider, standby `i`'s port `i` above the
+    /// sample's, boots them one after the other, checks the secrets went where they belong, runs `check` and removes
+    /// everything however it ends. Each member reaches every other at `memberAddress`, which its server name resolves
+    /// to there, forwarded to the host port the other's engine is published on; the primary reaches the standbys'
+    /// ports on its own loopback too (a MariaDB primary reads its standbys' lag there). `beforeStandby` runs on the
+    /// primary, once it is set up, before the standbys boot. With `archives`, the DR bucket is behind moto's TLS front,
+    /// so a PostgreSQL primary archives there and its standbys hold the archive's keys, as the rendering gives them.
     static func boot(
-        _ engine: String, archives: Bool = false, beforeStandby: ((ContainerBed, String) async throws -> Void)? = nil, _ check: (Pair) async throws -> Void
+        _ engine: String, standbys: Int = 1, archives: Bool = false, beforeStandby: ((ContainerBed, String) async throws -> Void)? = nil,
+        _ check: (Pair) async throws -> Void
     ) async throws {
         let moto = try TestBedEnvironment.load(directory: ProcessInfo.processInfo.environment["MCLOUD_TESTBED_MOTO_DIR"] ?? "/tmp/mcloud-testbed/moto", start: "scripts/testbed/moto.sh start")
         let endpoint = archives ? moto["MCLOUD_TEST_MOTO_TLS_URL"] : nil
@@ -366,15 +411,16 @@ import Testing
         let bucket = "mcloud-standby-\(run)"
         try await beds.s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
         let application = "sb-\(run)"
-        let names = ["\(application).payments-db.0", "\(application).payments-db.1"]
+        let copies = Array(0...standbys)
+        let names = copies.map { "\(application).payments-db.\($0)" }
         let addresses = names.map { "openstack.bed.DatabaseServer.\($0)" }
+        let ports = copies.map { test.port + $0 }
         let access = DatabaseAccess(cell: "payments-db@eu", names: ["payments-db.\(application).svc"], clients: [])
-        // The forwarder delivers the standby's connections from 127.0.0.1 on the primary's side.
-        let roles: [DatabaseReplication] = [
-            .primary(standbys: ["standby_1"], cidrs: ["127.0.0.0/8"]), .standby(name: "standby_1", primary: names[0], port: test.port, cidrs: ["127.0.0.0/8"]),
-        ]
+        // The forwarder delivers the other members' connections from 127.0.0.1.
+        let roles: [DatabaseReplication] = [.primary(standbys: copies.dropFirst().map(DatabaseReplication.standbyName(copy:)), cidrs: ["127.0.0.0/8"])]
+            + copies.dropFirst().map { .standby(name: DatabaseReplication.standbyName(copy: $0), primary: names[0], port: test.port, cidrs: ["127.0.0.0/8"]) }
         var created: [(ObservedResource, DesiredResource)] = []
-        let instances = names.indices.map { "sb-\(engine.prefix(5))-\(run)-\($0)" }
+        let instances = copies.map { "sb-\(engine.prefix(5))-\(run)-\($0)" }
         func cleanUp() async {
             for instance in instances { await beds.container.destroy(instance) }
             for (observed, desired) in created.reversed() { try? await beds.provider.delete(beds.recorded(observed, desired)) }
@@ -390,7 +436,7 @@ import Testing
                 )
                     .settingSpec(["replication"], ResourceBody.DatabaseServerField.replication(roles[copy]).value)
                 if copy > 0 {
-                    body = body.settingSpec(["role"], .string("standby")).settingSpec(["port"], .int(test.port + 1)).settingSpec(["replicaOf"], .string(addresses[0]))
+                    body = body.settingSpec(["role"], .string("standby")).settingSpec(["port"], .int(ports[copy])).settingSpec(["replicaOf"], .string(addresses[0]))
                     if !archives { body = body.settingSpec(["backup"], nil) }
                 }
                 let desired = DesiredResource(
@@ -409,30 +455,37 @@ import Testing
             } else {
                 #expect(!userData[0].contains(password), "the replication password is in the primary's user data")
             }
-            #expect(userData[1].contains(password), "the standby has no login to its primary")
-            // The standby's port is published on a host port chosen now, since the primary boots first, and reached on
-            // the primary's loopback, where the standby's replication connection comes from (a MariaDB primary reads
-            // its standbys' lag from them, and maps a standby's name to that address), and at the standby's own
-            // address, which its name resolves to on a PostgreSQL primary for a switchover.
-            let standbyHostPort = try #require(freeLoopbackPort())
+            for copy in copies.dropFirst() { #expect(userData[copy].contains(password), "standby \(copy) has no login to its primary") }
+            // The standbys' ports are published on host ports chosen now, since the primary boots first.
+            var hostPorts: [Int] = [0]
+            for _ in copies.dropFirst() { hostPorts.append(try #require(freeLoopbackPort())) }
+            /// Member `copy` reaches each other standby at its address, and the primary at `primaryPort` once known.
+            func reachOthers(_ copy: Int, primaryPort: Int?) -> [String] {
+                copies.filter { $0 != copy }.flatMap { other -> [String] in
+                    let port = other == 0 ? primaryPort : hostPorts[other]
+                    return port.map { ["--reach", "\(Self.memberAddress(other)):\(ports[other])=\($0)"] } ?? []
+                }
+            }
+            func hosts(_ copy: Int) -> String {
+                copies.filter { $0 != copy }.map { "\(Self.memberAddress($0)) \(names[$0])" }.joined(separator: "\n")
+            }
             try await beds.container.boot(
                 instances[0], userData: userData[0],
-                options: reach + [
-                    "--publish", String(test.port), "--reach", "\(test.port + 1)=\(standbyHostPort)",
-                    "--reach", "\(Self.standbyAddress):\(test.port + 1)=\(standbyHostPort)",
-                ]
+                options: reach + ["--publish", String(test.port)] + copies.dropFirst().flatMap { ["--reach", "\(ports[$0])=\(hostPorts[$0])"] } + reachOthers(0, primaryPort: nil)
             )
-            if engine == "postgresql" { _ = try await beds.container.shell(instances[0], "echo '\(Self.standbyAddress) \(names[1])' >>/etc/hosts") }
+            if engine == "postgresql" { _ = try await beds.container.shell(instances[0], "printf '%s\\n' '\(hosts(0))' >>/etc/hosts") }
             let primaryPort = try await beds.container.port(instances[0], test.port)
             if let beforeStandby {
                 try await beds.container.wait(instances[0])
                 try await beforeStandby(beds.container, instances[0])
             }
-            try await beds.container.boot(
-                instances[1], userData: userData[1],
-                options: reach + ["--reach", "\(Self.primaryAddress):\(test.port)=\(primaryPort)", "--publish", "\(standbyHostPort):\(test.port + 1)"]
-            )
-            _ = try await beds.container.shell(instances[1], "echo '\(Self.primaryAddress) \(names[0])' >>/etc/hosts")
+            for copy in copies.dropFirst() {
+                try await beds.container.boot(
+                    instances[copy], userData: userData[copy],
+                    options: reach + reachOthers(copy, primaryPort: primaryPort) + ["--publish", "\(hostPorts[copy]):\(ports[copy])"]
+                )
+                _ = try await beds.container.shell(instances[copy], "printf '%s\\n' '\(hosts(copy))' >>/etc/hosts")
+            }
             for instance in instances { try await beds.container.wait(instance) }
             // A primary whose engine can tell its standbys' lag reports them every minute.
             if EngineCatalog.recipe(engine: test.engine, version: test.version, family: .debian12)?.replication?.report.isEmpty == false {
@@ -440,9 +493,10 @@ import Testing
             }
             let other = try ApplicationCA.certificatePEM(root: SecretRoot(identity: identity), application: "other-\(application)")
             try await check(Pair(
-                primary: instances[0], standby: instances[1], container: beds.container, standbyServer: names[1], port: test.port, standbyPort: test.port + 1,
+                primary: instances[0], standby: instances[1], container: beds.container, standbyServer: names[1], port: test.port, standbyPort: ports[1],
                 password: password, otherAuthorityPEM: other,
-                s3: beds.s3, bucket: bucket, server: names[0], root: SecretRoot(identity: identity), application: application, cell: access.cell
+                s3: beds.s3, bucket: bucket, server: names[0], root: SecretRoot(identity: identity), application: application, cell: access.cell,
+                moreStandbys: copies.dropFirst(2).map { (instances[$0], names[$0], ports[$0]) }
             ))
         } catch {
             await beds.container.printCloudInitOutput(instances)

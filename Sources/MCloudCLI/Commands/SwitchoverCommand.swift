@@ -6,17 +6,17 @@ import MCloudProvider
 import MCloudSecrets
 import MCloudViews
 
-/// `mcloud switchover CELL`: moves a PostgreSQL cell's primary to its standby, losing nothing.
+/// `mcloud switchover CELL`: moves a PostgreSQL cell's primary to one of its standbys, losing nothing.
 struct SwitchoverCommand: Command {
     static let spec = CommandSpec(
         name: "switchover",
-        abstract: "Move a PostgreSQL cell's primary to its standby in a planned switchover that loses no committed row.",
-        discussion: "Reads the cell's members from the state and the primary's newest replication report from the DR leg, and refuses unless the target follows within 60 s in a fresh report, the cell has one standby, and its members archive into that leg (they take orders from that bucket only). Then writes an order signed with the cell's key (derived from the operator's age identity) into the bucket: the primary demotes and reports its last LSN, the standby replays past it and promotes, the old primary follows the new one. Waits for both steps (--timeout), records the new primary in the state, and rewires the connections: every EndpointSlice and egress policy that named the first primary is updated to the new one. failover stays the path for a lost primary; a primary moves to another cloud only by failover, never by itself (docs/dr.md). Asks for 'yes' unless --auto-approve; holds the state lock.",
+        abstract: "Move a PostgreSQL cell's primary to a standby in a planned switchover that loses no committed row.",
+        discussion: "Reads the cell's members from the state and the primary's newest replication report from the DR leg, and refuses unless the target follows within 60 s in a fresh report, and its members archive into that leg (they take orders from that bucket only). Then writes an order signed with the cell's key (derived from the operator's age identity) into the bucket: the primary demotes and reports its last LSN, the standby replays past it and promotes, the old primary and the other standbys follow the new one. Waits for their steps (--timeout), records the new primary in the state, and rewires the connections: every EndpointSlice and egress policy that named the first primary is updated to the new one. failover stays the path for a lost primary; a primary moves to another cloud only by failover, never by itself (docs/dr.md). Asks for 'yes' unless --auto-approve; holds the state lock.",
         options: [
             ManifestOptions.file,
             ManifestOptions.providers,
             StateOptions.option,
-            CommandSpec.Option(names: ["--to"], valueName: "MEMBER", help: "The standby to promote, by its replication name (standby_1); the cell's one standby by default."),
+            CommandSpec.Option(names: ["--to"], valueName: "MEMBER", help: "The standby to promote, by its replication name (standby_2); the cell's first standby (standby_1) by default."),
             CommandSpec.Option(names: ["--timeout"], valueName: "SECONDS", help: "Give up waiting for the members after SECONDS, when the order also expires (default: 300)."),
         ] + ApprovalOptions.options(approving: "Switch over", verb: "Rewire"),
         positionals: [CommandSpec.Positional(name: "CELL", help: "The database cell, such as payments-db@eu.")]
@@ -78,6 +78,14 @@ struct SwitchoverCommand: Command {
             context.stdout.write("Wrote the signed order \(order.serial) to s3://\(setup.leg.providerID)/\(SwitchoverOrder.key(owner: setup.owner)); waiting for the members (up to \(timeout) s).\n")
             let steps = try await workflow.await(order, setup: setup, lister: lister)
             context.stdout.write("\(setup.current.name) demoted at LSN \(steps.demoted.lsn ?? "?"); \(setup.target.name) replayed past it and promoted.\n")
+            for (member, step) in steps.others {
+                if step?.step == "repointed" {
+                    context.stdout.write("\(member) follows \(setup.target.name).\n")
+                } else {
+                    let why = step.map { "\($0.step): \($0.error ?? "no reason given")" } ?? "it wrote no step in time"
+                    context.stderr.write("warning: \(member) did not follow \(setup.target.name) (\(why)); it still streams from \(setup.current.name), which follows \(setup.target.name); run 'journalctl -u mcloud-switchover' on it\n")
+                }
+            }
             let current: State
             do throws(StateError) {
                 let stored = try backend.read() ?? recorded

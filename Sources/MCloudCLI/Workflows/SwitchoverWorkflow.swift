@@ -7,11 +7,12 @@ import MCloudSecrets
 /// A planned move of a PostgreSQL cell's primary to its standby (docs/databases.md, "Switchover"): refused before
 /// anything is written unless the cell's members take signed orders from its DR bucket and the target follows the
 /// primary closely in the primary's newest replication report; then the signed order goes into the bucket, the
-/// members' steps are awaited (the primary demotes, the target replays past the demote's LSN and promotes), the state
-/// records the new primary, and the connections that named the first primary are rewired to it.
+/// members' steps are awaited (the primary demotes, the target replays past the demote's LSN and promotes, the other
+/// standbys follow the target), the state records the new primary, and the connections that named the first primary
+/// are rewired to it.
 struct SwitchoverWorkflow {
     var cell: String
-    /// `--to`: the member to promote; the cell's one standby when nil.
+    /// `--to`: the member to promote; the cell's first standby when nil.
     var to: String?
     /// How long the members have to act, in seconds; the order expires then.
     var timeout: Int
@@ -55,9 +56,6 @@ struct SwitchoverWorkflow {
         }
         guard members.count > 1 else {
             throw CommandFailure("refused: \(cell) has no standby to switch over to (spec.standbys is 0)")
-        }
-        guard members.count == 2 else {
-            throw CommandFailure("refused: \(cell) has \(members.count - 1) standbys; a switchover moves a cell with one standby, as the others would go on following the old primary (docs/databases.md, \"Switchover\")")
         }
         if let lost = members.first(where: { recorded.lost.contains($0.resource.cloud) }) {
             throw CommandFailure("refused: \(lost.resource.cloud) is recorded as lost; a cell there moves with 'mcloud failover', not a switchover")
@@ -161,8 +159,18 @@ struct SwitchoverWorkflow {
         var error: String?
     }
 
-    /// Polls the members' steps every 2 s until the target promoted (its step), or a member failed, or `timeout`.
-    func await(_ order: SwitchoverOrder, setup: Setup, lister: any BackupLister) async throws(CommandFailure) -> (demoted: Step, promoted: Step) {
+    /// What the members did: the primary's demote, the target's promotion, and each other standby's step (nil when it
+    /// wrote none in time).
+    struct Outcome {
+        var demoted: Step
+        var promoted: Step
+        var others: [(member: String, step: Step?)]
+    }
+
+    /// Polls the members' steps every 2 s until the target promoted (its step), or a member failed, or `timeout`; then
+    /// the other standbys' steps, for what is left of `timeout` but at least 60 s. A standby that did not follow does
+    /// not undo the switchover: the target is the primary, and the outcome says which standby stayed behind.
+    func await(_ order: SwitchoverOrder, setup: Setup, lister: any BackupLister) async throws(CommandFailure) -> Outcome {
         func step(_ member: String) async throws(ProviderError) -> Step? {
             guard let bytes = try await lister.object(SwitchoverOrder.stepKey(owner: setup.owner, serial: order.serial, member: member), in: setup.leg) else { return nil }
             guard let document = try? JSONParser.parse(bytes), let name = document["step"]?.stringValue else {
@@ -170,10 +178,12 @@ struct SwitchoverWorkflow {
             }
             return Step(step: name, lsn: document["lsn"]?.stringValue, error: document["error"]?.stringValue)
         }
+        let started = context.clock.nowSeconds
         let poller = Poller(backoff: .constant(2), timeout: Double(timeout), clock: context.clock)
         var demoted: Step?
+        let (first, promoted): (Step, Step)
         do throws(ProviderError) {
-            return try await poller.poll({ () async throws(ProviderError) -> (Step, Step)? in
+            (first, promoted) = try await poller.poll({ () async throws(ProviderError) -> (Step, Step)? in
                 if demoted == nil, let primary = try await step(order.primary) {
                     guard primary.step == "demoted" else {
                         throw ProviderError(.failed, "\(setup.current.label) did not demote (\(primary.step)): \(primary.error ?? "no reason given"); it is still the primary")
@@ -196,5 +206,15 @@ struct SwitchoverWorkflow {
         } catch {
             throw CommandFailure(error.message)
         }
+        let others = order.members.filter { $0 != order.primary && $0 != order.target }
+        var steps: [String: Step] = [:]
+        let left = max(60, timeout - (context.clock.nowSeconds - started))
+        _ = try? await Poller(backoff: .constant(2), timeout: Double(left), clock: context.clock).poll({ () async throws(ProviderError) -> Bool? in
+            for member in others where steps[member] == nil {
+                if let found = try await step(member) { steps[member] = found }
+            }
+            return steps.count == others.count ? true : nil
+        }, stopped: { _ in ProviderError(.failed, "not every standby wrote its step") })
+        return Outcome(demoted: first, promoted: promoted, others: others.map { ($0, steps[$0]) })
     }
 }
