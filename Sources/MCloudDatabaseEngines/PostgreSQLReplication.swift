@@ -219,7 +219,7 @@ enum PostgreSQLReplication {
           [ "$receiver" != "streaming $upstream" ] || { echo "mcloud-engine repoint: streaming from $upstream"; exit 0; }
           sleep 1
         done
-        echo "mcloud-engine repoint: not streaming from $upstream in 120 s (the WAL receiver reads "${receiver:-none}")" >&2
+        echo "mcloud-engine repoint: not streaming from $upstream in 120 s (the WAL receiver reads \"${receiver:-none}\")" >&2
         exit 1
         """#
 
