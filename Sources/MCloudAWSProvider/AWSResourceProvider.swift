@@ -115,6 +115,9 @@ public struct AWSResourceProvider: ResourceProvider {
         {
             reasons.append("\(path.joined(separator: ".")) cannot shrink on a \(desired.type) (\(Self.format(now)) -> \(Self.format(wanted)))")
         }
+        if desired.type == .databaseServer {
+            reasons += ResourceBody(desired.body).userDataChanges(from: ResourceBody(current))
+        }
         if desired.type == .managedDatabase, let wanted = ResourceBody(desired.body).string("version"),
             let now = ResourceBody(current).string("version"), Self.majorVersion(wanted).lexicographicallyPrecedes(Self.majorVersion(now))
         {

@@ -35,6 +35,41 @@ enum PostgreSQLRecipes {
         ]
     }
 
+    /// Where a cluster found on the volume waits while the package makes its own: on the same disk, so moving is a
+    /// rename.
+    static let adopted = "/var/lib/postgresql/mcloud-adopt"
+
+    /// `prepare`: a volume that holds this major's cluster already (the server made again on it, for a new dependent,
+    /// new backup settings or another image; docs/databases.md, "A server made again on its volume") has it moved
+    /// aside. Debian's configuration of a cluster lives in /etc/postgresql, on the old root disk, and the package's
+    /// postinst cannot take the data directory back without it (`pg_createcluster` then looks for a postgresql.conf
+    /// inside it); so the package makes a cluster of its own, whose configuration `adoptBack` keeps.
+    static func adoptAside(_ major: String) -> String {
+        #"""
+        if [ -f /var/lib/postgresql/\#(major)/main/PG_VERSION ] && [ ! -d /etc/postgresql/\#(major)/main ]; then
+          rm -rf \#(adopted)
+          mv /var/lib/postgresql/\#(major)/main \#(adopted)
+        fi
+        """#
+    }
+
+    /// `configure`'s first step: the cluster `adoptAside` kept replaces the package's empty one, owned by this VM's
+    /// postgres user (whose uid may differ). Its `ALTER SYSTEM` settings stay (archive, replication), except TLS,
+    /// whose files are on the old root disk: `secure` installs them again and turns it back on.
+    static func adoptBack(_ major: String) -> String {
+        let data = "/var/lib/postgresql/\(major)/main"
+        return #"""
+            if [ -d \#(adopted) ]; then
+              systemctl stop postgresql@\#(major)-main
+              rm -rf \#(data)
+              mv \#(adopted) \#(data)
+              chown -R postgres:postgres \#(data)
+              sed -i -E '/^[[:space:]]*ssl(_cert_file|_key_file)?[[:space:]]*=/d' \#(data)/postgresql.auto.conf
+              echo "mcloud: the cluster on the volume is this server's, with its data"
+            fi
+            """#
+    }
+
     static let all: [Recipe] = ImageFamily.allCases.flatMap { family in
         majors.map { major in
             let distribution = distributionMajor[family] == major
@@ -46,7 +81,9 @@ enum PostgreSQLRecipes {
         Recipe(
             engine: .postgresql, series: major, family: family, source: source, packages: ["postgresql-\(major)"], service: "postgresql@\(major)-main",
             mountPoint: "/var/lib/postgresql", dataDirectory: "/var/lib/postgresql/\(major)/main",
+            prepare: [adoptAside(major)],
             configure: [
+                adoptBack(major),
                 #"pg_conftool \#(major) main set port "$PORT""#,
                 #"pg_conftool \#(major) main set listen_addresses '*'"#,
                 "systemctl restart postgresql@\(major)-main",

@@ -74,6 +74,7 @@ struct DatabaseServerKind: Sendable {
         if let image = desired.spec["image"], !FieldDiff.same(image, current.spec["image"] ?? image) {
             reasons.append("spec.image: a server cannot change its image")
         }
+        reasons += desired.userDataChanges(from: current)
         return reasons
     }
 

@@ -67,6 +67,16 @@ extension ResourceBody {
         return DatabaseAccess(cell: cell, names: names, clients: clients)
     }
 
+    /// Why a running server must be made again to become `self`: its clients' users and its certificate (`spec.access`)
+    /// and its part in replication (`spec.replication`) live in its user data, which a cloud sets only when it makes
+    /// the server, so a change there (a new dependent, another standby) would otherwise be planned and never
+    /// delivered. The server is made again on its volume, whose data its new user data finds and keeps.
+    public func userDataChanges(from current: ResourceBody) -> [String] {
+        [(DatabaseServerKey.access, "its clients' users and its certificate"), (Self.replicationKey, "its replication roles")].compactMap { field, what in
+            FieldDiff.same(spec[field] ?? .null, current.spec[field] ?? .null) ? nil : "spec.\(field) changed: \(what) live in the server's user data, which cannot change"
+        }
+    }
+
     /// The body with `point` as its `spec.restore`, or without one.
     public func restoring(_ point: RecoveryPoint?) -> ResourceBody {
         settingSpec([DatabaseServerKey.restore], point.map(Self.json))

@@ -37,6 +37,11 @@ struct AWSProviderRulesTests {
         ("ManagedDatabase", ["spec", "version"], .string("15"), .string("16"), "spec.version cannot go down on a ManagedDatabase (16 -> 15)"),
         ("Volume", ["spec", "sizeGiB"], .int(200), .int(100), nil),
         ("ManagedDatabase", ["spec", "version"], .string("17"), .string("16"), nil),
+        // A new dependent or standby is in the user data too: planned as an update, it would never reach the server.
+        ("DatabaseServer", ["spec", "access", "clients"], .array([.string("b")]), .array([.string("a")]),
+         "spec.access changed: its clients' users and its certificate live in the server's user data, which cannot change"),
+        ("DatabaseServer", ["spec", "replication", "standbys"], .array([.string("standby_1"), .string("standby_2")]), .array([.string("standby_1")]),
+         "spec.replication changed: its replication roles live in the server's user data, which cannot change"),
     ] as [(String, [String], JSONValue, JSONValue, String?)])
     func replacements(kind: String, path: [String], wanted: JSONValue, current: JSONValue, reason: String?) {
         let provider = AWSResourceProvider(cloud: "aws-irl") { () throws(ProviderError) -> AWSClient in throw ProviderError(.unavailable, "unused") }

@@ -55,6 +55,85 @@ import Testing
         }
     }
 
+    /// A new dependent of a running PostgreSQL server (docs/connectivity.md, "A new dependent"): its user is in the
+    /// server's user data, so the plan replaces the server rather than plan an update that would never reach it. As
+    /// apply does, the server is deleted and made again with the new user data; the new VM (a container on the same
+    /// disk file) finds the old one's data on its volume and keeps every row, and admits the new client with its
+    /// derived password over verified TLS, and the first one still.
+    @Test func aNewDependentMakesTheServerAgainOnItsVolumeKeepingItsRows() async throws {
+        let folder = NSTemporaryDirectory() + "mcloud-new-dependent-\(UUID().uuidString.prefix(8))"
+        let (beds, identity) = try Beds.withAgeIdentity(seed: 9, folder: folder)
+        let test = try #require(EngineSample.debian12.first { $0.engine == "postgresql" })
+        let run = UUID().uuidString.prefix(8).lowercased()
+        let bucket = "mcloud-new-dependent-\(run)"
+        try await beds.s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
+        let server = "nd-\(run).payments-db.0"
+        let address = ResourceAddress("openstack.bed.DatabaseServer.\(server)")
+        let names = [Self.host, "\(Self.host).cluster.local", "localhost"]
+        let volumeAddress = "openstack.bed.Volume.\(server)"
+        let volume = try await beds.provider.create(beds.volume(volumeAddress, name: server))
+        let first = beds.server(address, name: server, test: test, bucket: bucket, volume: volumeAddress, access: DatabaseAccess(cell: "payments-db@eu", names: names, clients: [Self.clients[0]]))
+        let second = beds.server(address, name: server, test: test, bucket: bucket, volume: volumeAddress, access: DatabaseAccess(cell: "payments-db@eu", names: names, clients: Self.clients))
+        let disk = "\(folder)/data.img"
+        #expect(FileManager.default.createFile(atPath: disk, contents: nil))
+        try FileHandle(forWritingAtPath: disk).map { handle in
+            try handle.truncate(atOffset: 2 << 30)
+            try handle.close()
+        }
+        let instances = ["nd-\(run)-a", "nd-\(run)-b"]
+        var made: [(ObservedResource, DesiredResource)] = []
+        func cleanUp() async {
+            for instance in instances { await beds.container.destroy(instance) }
+            for (observed, desired) in made { try? await beds.provider.delete(beds.recorded(observed, desired)) }
+            try? await beds.provider.delete(beds.recorded(volume, beds.volume(volumeAddress, name: server)))
+            try? await beds.s3.deleteBucket(bucket)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        func password(_ client: DatabaseAccess.Client) throws -> String {
+            try ClientCredential(root: SecretRoot(identity: identity), application: "nd-\(run)", cell: "payments-db@eu", service: client.service).password.value
+        }
+        /// Boots `instance` on the disk file with the user data Nova holds for `observed`; the engine's host port.
+        func boot(_ instance: String, _ observed: ObservedResource) async throws -> Int {
+            try await beds.container.boot(
+                instance, userData: try await beds.userData(ofServer: observed.providerID), options: ["--reach", "24566", "--publish", String(test.port), "--disk-file", disk]
+            )
+            try await beds.container.wait(instance)
+            _ = try await beds.container.shell(instance, "mcloud-engine ready")
+            try Data(try await beds.container.shell(instance, "cat /etc/mcloud/tls/ca.crt").utf8).write(to: URL(fileURLWithPath: "\(folder)/ca.crt"))
+            return try await beds.container.port(instance, test.port)
+        }
+        func psql(_ client: DatabaseAccess.Client, port: Int, _ sql: String) async throws -> Command {
+            let connection = "host=\(Self.host) hostaddr=127.0.0.1 port=\(port) dbname=\(client.database) user=\(client.user) sslmode=verify-full sslrootcert=\(folder)/ca.crt channel_binding=disable"
+            return try await Command.run("/usr/bin/psql", ["-X", "-At", "-v", "ON_ERROR_STOP=1", connection, "-c", sql], environment: ["PGPASSWORD": try password(client), "PGCONNECT_TIMEOUT": "10"])
+        }
+        do {
+            let created = try await beds.provider.create(first)
+            made.append((created, first))
+            var port = try await boot(instances[0], created)
+            let written = try await psql(Self.clients[0], port: port, "CREATE TABLE t AS SELECT generate_series(1, 3) AS id")
+            #expect(written.succeeded, "\(written.output)")
+
+            #expect(beds.provider.replacementReasons(desired: second, current: created.attributes) == [
+                "spec.access changed: its clients' users and its certificate live in the server's user data, which cannot change",
+            ])
+            await beds.container.destroy(instances[0])
+            try await beds.provider.delete(beds.recorded(created, first))
+            made.removeAll()
+            let remade = try await beds.provider.create(second)
+            made.append((remade, second))
+            port = try await boot(instances[1], remade)
+            let kept = try await psql(Self.clients[0], port: port, "SELECT count(*) FROM t")
+            #expect(kept.succeeded && kept.stdout == "3\n", "\(kept.output)")
+            let added = try await psql(Self.clients[1], port: port, "CREATE TABLE u (v text); INSERT INTO u VALUES ('x'); SELECT count(*) FROM u")
+            #expect(added.succeeded && added.stdout.hasSuffix("1\n"), "\(added.output)")
+        } catch {
+            await beds.container.printCloudInitOutput(instances)
+            await cleanUp()
+            throw error
+        }
+        await cleanUp()
+    }
+
     /// MariaDB 10.11 from Debian's packages: the client verifies the server's certificate by a name it holds, and the
     /// server takes only TLS and only each client's own password on its own database, before and after a restore.
     /// The MariaDB client has no `hostaddr`: the certificate also names `localhost`, which resolves to the published

@@ -98,6 +98,16 @@ struct ProviderLogicTests {
         let server = ResourceBody(.object([("spec", .object([("engine", .string("redis")), ("version", .string("7.2")), ("flavor", .object([("vcpu", .int(2))]))]))]))
         #expect(DatabaseServerKind.replacementReasons(desired: server.settingSpec(["flavor", "vcpu"], .int(4)), current: server).isEmpty)
         #expect(DatabaseServerKind.replacementReasons(desired: server.settingSpec(["version"], .string("7.4")), current: server) == ["spec.version cannot change on a running database server"])
+        // Users and replication roles live in the user data: a new dependent makes the server again on its volume,
+        // rather than an update that would never reach it. A first dependent too, on a server made without one.
+        let access = ResourceBody.DatabaseServerField.access(DatabaseAccess(cell: "db", names: ["db.ns.svc"], clients: [
+            DatabaseAccess.Client(service: "api", user: "api", database: "api", cidrs: ["10.0.0.0/8"]),
+        ]))
+        let served = server.settingSpec([access.key], access.value)
+        let reason = "spec.access changed: its clients' users and its certificate live in the server's user data, which cannot change"
+        #expect(DatabaseServerKind.replacementReasons(desired: served, current: served).isEmpty)
+        #expect(DatabaseServerKind.replacementReasons(desired: served, current: server) == [reason])
+        #expect(DatabaseServerKind.replacementReasons(desired: served.settingSpec([access.key, "clients"], .array([])), current: served) == [reason])
     }
 
     @Test("settingSpec sets nested fields and removes a field given nil")
