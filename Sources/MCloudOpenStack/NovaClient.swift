@@ -135,6 +135,29 @@ public actor NovaClient {
         }
     }
 
+    /// Shuts an ACTIVE server down cleanly (`os-stop`: Nova asks the guest to power off and waits its
+    /// `shutdown_timeout`, 60 s by default, before it forces it), then waits for SHUTOFF. A server gone, or in any
+    /// other state, is left as it is: there is nothing running to stop.
+    public func stopServer(_ id: String) async throws(OpenStackError) {
+        let current: Server
+        do throws(OpenStackError) {
+            current = try await server(id)
+        } catch {
+            if error.fault?.status == 404 { return }
+            throw error
+        }
+        guard current.status == "ACTIVE" else { return }
+        _ = try await call(.POST, "/servers/\(id)/action", body: .object([("os-stop", .null)]), expect: [202, 404, 409], operation: "stop server \(id)")
+        _ = try await poller.poll("server \(id) to shut down") { () async throws(OpenStackError) -> Bool? in
+            do throws(OpenStackError) {
+                return try await self.server(id).status == "ACTIVE" ? nil : true
+            } catch {
+                if error.fault?.status == 404 { return true }
+                throw error
+            }
+        }
+    }
+
     /// Deletes a server (already gone is fine) and, with `wait`, polls until Nova answers 404.
     public func deleteServer(_ id: String, wait: Bool = true) async throws(OpenStackError) {
         _ = try await call(.DELETE, "/servers/\(id)", expect: [204, 404], operation: "delete server \(id)")

@@ -237,7 +237,12 @@ struct DatabaseServerKind: Sendable {
         return ObservedResource(address: body.address, providerID: server.id, attributes: body.reportingAddresses(server.addresses).document)
     }
 
+    /// Nova deletes a server without a clean shutdown, so the engine would lose what it has not written to the disk
+    /// (Redis: everything since its last RDB save), which matters when the server is made again on its volume. Stopped
+    /// first, the guest's systemd stops the engine, which writes it all.
     func delete(_ recorded: ResourceState) async throws(OpenStackError) {
-        try await connection.clients().nova.deleteServer(recorded.providerID)
+        let nova = try await connection.clients().nova
+        try await nova.stopServer(recorded.providerID)
+        try await nova.deleteServer(recorded.providerID)
     }
 }

@@ -61,9 +61,61 @@ import Testing
     /// disk file) finds the old one's data on its volume and keeps every row, and admits the new client with its
     /// derived password over verified TLS, and the first one still.
     @Test func aNewDependentMakesTheServerAgainOnItsVolumeKeepingItsRows() async throws {
+        try await Self.makeAgain("postgresql") { server, password in
+            func psql(_ client: DatabaseAccess.Client, _ sql: String) async throws -> Command {
+                let connection = "host=\(Self.host) hostaddr=127.0.0.1 port=\(server.port) dbname=\(client.database) user=\(client.user) sslmode=verify-full sslrootcert=\(server.authority) channel_binding=disable"
+                return try await Command.run("/usr/bin/psql", ["-X", "-At", "-v", "ON_ERROR_STOP=1", connection, "-c", sql], environment: ["PGPASSWORD": try password(client), "PGCONNECT_TIMEOUT": "10"])
+            }
+            let written = try await psql(Self.clients[0], "CREATE TABLE t AS SELECT generate_series(1, 3) AS id")
+            #expect(written.succeeded, "\(written.output)")
+        } after: { server, password in
+            func psql(_ client: DatabaseAccess.Client, _ sql: String) async throws -> Command {
+                let connection = "host=\(Self.host) hostaddr=127.0.0.1 port=\(server.port) dbname=\(client.database) user=\(client.user) sslmode=verify-full sslrootcert=\(server.authority) channel_binding=disable"
+                return try await Command.run("/usr/bin/psql", ["-X", "-At", "-v", "ON_ERROR_STOP=1", connection, "-c", sql], environment: ["PGPASSWORD": try password(client), "PGCONNECT_TIMEOUT": "10"])
+            }
+            let kept = try await psql(Self.clients[0], "SELECT count(*) FROM t")
+            #expect(kept.succeeded && kept.stdout == "3\n", "\(kept.output)")
+            let added = try await psql(Self.clients[1], "CREATE TABLE u (v text); INSERT INTO u VALUES ('x'); SELECT count(*) FROM u")
+            #expect(added.succeeded && added.stdout.hasSuffix("1\n"), "\(added.output)")
+        }
+    }
+
+    /// The other engines made again on their volume the same way, checked by the VM's own administration: the rows
+    /// (keys) written before are there, and the new dependent's user is made. (engine, write, count, the new user)
+    @Test(arguments: [
+        ("mysql", "mariadb -e 'CREATE DATABASE keep; CREATE TABLE keep.t (id INT); INSERT INTO keep.t VALUES (1), (2), (3)'",
+         "mariadb -N -e 'SELECT count(*) FROM keep.t'", "mariadb -N -e \"SELECT count(DISTINCT user) FROM mysql.user WHERE user = 'ledger_eu'\""),
+        ("redis", "REDISCLI_AUTH=$(cat /etc/mcloud/redis-admin) redis-cli -s /run/redis/redis-server.sock --user mcloud-admin MSET keep:1 1 keep:2 2 keep:3 3 >/dev/null",
+         "REDISCLI_AUTH=$(cat /etc/mcloud/redis-admin) redis-cli -s /run/redis/redis-server.sock --user mcloud-admin --scan --pattern 'keep:*' | wc -l",
+         "REDISCLI_AUTH=$(cat /etc/mcloud/redis-admin) redis-cli -s /run/redis/redis-server.sock --user mcloud-admin ACL USERS | grep -cx ledger_eu"),
+        ("clickhouse",
+         "c() { clickhouse-client --config-file /etc/mcloud/clickhouse-client.xml --host 127.0.0.1 --port \"$PORT\" -q \"$1\"; }; c 'CREATE TABLE default.keep (id UInt8) ENGINE = MergeTree ORDER BY id'; c 'INSERT INTO default.keep VALUES (1), (2), (3)'",
+         "clickhouse-client --config-file /etc/mcloud/clickhouse-client.xml --host 127.0.0.1 --port \"$PORT\" -q 'SELECT count() FROM default.keep'",
+         "grep -c '<ledger_eu>' /etc/clickhouse-server/users.d/70-mcloud.xml"),
+    ])
+    func theOtherEnginesKeepTheirDataWhenMadeAgainOnTheirVolume(_ engine: String, _ write: String, _ count: String, _ user: String) async throws {
+        func shell(_ server: Booted, _ command: String) async throws -> String {
+            try await server.container.shell(server.instance, ". /etc/mcloud/database.conf; \(command)")
+        }
+        try await Self.makeAgain(engine) { server, _ in
+            _ = try await shell(server, write)
+        } after: { server, _ in
+            let counted = try await shell(server, count)
+            let users = try await shell(server, user)
+            #expect(counted == "3\n" && users == "1\n", "\(engine): \(counted) rows (keys), \(users) users of the new dependent")
+        }
+    }
+
+    /// Makes a server of `engine` with the first client, boots it on a disk file and runs `before`; then, as apply
+    /// replaces it for the second client (the reason checked), deletes it, makes it again with both clients, boots
+    /// that on the same disk file and runs `after`. `password` derives a client's password.
+    static func makeAgain(
+        _ engine: String, before: (Booted, (DatabaseAccess.Client) throws -> String) async throws -> Void,
+        after: (Booted, (DatabaseAccess.Client) throws -> String) async throws -> Void
+    ) async throws {
         let folder = NSTemporaryDirectory() + "mcloud-new-dependent-\(UUID().uuidString.prefix(8))"
         let (beds, identity) = try Beds.withAgeIdentity(seed: 9, folder: folder)
-        let test = try #require(EngineSample.debian12.first { $0.engine == "postgresql" })
+        let test = try #require(EngineSample.debian12.first { $0.engine == engine })
         let run = UUID().uuidString.prefix(8).lowercased()
         let bucket = "mcloud-new-dependent-\(run)"
         try await beds.s3.ensureBucket(.init(name: bucket, expireAfterDays: 7, noncurrentExpireAfterDays: 7))
@@ -89,30 +141,23 @@ import Testing
             try? await beds.s3.deleteBucket(bucket)
             try? FileManager.default.removeItem(atPath: folder)
         }
-        func password(_ client: DatabaseAccess.Client) throws -> String {
+        let password = { (client: DatabaseAccess.Client) throws -> String in
             try ClientCredential(root: SecretRoot(identity: identity), application: "nd-\(run)", cell: "payments-db@eu", service: client.service).password.value
         }
-        /// Boots `instance` on the disk file with the user data Nova holds for `observed`; the engine's host port.
-        func boot(_ instance: String, _ observed: ObservedResource) async throws -> Int {
+        /// Boots `instance` on the disk file with the user data Nova holds for `observed`.
+        func boot(_ instance: String, _ observed: ObservedResource) async throws -> Booted {
             try await beds.container.boot(
                 instance, userData: try await beds.userData(ofServer: observed.providerID), options: ["--reach", "24566", "--publish", String(test.port), "--disk-file", disk]
             )
             try await beds.container.wait(instance)
             _ = try await beds.container.shell(instance, "mcloud-engine ready")
             try Data(try await beds.container.shell(instance, "cat /etc/mcloud/tls/ca.crt").utf8).write(to: URL(fileURLWithPath: "\(folder)/ca.crt"))
-            return try await beds.container.port(instance, test.port)
-        }
-        func psql(_ client: DatabaseAccess.Client, port: Int, _ sql: String) async throws -> Command {
-            let connection = "host=\(Self.host) hostaddr=127.0.0.1 port=\(port) dbname=\(client.database) user=\(client.user) sslmode=verify-full sslrootcert=\(folder)/ca.crt channel_binding=disable"
-            return try await Command.run("/usr/bin/psql", ["-X", "-At", "-v", "ON_ERROR_STOP=1", connection, "-c", sql], environment: ["PGPASSWORD": try password(client), "PGCONNECT_TIMEOUT": "10"])
+            return Booted(port: try await beds.container.port(instance, test.port), folder: folder, passwords: [:], container: beds.container, instance: instance)
         }
         do {
             let created = try await beds.provider.create(first)
             made.append((created, first))
-            var port = try await boot(instances[0], created)
-            let written = try await psql(Self.clients[0], port: port, "CREATE TABLE t AS SELECT generate_series(1, 3) AS id")
-            #expect(written.succeeded, "\(written.output)")
-
+            try await before(try await boot(instances[0], created), password)
             #expect(beds.provider.replacementReasons(desired: second, current: created.attributes) == [
                 "spec.access changed: its clients' users and its certificate live in the server's user data, which cannot change",
             ])
@@ -121,11 +166,7 @@ import Testing
             made.removeAll()
             let remade = try await beds.provider.create(second)
             made.append((remade, second))
-            port = try await boot(instances[1], remade)
-            let kept = try await psql(Self.clients[0], port: port, "SELECT count(*) FROM t")
-            #expect(kept.succeeded && kept.stdout == "3\n", "\(kept.output)")
-            let added = try await psql(Self.clients[1], port: port, "CREATE TABLE u (v text); INSERT INTO u VALUES ('x'); SELECT count(*) FROM u")
-            #expect(added.succeeded && added.stdout.hasSuffix("1\n"), "\(added.output)")
+            try await after(try await boot(instances[1], remade), password)
         } catch {
             await beds.container.printCloudInitOutput(instances)
             await cleanUp()

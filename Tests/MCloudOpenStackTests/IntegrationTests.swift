@@ -69,7 +69,7 @@ struct IntegrationTests {
         }
     }
 
-    @Test("a server is created from the smallest fitting flavor, found by tags and metadata, deleted to 404")
+    @Test("a server is created from the smallest fitting flavor, found by tags and metadata, stopped, deleted to 404")
     func serverLifecycle() async throws {
         let nova = NovaClient(session: try bed.session(), poller: TestBed.fastPoller)
         let flavor = try await nova.smallestFlavor(vcpus: 2, ramMiB: 1024)
@@ -82,8 +82,13 @@ struct IntegrationTests {
         #expect(active.tags.contains("managed-by:mcloud"))
         #expect(try await nova.findServers(tags: ["cell:\(name)"]).map(\.id) == [created.id])
         #expect(try await nova.findServers(tagged: "managed-by:mcloud", metadata: ["cell": name]).map(\.id) == [created.id])
+        // Stopped cleanly before a database server's delete; stopping one already stopped, or gone, does nothing.
+        try await nova.stopServer(created.id)
+        #expect(try await nova.server(created.id).status == "SHUTOFF")
+        try await nova.stopServer(created.id)
         try await nova.deleteServer(created.id)
         await #expect { try await nova.server(created.id) } throws: { ($0 as? OpenStackError)?.fault?.status == 404 }
+        try await nova.stopServer(created.id)
     }
 
     @Test("a server create over the instance quota is a capacity error with Nova's message")
