@@ -92,11 +92,20 @@ extension TroveClient {
 
     /// The addresses the instance admits (`access.allowed_cidrs`, IPv4 only); Trove admits every address when the list
     /// is empty. `isPublic` is sent as it is, as Trove takes a missing one for `false` and would take the instance's
-    /// public address away.
+    /// public address away. Trove's task manager changes the port's security group after answering, and reports the
+    /// instance ACTIVE meanwhile (its UPDATING task has no status of its own), so the change is waited for by reading
+    /// the instance's `allowed_cidrs` back; ERROR (Trove's UPDATING_ERROR_ACCESS) ends the wait. The guest's health is
+    /// not waited for: an access change does not touch it.
     public func setAllowedCIDRs(_ id: String, _ cidrs: [String], isPublic: Bool) async throws(OpenStackError) {
         let access = JSONValue.object([("is_public", .bool(isPublic)), ("allowed_cidrs", .array(cidrs.map(JSONValue.string)))])
         let body = JSONValue.object([("instance", .object([("access", access)]))])
-        _ = try await session.json("database", .PUT, "/instances/\(id)", body: body, expect: [202], retryable: false, operation: "admit \(cidrs.joined(separator: ", ")) to database \(id)")
+        let operation = "admit \(cidrs.joined(separator: ", ")) to database \(id)"
+        _ = try await session.json("database", .PUT, "/instances/\(id)", body: body, expect: [202], retryable: false, operation: operation)
+        _ = try await poller.poll("database \(id) to admit \(cidrs.joined(separator: ", "))") { () async throws(OpenStackError) -> Bool? in
+            let instance = try await self.instance(id)
+            if instance.status == "ERROR" { throw .resourceFailed("\(operation): the instance is in ERROR: \(instance.fault ?? "Trove gave no fault message")") }
+            return instance.allowedCIDRs.sorted() == cidrs.sorted() ? true : nil
+        }
     }
 
     /// A user in a path: `name@host`, the host's `%` percent-encoded.

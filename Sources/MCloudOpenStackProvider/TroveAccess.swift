@@ -59,7 +59,6 @@ struct TroveAccess: Sendable {
         let cidrs = Array(Set(clients.flatMap(\.cidrs))).sorted()
         if !cidrs.isEmpty, instance.allowedCIDRs.sorted() != cidrs {
             try await trove.setAllowedCIDRs(instance.id, cidrs, isPublic: instance.isPublic)
-            _ = try await trove.waitUntilActive(instance.id)
         }
         let databases = Set(try await trove.databases(instance.id))
         let missingDatabases = Array(Set(clients.map(\.database)).subtracting(databases)).sorted()
