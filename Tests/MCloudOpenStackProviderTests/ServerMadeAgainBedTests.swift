@@ -21,22 +21,22 @@ import Testing
     /// derived password over verified TLS, and the first one still.
     @Test func aNewDependentMakesTheServerAgainOnItsVolumeKeepingItsRows() async throws {
         try await Self.makeAgain("postgresql") { server, password in
-            func psql(_ client: DatabaseAccess.Client, _ sql: String) async throws -> Command {
-                let connection = "host=\(DatabaseAccessBedTests.host) hostaddr=127.0.0.1 port=\(server.port) dbname=\(client.database) user=\(client.user) sslmode=verify-full sslrootcert=\(server.authority) channel_binding=disable"
-                return try await Command.run("/usr/bin/psql", ["-X", "-At", "-v", "ON_ERROR_STOP=1", connection, "-c", sql], environment: ["PGPASSWORD": try password(client), "PGCONNECT_TIMEOUT": "10"])
-            }
-            let written = try await psql(DatabaseAccessBedTests.clients[0], "CREATE TABLE t AS SELECT generate_series(1, 3) AS id")
+            let written = try await Self.psql(server, DatabaseAccessBedTests.clients[0], password, "CREATE TABLE t AS SELECT generate_series(1, 3) AS id")
             #expect(written.succeeded, "\(written.output)")
         } after: { server, password in
-            func psql(_ client: DatabaseAccess.Client, _ sql: String) async throws -> Command {
-                let connection = "host=\(DatabaseAccessBedTests.host) hostaddr=127.0.0.1 port=\(server.port) dbname=\(client.database) user=\(client.user) sslmode=verify-full sslrootcert=\(server.authority) channel_binding=disable"
-                return try await Command.run("/usr/bin/psql", ["-X", "-At", "-v", "ON_ERROR_STOP=1", connection, "-c", sql], environment: ["PGPASSWORD": try password(client), "PGCONNECT_TIMEOUT": "10"])
-            }
-            let kept = try await psql(DatabaseAccessBedTests.clients[0], "SELECT count(*) FROM t")
+            let kept = try await Self.psql(server, DatabaseAccessBedTests.clients[0], password, "SELECT count(*) FROM t")
             #expect(kept.succeeded && kept.stdout == "3\n", "\(kept.output)")
-            let added = try await psql(DatabaseAccessBedTests.clients[1], "CREATE TABLE u (v text); INSERT INTO u VALUES ('x'); SELECT count(*) FROM u")
+            let added = try await Self.psql(server, DatabaseAccessBedTests.clients[1], password, "CREATE TABLE u (v text); INSERT INTO u VALUES ('x'); SELECT count(*) FROM u")
             #expect(added.succeeded && added.stdout.hasSuffix("1\n"), "\(added.output)")
         }
+    }
+
+    /// `sql` as `client` over TLS verified by the server's name, with the password `password` derives.
+    static func psql(
+        _ server: DatabaseAccessBedTests.Booted, _ client: DatabaseAccess.Client, _ password: (DatabaseAccess.Client) throws -> String, _ sql: String
+    ) async throws -> Command {
+        let connection = "host=\(DatabaseAccessBedTests.host) hostaddr=127.0.0.1 port=\(server.port) dbname=\(client.database) user=\(client.user) sslmode=verify-full sslrootcert=\(server.authority) channel_binding=disable"
+        return try await Command.run("/usr/bin/psql", ["-X", "-At", "-v", "ON_ERROR_STOP=1", connection, "-c", sql], environment: ["PGPASSWORD": try password(client), "PGCONNECT_TIMEOUT": "10"])
     }
 
     /// The other engines made again on their volume the same way, checked by the VM's own administration: the rows
