@@ -97,7 +97,10 @@ struct TroveAccess: Sendable {
         }
     }
 
-    private func passwords(_ clients: [DatabaseAccess.Client], cell: String, application: String) throws(OpenStackError) -> [String] {
+    /// The clients' derived passwords; none to derive, no identity read: removing the last client needs none, as
+    /// plan asks for none then.
+    func passwords(_ clients: [DatabaseAccess.Client], cell: String, application: String) throws(OpenStackError) -> [String] {
+        guard !clients.isEmpty else { return [] }
         do {
             let root = SecretRoot(identity: try AgeKeyFile.load(environment: environment))
             return try clients.map { client throws(SecretsError) in

@@ -77,6 +77,14 @@ import Testing
         #expect(TroveAccess.observed(Self.access, users: users, allowedCIDRs: allowed)?.clients == expected)
     }
 
+    /// Regression: removing a Trove instance's last client (no `spec.access`, so plan asks for no identity) read the
+    /// operator's identity all the same and failed at apply without it.
+    @Test func noClientsNeedNoIdentityAndAClientDoes() throws {
+        let access = TroveAccess(environment: ["MCLOUD_AGE_KEY_FILE": "/nonexistent/age.key"])
+        #expect(try access.passwords([], cell: "orders-db@eu", application: "shop").isEmpty)
+        #expect(throws: OpenStackError.self) { try access.passwords([Self.client], cell: "orders-db@eu", application: "shop") }
+    }
+
     @Test func aPasswordInATroveErrorIsScrubbed() {
         let fault = APIFault(operation: "create users", status: 400, kind: "badRequest", message: "'Secret123' is too long", requestID: nil)
         let scrubbed = OpenStackError.api(fault).scrubbing(["Secret123"])
